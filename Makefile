@@ -1,0 +1,52 @@
+# preuve — `make demo` and `make test` each set everything up in .venv, then run.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+BASE   := $(VENV)/.installed-base
+DEV    := $(VENV)/.installed-dev
+SRC    := src tests benchmarks
+
+.PHONY: demo test check lint typecheck layers pytest bench clean
+
+demo: $(BASE)
+	$(BIN)/preuve demo
+
+test: $(DEV) check pytest
+
+check: $(DEV) lint typecheck layers
+
+lint: $(DEV)
+	$(BIN)/ruff check $(SRC)
+	$(BIN)/ruff format --check $(SRC)
+
+typecheck: $(DEV)
+	$(BIN)/mypy
+
+layers: $(DEV)
+	$(BIN)/lint-imports
+
+pytest: $(DEV)
+	$(BIN)/pytest -q
+
+bench: $(DEV)
+	$(BIN)/python benchmarks/quotes.py
+	$(BIN)/python benchmarks/financebench.py
+	$(BIN)/python benchmarks/concurrency.py
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "preuve needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(BASE): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[viewer]'
+	@touch $@
+
+# torch is pinned and installed first: an unpinned torch resolves to a multi-GB CUDA build.
+$(DEV): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet 'torch==2.13.0'
+	$(BIN)/pip install --quiet -e '.[viewer,local,dev]'
+	@touch $@ $(BASE)
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

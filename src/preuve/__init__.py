@@ -1,0 +1,3 @@
+"""preuve: make LLM document synthesis checkable."""
+
+__version__ = "0.1.0"

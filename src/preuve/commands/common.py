@@ -1,0 +1,96 @@
+"""What every subcommand shares: one-line errors with exit codes, JSON and console output.
+
+Exit codes everywhere: 0 all verified / no defect, 1 something rejected, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from preuve.core.errors import InputError, PreuveError
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_OK",
+    "EXIT_REJECTED",
+    "console",
+    "error_console",
+    "handles_errors",
+    "print_json",
+    "read_json_file",
+    "read_jsonl_file",
+    "read_text_file",
+]
+
+EXIT_OK = 0
+EXIT_REJECTED = 1
+EXIT_BAD_INPUT = 2
+
+console = Console(highlight=False, soft_wrap=True)
+error_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn preuve's errors (and unreadable files) into one line on stderr and an exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except PreuveError as err:
+            error_console.print(f"preuve: error: {err.one_line()}", markup=False)
+            raise typer.Exit(err.exit_code) from None
+        except OSError as err:
+            where = f"{err.filename}: " if err.filename else ""
+            error_console.print(f"preuve: error: {where}{err.strerror or err}", markup=False)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+
+    return wrapper
+
+
+def print_json(value: Any) -> None:
+    """Write JSON to stdout (UTF-8, no rich markup, one document)."""
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def read_json_file(path: Path) -> Any:
+    """Parse a JSON file, or raise an InputError naming the file, line and column."""
+    text = read_text_file(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"{path}:{err.lineno}:{err.colno}: invalid JSON ({err.msg})") from None
+
+
+def read_jsonl_file(path: Path) -> list[tuple[int, Any]]:
+    """Parse a JSON-lines file into (line number, value) pairs; blank lines are skipped."""
+    rows: list[tuple[int, Any]] = []
+    for number, line in enumerate(read_text_file(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append((number, json.loads(line)))
+        except json.JSONDecodeError as err:
+            raise InputError(f"{path}:{number}: invalid JSON ({err.msg})") from None
+    return rows
+
+
+def read_text_file(path: Path) -> str:
+    """Read a UTF-8 file, or raise an InputError naming it."""
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from None

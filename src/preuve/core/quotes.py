@@ -1,0 +1,418 @@
+"""Quote check: is a model's quote on the page it cites, and where exactly?
+
+A quote is looked up on its cited page in three declared tiers, strictest first:
+
+1. ``EXACT`` — verbatim in the page text;
+2. ``NORMALIZED`` — after the SPEC normalization (:func:`preuve.core.text.normalize`);
+3. ``LENIENT`` — in the lenient form (:func:`preuve.core.text.lenient`), which also
+   absorbs lost or gained spaces and dropped quote marks, apostrophes and dashes, and
+   nothing that carries meaning. It can be switched off, and a lenient match must be at
+   least :data:`MIN_LENIENT_CHARS` long and start and end on word and number boundaries,
+   so that gluing words together never creates a match by chance.
+
+Every answer is a :class:`QuoteResult`; a quote is never dropped silently. On acceptance
+the span indexes the *original* page text (``matched == page[start:end]``). On rejection
+the verdict says why (page out of range, too short, found on another page, not found);
+a quote not found comes with a :class:`Diagnostic`: the closest passage of the cited page
+and how it differs. rapidfuzz only *describes* a rejection; it never accepts a quote.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from preuve.core.text import Lenient, Normalized, lenient, normalize, normalize_quote
+
+__all__ = [
+    "MIN_LENIENT_CHARS",
+    "MIN_QUOTE_CHARS",
+    "Diagnostic",
+    "QuoteChecker",
+    "QuoteResult",
+    "Verdict",
+    "verify_quote",
+]
+
+MIN_QUOTE_CHARS = 12
+"""A normalized quote shorter than this could match by chance: it is refused."""
+
+MIN_LENIENT_CHARS = 20
+"""The lenient tier needs a longer quote (counted in lenient characters)."""
+
+_MAX_DIFFERENCES = 6
+_MAX_WORDS_SHOWN = 8
+_WORD_EDGE = ".,;:!?\"'\u201c\u201d\u2018\u2019«»"
+
+
+class Verdict(StrEnum):
+    """The outcome of a quote check: the tier that matched, or why it was refused."""
+
+    EXACT = "exact"
+    NORMALIZED = "normalized"
+    LENIENT = "lenient"
+    PAGE_OUT_OF_RANGE = "page_out_of_range"
+    TOO_SHORT = "too_short"
+    NOT_FOUND = "not_found"
+    FOUND_ON_OTHER_PAGE = "found_on_other_page"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """The closest passage on the cited page and how the quote differs from it.
+
+    ``start``/``end`` index the original page text and ``passage == page[start:end]``;
+    ``similarity`` is rapidfuzz's partial ratio (0-100) of the normalized texts;
+    ``differences`` are word-level edits, from the quote's point of view.
+    """
+
+    passage: str
+    start: int
+    end: int
+    similarity: float
+    differences: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "passage": self.passage,
+            "start": self.start,
+            "end": self.end,
+            "similarity": self.similarity,
+            "differences": list(self.differences),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteResult:
+    """The verdict on one (page, quote): verified or not, where, and why not."""
+
+    verified: bool
+    verdict: Verdict
+    page: int
+    start: int | None = None
+    end: int | None = None
+    matched: str | None = None
+    reason: str = ""
+    other_page: int | None = None
+    diagnostic: Diagnostic | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready, in a stable key order."""
+        return {
+            "verified": self.verified,
+            "verdict": self.verdict.value,
+            "page": self.page,
+            "start": self.start,
+            "end": self.end,
+            "matched": self.matched,
+            "reason": self.reason,
+            "other_page": self.other_page,
+            "diagnostic": self.diagnostic.to_dict() if self.diagnostic else None,
+        }
+
+
+def _on_boundaries(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` neither starts nor ends inside a word or a number."""
+    first, last = text[start], text[end - 1]
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if (first.isalnum() and before.isalnum()) or (last.isalnum() and after.isalnum()):
+        return False
+    if first.isdigit() and (
+        before in "+-\u2212" or (before in ".," and start >= 2 and text[start - 2].isdigit())
+    ):
+        return False
+    return not (
+        last.isdigit() and after in ".," and end + 1 < len(text) and text[end + 1].isdigit()
+    )
+
+
+def _find_lenient(normalized: str, form: Lenient, needle: str, start: int, stop: int) -> int:
+    """First occurrence of ``needle`` in ``form.text[start:stop]`` on boundaries, else -1."""
+    at = form.text.find(needle, start, stop)
+    while at >= 0:
+        first = form.source_index(at)
+        last = form.source_index(at + len(needle) - 1)
+        if _on_boundaries(normalized, first, last + 1):
+            return at
+        at = form.text.find(needle, at + 1, stop)
+    return -1
+
+
+def _word_key(word: str) -> str:
+    return word.strip(_WORD_EDGE) or word
+
+
+def _edits(quote_words: list[str], page_words: list[str]) -> list[tuple[str, str, str]]:
+    """Word-level edits turning the page words into the quote words: (tag, quoted, on page).
+
+    Words are compared without the punctuation and quote marks at their edges first, so
+    that a sentence's final period does not hide the word that really changed; when
+    that finds nothing (only punctuation differs), they are compared as they are.
+    """
+    for compare in (_word_key, str):
+        ops = Levenshtein.opcodes(
+            [compare(w) for w in quote_words], [compare(w) for w in page_words]
+        )
+        edits = [
+            (
+                op.tag,
+                " ".join(map(compare, quote_words[op.src_start : op.src_end])),
+                " ".join(map(compare, page_words[op.dest_start : op.dest_end])),
+            )
+            for op in ops
+            if op.tag != "equal"
+        ]
+        if edits:
+            return edits
+    return []
+
+
+def _describe(tag: str, quoted: str, on_page: str) -> str:
+    if tag == "replace":
+        return f"quote has {_shorten(quoted)} where the page has {_shorten(on_page)}"
+    if tag == "delete":
+        return f"quote adds {_shorten(quoted)}"
+    return f"quote omits {_shorten(on_page)}"
+
+
+def _shorten(words: str) -> str:
+    parts = words.split(" ")
+    shown = " ".join(parts[:_MAX_WORDS_SHOWN])
+    return f'"{shown} ..."' if len(parts) > _MAX_WORDS_SHOWN else f'"{shown}"'
+
+
+def _trim_to_quote(quote_words: list[str], words: list[str]) -> tuple[int, int]:
+    """The words of a passage that face the quote: page words past its ends are dropped."""
+    ops = list(
+        Levenshtein.opcodes([_word_key(w) for w in quote_words], [_word_key(w) for w in words])
+    )
+    first = ops[0].dest_end if ops and ops[0].tag == "insert" else 0
+    last = ops[-1].dest_start if ops and ops[-1].tag == "insert" else len(words)
+    return (first, last) if first < last else (0, len(words))
+
+
+def _closest_passage(page: str, normalized: Normalized, quote: str) -> Diagnostic:
+    """The passage of ``page`` closest to the normalized ``quote``, in whole words."""
+    text = normalized.text
+    alignment = fuzz.partial_ratio_alignment(quote, text) if text else None
+    if alignment is None:
+        return Diagnostic("", 0, 0, 0.0, ("the page has no text",))
+    start, end = alignment.dest_start, alignment.dest_end
+    while start > 0 and text[start - 1] != " ":
+        start -= 1
+    while end < len(text) and text[end] != " ":
+        end += 1
+    quote_words, words = quote.split(" "), text[start:end].split(" ")
+    first, last = _trim_to_quote(quote_words, words)
+    end = start + len(" ".join(words[:last]))
+    start += sum(len(word) + 1 for word in words[:first])
+    original_start, original_end = normalized.to_original(start, end)
+    edits = _edits(quote_words, words[first:last])
+    return Diagnostic(
+        passage=page[original_start:original_end],
+        start=original_start,
+        end=original_end,
+        similarity=round(float(alignment.score), 1),
+        differences=tuple(_describe(*edit) for edit in edits[:_MAX_DIFFERENCES]),
+    )
+
+
+class QuoteChecker:
+    """Verifies quotes against the pages of one document; each page is normalized once.
+
+    Pages are normalized on first use and kept, so checking many quotes against one
+    document costs one normalization per page. ``lenient=False`` switches the lenient
+    tier off; ``diagnose=False`` skips the closest-passage diagnostic on rejections.
+    """
+
+    def __init__(
+        self, pages: Sequence[str], *, lenient: bool = True, diagnose: bool = True
+    ) -> None:
+        self._pages = tuple(pages)
+        self._use_lenient = lenient
+        self._diagnose = diagnose
+        self._normalized: dict[int, Normalized] = {}
+        self._lenient: dict[int, Lenient] = {}
+        self._token_pages: dict[str, int] | None = None
+        self._joined_lenient: tuple[str, list[int]] | None = None
+
+    @property
+    def n_pages(self) -> int:
+        return len(self._pages)
+
+    def verify(self, page: int, quote: str) -> QuoteResult:
+        """Check ``quote`` against ``page`` (numbered from 1)."""
+        if not 1 <= page <= len(self._pages):
+            span = f"pages 1 to {len(self._pages)}" if self._pages else "no pages"
+            return QuoteResult(
+                False,
+                Verdict.PAGE_OUT_OF_RANGE,
+                page,
+                reason=f"page {page} does not exist: the document has {span}",
+            )
+        needle = normalize_quote(quote)
+        if len(needle) < MIN_QUOTE_CHARS:
+            return QuoteResult(
+                False,
+                Verdict.TOO_SHORT,
+                page,
+                reason=(
+                    f"quote has {len(needle)} characters after normalization, fewer than"
+                    f" {MIN_QUOTE_CHARS}: quote a longer passage so it cannot match by chance"
+                ),
+            )
+        index = page - 1
+        found = self._locate(index, quote.strip(), needle)
+        if found is not None:
+            verdict, start, end = found
+            return QuoteResult(True, verdict, page, start, end, self._pages[index][start:end])
+        other = self._other_page(index, needle)
+        if other is not None:
+            return QuoteResult(
+                False,
+                Verdict.FOUND_ON_OTHER_PAGE,
+                page,
+                reason=f"quote is not on page {page} but is on page {other + 1}: cite that page",
+                other_page=other + 1,
+            )
+        return self._not_found(index, needle)
+
+    # -- tiers on the cited page ------------------------------------------------------
+
+    def _locate(self, index: int, quote: str, needle: str) -> tuple[Verdict, int, int] | None:
+        text = self._pages[index]
+        at = text.find(quote)
+        if at >= 0:
+            return Verdict.EXACT, at, at + len(quote)
+        normalized = self._normalized_page(index)
+        at = normalized.text.find(needle)
+        if at >= 0:
+            return Verdict.NORMALIZED, *normalized.to_original(at, at + len(needle))
+        if not self._use_lenient:
+            return None
+        lenient_needle = lenient(needle).text
+        if len(lenient_needle) < MIN_LENIENT_CHARS:
+            return None
+        form = self._lenient_page(index)
+        at = _find_lenient(normalized.text, form, lenient_needle, 0, len(form.text))
+        if at < 0:
+            return None
+        first = form.source_index(at)
+        last = form.source_index(at + len(lenient_needle) - 1)
+        return Verdict.LENIENT, *normalized.to_original(first, last + 1)
+
+    # -- other pages --------------------------------------------------------------------
+
+    def _other_page(self, index: int, needle: str) -> int | None:
+        """The page (from 0) nearest to ``index`` where the quote is, by the best tier."""
+        hits = [
+            other
+            for other in self._candidate_pages(needle)
+            if other != index and needle in self._normalized_page(other).text
+        ]
+        if not hits and self._use_lenient:
+            hits = self._lenient_hits(index, lenient(needle).text)
+        return min(hits, key=lambda other: (abs(other - index), other)) if hits else None
+
+    def _candidate_pages(self, needle: str) -> list[int]:
+        # The inner words of a quote are whole words of any page that contains it: a page
+        # lacking one of them cannot hold the quote (the first and last may be cut).
+        inner = needle.split(" ")[1:-1]
+        if not inner:
+            return list(range(len(self._pages)))
+        token_pages = self._token_index()
+        mask = -1
+        for token in inner:
+            mask &= token_pages.get(token, 0)
+            if not mask:
+                return []
+        return [page for page in range(len(self._pages)) if mask >> page & 1]
+
+    def _lenient_hits(self, index: int, needle: str) -> list[int]:
+        if len(needle) < MIN_LENIENT_CHARS:
+            return []
+        joined, offsets = self._joined_lenient_forms()
+        hits: list[int] = []
+        at = joined.find(needle)
+        while at >= 0:
+            page = bisect_right(offsets, at) - 1
+            if page != index and page not in hits:
+                form = self._lenient_page(page)
+                local = at - offsets[page]
+                text = self._normalized_page(page).text
+                if _find_lenient(text, form, needle, local, local + len(needle)) == local:
+                    hits.append(page)
+            at = joined.find(needle, at + 1)
+        return hits
+
+    # -- rejection --------------------------------------------------------------------
+
+    def _not_found(self, index: int, needle: str) -> QuoteResult:
+        page = index + 1
+        if not self._diagnose:
+            return QuoteResult(
+                False,
+                Verdict.NOT_FOUND,
+                page,
+                reason=f"quote not found on page {page} nor on any other page",
+            )
+        diagnostic = _closest_passage(self._pages[index], self._normalized_page(index), needle)
+        how = "; ".join(diagnostic.differences[:3]) or "the texts differ"
+        reason = (
+            f"quote not found on page {page}; the closest passage"
+            f" ({diagnostic.similarity:.0f}% similar) differs: {how}; copy the passage exactly"
+        )
+        return QuoteResult(False, Verdict.NOT_FOUND, page, reason=reason, diagnostic=diagnostic)
+
+    # -- per-document caches ----------------------------------------------------------
+
+    def _normalized_page(self, index: int) -> Normalized:
+        normalized = self._normalized.get(index)
+        if normalized is None:
+            normalized = self._normalized[index] = normalize(self._pages[index])
+        return normalized
+
+    def _lenient_page(self, index: int) -> Lenient:
+        form = self._lenient.get(index)
+        if form is None:
+            form = self._lenient[index] = lenient(self._normalized_page(index).text)
+        return form
+
+    def _token_index(self) -> dict[str, int]:
+        """Each word of the document → a bit mask of the pages it is on."""
+        if self._token_pages is None:
+            token_pages: dict[str, int] = {}
+            for page in range(len(self._pages)):
+                bit = 1 << page
+                for token in set(self._normalized_page(page).text.split(" ")):
+                    token_pages[token] = token_pages.get(token, 0) | bit
+            self._token_pages = token_pages
+        return self._token_pages
+
+    def _joined_lenient_forms(self) -> tuple[str, list[int]]:
+        """All lenient pages in one string (one search finds every page) and their offsets."""
+        if self._joined_lenient is None:
+            offsets: list[int] = []
+            length = 0
+            forms = []
+            for page in range(len(self._pages)):
+                form = self._lenient_page(page).text
+                offsets.append(length)
+                forms.append(form)
+                length += len(form) + 1
+            # A newline never occurs in a lenient form, so no match spans two pages.
+            self._joined_lenient = "\n".join(forms), offsets
+        return self._joined_lenient
+
+
+def verify_quote(
+    pages: Sequence[str], page: int, quote: str, *, lenient: bool = True
+) -> QuoteResult:
+    """Check one quote against a document's pages (use :class:`QuoteChecker` for many)."""
+    return QuoteChecker(pages, lenient=lenient).verify(page, quote)

@@ -1,0 +1,1 @@
+"""preuve.digest."""

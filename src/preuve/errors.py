@@ -1,0 +1,23 @@
+"""Public re-export of the error hierarchy (defined in :mod:`preuve.core.errors`)."""
+
+from preuve.core.errors import (
+    BudgetError,
+    ConfigError,
+    DocumentError,
+    InputError,
+    ModelError,
+    PreuveError,
+    RefusedError,
+    VerificationError,
+)
+
+__all__ = [
+    "BudgetError",
+    "ConfigError",
+    "DocumentError",
+    "InputError",
+    "ModelError",
+    "PreuveError",
+    "RefusedError",
+    "VerificationError",
+]

@@ -1,0 +1,92 @@
+"""PDF (or form-feed text file) → one text per page: the reference text for every check.
+
+pypdfium2 is not thread-safe: every call into it holds one process-wide lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from preuve.core.errors import DocumentError
+
+__all__ = ["load_pages", "read_pdf_pages", "read_text_pages"]
+
+_PDFIUM_LOCK = threading.Lock()
+_MIN_TEXT_CHARS = 1
+
+
+def read_pdf_pages(path: Path) -> list[str]:
+    """Extract the text of every page of a PDF, in order.
+
+    Raises :class:`DocumentError` with a one-line message naming the file (and the page)
+    for a missing, corrupt, encrypted, empty or image-only PDF.
+    """
+    if not path.is_file():
+        raise DocumentError(f"{path}: no such file")
+    with _PDFIUM_LOCK:
+        try:
+            pdf = pdfium.PdfDocument(str(path))
+        except pdfium.PdfiumError as err:
+            reason = str(err).lower()
+            if "password" in reason:
+                raise DocumentError(
+                    f"{path}: the PDF is encrypted", fix="give a decrypted copy"
+                ) from None
+            raise DocumentError(f"{path}: not a readable PDF ({err})") from None
+        try:
+            if len(pdf) == 0:
+                raise DocumentError(f"{path}: the PDF has no pages")
+            pages: list[str] = []
+            for index in range(len(pdf)):
+                page = pdf[index]
+                try:
+                    textpage = page.get_textpage()
+                    try:
+                        text = textpage.get_text_range()
+                    finally:
+                        textpage.close()
+                except pdfium.PdfiumError as err:
+                    raise DocumentError(
+                        f"{path}: page {index + 1}: cannot extract text ({err})"
+                    ) from None
+                finally:
+                    page.close()
+                pages.append(text.replace("\r\n", "\n").replace("\r", "\n"))
+        finally:
+            pdf.close()
+    if all(len(p.strip()) < _MIN_TEXT_CHARS for p in pages):
+        raise DocumentError(
+            f"{path}: page 1: no text layer (scanned or image-only PDF)",
+            fix="run OCR first; preuve verifies against extracted text only",
+        )
+    return pages
+
+
+def read_text_pages(path: Path) -> list[str]:
+    """Read a UTF-8 text file whose pages are separated by form feeds (\\f)."""
+    if not path.is_file():
+        raise DocumentError(f"{path}: no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise DocumentError(f"{path}: not UTF-8 text (byte {err.start})") from None
+    pages = text.split("\f")
+    if not any(p.strip() for p in pages):
+        raise DocumentError(f"{path}: the document is empty")
+    return pages
+
+
+def load_pages(path: Path) -> list[str]:
+    """Pages of a document: a PDF by its magic bytes, otherwise a form-feed text file."""
+    if not path.is_file():
+        raise DocumentError(f"{path}: no such file")
+    with path.open("rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" in head:
+        return read_pdf_pages(path)
+    if path.suffix.lower() == ".pdf":
+        raise DocumentError(f"{path}: not a PDF (no %PDF- header)")
+    return read_text_pages(path)

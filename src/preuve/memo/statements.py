@@ -1,0 +1,451 @@
+"""Statement fields from a report's page texts: income statement, balance sheet, cash flows.
+
+Works on any French or English report, from general cues only:
+
+1. a *heading* line names a statement (``Compte de résultat``, ``Consolidated Balance
+   Sheets``...; see :func:`preuve.memo.lexicon.heading_kind`); its section runs to the next
+   heading or the end of the page;
+2. a *header* line (or a few consecutive ones) gives the year of each value column
+   (``2025 2024``, ``31/12/2025``, ``Exercice 2025``, ``Year Ended June 30, 2023 2022``);
+3. every line is cut into *rows*: a label followed by one value per column (a longer run
+   of numbers keeps its last values; the ones before are note references);
+4. each label is looked up in the lexicon; amounts are read with the document's locale
+   (parentheses and minus signs make negatives, a dash is zero).
+
+A statement can appear more than once (a summary in the management report, selected
+data): the section with the most recognised rows wins, earlier pages on a tie. Each field
+keeps its page (from 1), its unit and the amount as written.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from preuve.core.numbers import Locale, detect_locale, parse_number
+from preuve.memo.lexicon import LEXICON, Statement, heading_kind, lookup_label, unit_of
+
+__all__ = ["Field", "Row", "Statements", "extract_statements"]
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One statement line for one year: ``value`` is signed, as written, in ``unit``
+    (e.g. ``k€``); ``scale`` turns it into currency units (1000 for k€, 1 if unknown)."""
+
+    key: str
+    label: str
+    year: int
+    value: Decimal
+    page: int
+    unit: str
+    statement: Statement
+    raw: str
+    scale: int = 1
+
+    @property
+    def amount(self) -> Decimal:
+        """The value in currency units, so that fields of differently scaled tables compare."""
+        return self.value * self.scale
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A parsed row of a statement section, recognised (``key``) or not."""
+
+    label: str
+    key: str | None
+    statement: Statement
+    page: int
+    years: tuple[int, ...]
+    values: tuple[Decimal, ...]
+    raws: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Statements:
+    """The fields of one report, and the rows of its chosen sections that no rule knew."""
+
+    fields: tuple[Field, ...]
+    locale: Locale
+    unmapped: tuple[Row, ...] = ()
+
+    @property
+    def years(self) -> tuple[int, ...]:
+        """Years with at least one field, most recent first."""
+        return tuple(sorted({f.year for f in self.fields}, reverse=True))
+
+    def get(self, key: str, year: int) -> Field | None:
+        return next((f for f in self.fields if f.key == key and f.year == year), None)
+
+    def value(self, key: str, year: int) -> Decimal | None:
+        found = self.get(key, year)
+        return None if found is None else found.value
+
+    def amount(self, key: str, year: int) -> Decimal | None:
+        """The value in currency units (see :attr:`Field.amount`)."""
+        found = self.get(key, year)
+        return None if found is None else found.amount
+
+    def fully_mapped(self, statement: Statement) -> bool:
+        """True when every row of the chosen section of ``statement`` was recognised, so
+        that its subtotals can be checked against their parts."""
+        has_fields = any(f.statement is statement for f in self.fields)
+        return has_fields and not any(r.statement is statement for r in self.unmapped)
+
+
+@dataclass(frozen=True, slots=True)
+class _Section:
+    statement: Statement
+    page: int
+    unit: str
+    scale: int
+    rows: tuple[Row, ...]
+
+    @property
+    def mapped(self) -> int:
+        return sum(r.key is not None for r in self.rows)
+
+
+@dataclass(slots=True)
+class _Cursor:
+    """Parsing state inside one section."""
+
+    columns: tuple[int, ...] = ()
+    pending: tuple[int, ...] = ()
+    previous_text: str = ""
+
+
+# --- Tokens and rows -------------------------------------------------------------------
+
+_DASHES = frozenset({"—", "–", "-", "−"})
+_CURRENCY = re.compile(r"^(?:US\$|\$|€|£)")
+_AMOUNT = re.compile(r"^\(?[-−–]?\d[\d.,\u202f\u00a0]*\)?$")
+_DATE_YEAR = re.compile(r"^\(?\d{1,2}[/.-]\d{1,2}[/.-]((?:19|20)\d\d)\)?[,;:]?$")
+_LONE_SPACE = re.compile(r"(?<!\d)[\u00a0\u202f\u2009]|[\u00a0\u202f\u2009](?!\d)")
+_MAX_HEADER_WORDS = 10
+_MAX_SPREAD = Decimal(10)  # two years of one line are rarely ten times apart
+_MONTHS = frozenset(
+    {"january", "february", "march", "april", "may", "june", "july", "august"}
+    | {"september", "october", "november", "december", "jan", "feb", "mar", "apr"}
+    | {"jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "janvier", "février"}
+    | {"mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre"}
+    | {"novembre", "décembre"}
+)
+# Only ASCII blanks separate words: str.split() would also cut at U+202F inside "61 300".
+_ASCII_SPACE = re.compile(r"[ \t\r\f\v]+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    """A word of a line: an amount (``value`` set) or text."""
+
+    raw: str
+    value: Decimal | None = None
+    is_day: bool = False  # the day of a date: "June 30, 2023", "31 décembre"
+
+    @property
+    def year(self) -> int | None:
+        """The year this token names, for a bare four-digit amount or a date."""
+        date = _DATE_YEAR.match(self.raw)
+        if date:
+            return int(date.group(1))
+        if self.value is not None and re.fullmatch(r"(?:19[5-9]\d|20\d\d)", self.raw):
+            return int(self.raw)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Cut:
+    """A row cut from a line: its label and its value tokens (one per column)."""
+
+    label: str
+    values: tuple[_Token, ...]
+
+
+def _amount(core: str, locale: Locale) -> Decimal | None:
+    if core in _DASHES:  # a dash in a value column means nil
+        return Decimal(0)
+    if not _AMOUNT.match(core):
+        return None
+    if core.count("(") != core.count(")"):
+        # One half of "(4 550)" cut at a plain space: a piece that _regroup joins back.
+        return parse_number(core.strip("()"), locale)
+    return parse_number(core, locale)
+
+
+def _tokenize(line: str, locale: Locale) -> list[_Token]:
+    """Words of a line; a narrow or plain no-break space between digits stays inside the
+    amount (thousands separator), elsewhere it separates words."""
+    words: list[str] = []
+    for word in _ASCII_SPACE.split(_LONE_SPACE.sub(" ", line).strip()):
+        if word == ")" and words:  # "(207 )": a closing parenthesis set apart
+            words[-1] += word
+        elif _CURRENCY.fullmatch(word) is None:
+            words.append(word)
+    tokens: list[_Token] = []
+    for index, word in enumerate(words):
+        value = _amount(_CURRENCY.sub("", word).rstrip(",;:*"), locale)
+        if value is None:
+            tokens.append(_Token(word))
+            continue
+        after_month = index > 0 and words[index - 1].casefold().rstrip(".") in _MONTHS
+        before_month = index + 1 < len(words) and words[index + 1].casefold() in _MONTHS
+        day = re.fullmatch(r"\d{1,2},?", word) is not None and (
+            word.endswith(",") or after_month or before_month
+        )
+        tokens.append(_Token(word.rstrip(",;:*"), value, day))
+    return tokens
+
+
+def _is_amount(token: _Token) -> bool:
+    """An amount that is neither a year nor the day of a date."""
+    return token.value is not None and token.year is None and not token.is_day
+
+
+def _header_years(tokens: list[_Token]) -> tuple[int, ...] | None:
+    """Column years named by a header line (digits that are only years, days or dates, and
+    a few words), or None when the line is not a header."""
+    if any(_is_amount(t) for t in tokens) or all(
+        t.value is None and t.year is None for t in tokens
+    ):
+        return None
+    words = sum(t.value is None and t.year is None for t in tokens)
+    return None if words > _MAX_HEADER_WORDS else tuple(y for t in tokens if (y := t.year))
+
+
+def _glued_header(tokens: list[_Token]) -> tuple[tuple[int, ...], list[_Token]]:
+    """Years written on the same line as the first rows, before the first amount
+    (``2022 2021 2020 Net sales $ 18,992.8 ...``): the years and the tokens after them."""
+    first = next((i for i, t in enumerate(tokens) if _is_amount(t)), len(tokens))
+    marks = [i for i in range(first) if tokens[i].year is not None]
+    if len(marks) < 2:
+        return (), tokens
+    return tuple(tokens[i].year or 0 for i in marks), tokens[marks[-1] + 1 :]
+
+
+def _groups(tokens: tuple[_Token, ...], locale: Locale) -> list[_Token] | None:
+    """Tokens read as one French amount grouped by plain spaces (``61 300``), or None."""
+    heads, tails = tokens[0].raw, [t.raw for t in tokens[1:]]
+    if not tails:  # one token: an amount of its own, if its parentheses close
+        return [tokens[0]] if heads.count("(") == heads.count(")") else None
+    if not re.fullmatch(r"\(?[-−–]?\d{1,3}", heads):
+        return None
+    if any(not re.fullmatch(r"\d{3}\)?", t) for t in tails) or any(")" in t for t in tails[:-1]):
+        return None
+    raw = "\u202f".join([heads, *tails])
+    value = _amount(raw, locale) if raw.count("(") == raw.count(")") else None
+    return None if value is None else [_Token(raw, value)]
+
+
+def _regroup(run: list[_Token], columns: int, locale: Locale) -> list[_Token]:
+    """Split a run of amounts whose thousands were separated by plain spaces into
+    ``columns`` amounts (what is left in front are note references). Two years of one line
+    are of a similar size: among readings whose values stay within a factor of
+    ``_MAX_SPREAD``, the one that uses the most tokens wins; then the closest values."""
+    if locale is not Locale.FR or len(run) <= columns or len(run) > 12:
+        return run
+    best: tuple[tuple[bool, int, Decimal], list[_Token]] | None = None
+
+    def search(end: int, parts: list[_Token]) -> None:
+        nonlocal best
+        if len(parts) == columns:
+            sizes = [abs(p.value) for p in parts if p.value]
+            spread = max(sizes) / min(sizes) if sizes else Decimal(1)
+            score = (spread > _MAX_SPREAD, end, spread)
+            if best is None or score < best[0]:
+                best = (score, [*run[:end], *parts])
+            return
+        for start in range(end - 1, -1, -1):
+            group = _groups(tuple(run[start:end]), locale)
+            if group is not None:
+                search(start, group + parts)
+
+    search(len(run), [])
+    return run if best is None else best[1]
+
+
+def _opens_label(token: _Token) -> bool:
+    """Whether a word can start a new row's label: capitalised, as in ``... 1,505.2
+    Receivables 1,692.1``; a lower-case word continues the label (``net of doubtful
+    accounts - $42 and $46 2,004``)."""
+    letters = [c for c in token.raw if c.isalpha()]
+    return bool(letters) and letters[0].isupper()
+
+
+def _cut_rows(tokens: list[_Token], columns: int, locale: Locale) -> list[_Cut]:
+    """Rows of a line: a run of at least ``columns`` amounts that ends the line or is
+    followed by a capitalised word closes a row whose label is the text before it
+    (several rows can share a line in some PDFs' text)."""
+    cuts: list[_Cut] = []
+    label: list[str] = []
+    index = 0
+    while index < len(tokens):
+        if tokens[index].value is None:
+            label.append(tokens[index].raw)
+            index += 1
+            continue
+        end = index
+        while end < len(tokens) and tokens[end].value is not None:
+            end += 1
+        run = _regroup(tokens[index:end], columns, locale)
+        closes = end == len(tokens) or _opens_label(tokens[end])
+        if len(run) >= columns and closes:
+            label += [t.raw for t in run[:-columns]]
+            if label:
+                cuts.append(_Cut(" ".join(label), tuple(run[-columns:])))
+            label = []
+        else:
+            label += [t.raw for t in run]
+        index = end
+    return cuts
+
+
+def _make_row(cut: _Cut, statement: Statement, page: int, columns: tuple[int, ...]) -> Row:
+    label, rule = cut.label, lookup_label(cut.label, statement)
+    if rule is None and ":" in label:
+        # Section titles glued before a label ("Current assets: Cash and cash equivalents").
+        tail = label.rsplit(":", 1)[1].strip()
+        rule = lookup_label(tail, statement) if tail else None
+        label = tail if rule is not None else label
+    return Row(
+        label=label,
+        key=None if rule is None else rule.key,
+        statement=statement,
+        page=page,
+        years=columns,
+        values=tuple(t.value for t in cut.values if t.value is not None),
+        raws=tuple(t.raw for t in cut.values),
+    )
+
+
+def _line_rows(
+    tokens: list[_Token], cursor: _Cursor, statement: Statement, page: int, locale: Locale
+) -> list[Row]:
+    """Rows of one line holding amounts; updates the year columns first."""
+    if len(cursor.pending) >= 2:
+        cursor.columns = cursor.pending
+    cursor.pending = ()
+    glued, rest = _glued_header(tokens)
+    if glued:
+        cursor.columns, tokens = glued, rest
+    if not cursor.columns:
+        return []
+    columns = len(cursor.columns)
+    if tokens and tokens[0].value is not None and cursor.previous_text:
+        # Values on the line below their label ("Net cash provided by ...\n(80) 410 300").
+        tokens = [_Token(cursor.previous_text), *tokens]
+        cursor.previous_text = ""
+    cuts = _cut_rows(tokens, columns, locale)
+    rows = [_make_row(cut, statement, page, cursor.columns) for cut in cuts]
+    if rows and rows[0].key is None and cursor.previous_text:
+        # A label wrapped over two lines: retry with the text line before it.
+        joined = _Cut(f"{cursor.previous_text} {cuts[0].label}", cuts[0].values)
+        retry = _make_row(joined, statement, page, cursor.columns)
+        if retry.key is not None:
+            rows[0] = retry
+    return rows
+
+
+def _section_rows(lines: list[str], statement: Statement, page: int, locale: Locale) -> list[Row]:
+    cursor = _Cursor()
+    rows: list[Row] = []
+    for line in lines:
+        tokens = _tokenize(line, locale)
+        years = _header_years(tokens)
+        if years is not None:
+            cursor.pending += years
+            continue
+        if all(t.value is None for t in tokens):
+            cursor.previous_text = line.strip()
+            continue
+        rows += _line_rows(tokens, cursor, statement, page, locale)
+        cursor.previous_text = ""
+    return rows
+
+
+def _sections(
+    pages: Sequence[str], locale: Locale, default_unit: tuple[str, int]
+) -> list[_Section]:
+    sections: list[_Section] = []
+    for page_number, text in enumerate(pages, start=1):
+        lines = text.split("\n")
+        starts = [(i, heading_kind(line)) for i, line in enumerate(lines)]
+        bounds = [(i, kind) for i, (is_heading, kind) in starts if is_heading] + [
+            (len(lines), None)
+        ]
+        for (start, statement), (end, _) in itertools.pairwise(bounds):
+            if statement is None:
+                continue
+            body = lines[start + 1 : end]
+            rows = _section_rows(body, statement, page_number, locale)
+            if not rows:
+                continue
+            # The unit is stated between the heading and the first rows.
+            unit, scale = unit_of("\n".join(lines[start : start + 8])) or default_unit
+            sections.append(_Section(statement, page_number, unit, scale, tuple(rows)))
+    return sections
+
+
+def _ranked(sections: list[_Section]) -> dict[Statement, list[_Section]]:
+    ranked: dict[Statement, list[_Section]] = {}
+    for statement in Statement:
+        candidates = [s for s in sections if s.statement is statement]
+        ranked[statement] = sorted(candidates, key=lambda s: (-s.mapped, s.page))
+    return ranked
+
+
+def _fields(ranked: dict[Statement, list[_Section]]) -> list[Field]:
+    """Each key's value per year from the best-ranked section holding it: a statement's
+    main section before any other, then the rule's preferred statement first."""
+    fields: list[Field] = []
+    depth = max((len(v) for v in ranked.values()), default=0)
+    for rule in LEXICON:
+        chosen: dict[int, Field] = {}
+        order = [
+            (statement, ranked[statement][rank])
+            for rank in range(depth)
+            for statement in rule.statements
+            if rank < len(ranked[statement])
+        ]
+        for statement, section in order:
+            for row in section.rows:
+                if row.key != rule.key:
+                    continue
+                for year, value, raw in zip(row.years, row.values, row.raws, strict=False):
+                    chosen.setdefault(
+                        year,
+                        Field(
+                            rule.key,
+                            row.label,
+                            year,
+                            value,
+                            row.page,
+                            section.unit,
+                            statement,
+                            raw,
+                            section.scale,
+                        ),
+                    )
+        fields += [chosen[year] for year in sorted(chosen, reverse=True)]
+    return fields
+
+
+def extract_statements(pages: Sequence[str]) -> Statements:
+    """Every recognised statement field of a report, from its page texts (page 1 first)."""
+    whole = "\n".join(pages)
+    locale = detect_locale(whole)
+    document_unit = unit_of(whole)
+    sections = _sections(pages, locale, document_unit or ("", 1))
+    ranked = _ranked(sections)
+    unmapped = tuple(
+        row
+        for candidates in ranked.values()
+        if candidates
+        for row in candidates[0].rows
+        if row.key is None
+    )
+    return Statements(fields=tuple(_fields(ranked)), locale=locale, unmapped=unmapped)

@@ -1,0 +1,194 @@
+"""Input budgets counted with the chat template applied, and the length rule for outputs.
+
+A budget is checked *before* a call: an input over budget raises :class:`BudgetError` and
+is never truncated. Tokens are counted by the model's own tokenizer when it has one (a
+model exposing ``count_prompt_tokens(messages)`` and ``tokens_exact = True``, as the
+``hf`` backend does); otherwise by a declared estimate, and every message says so.
+
+The estimate (:class:`EstimatingCounter`): ``ceil(characters / 3.5)`` for the contents,
+plus 4 tokens per message for its role header and separators, plus 3 for the assistant
+header the template appends. ChatML-style templates (Qwen2.5) spend about that much per
+message; 3.5 characters per token sits between English (~4) and French (~3) prose.
+
+A completion that stopped on length is INVALID for every caller (:func:`is_truncated`),
+even when its prefix parses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from preuve.core.errors import BudgetError
+from preuve.models.base import Completion, Message, Model, ModelIdentity, Request
+
+__all__ = [
+    "BudgetedModel",
+    "CountingModel",
+    "EstimatedCompletion",
+    "EstimatingCounter",
+    "ModelCounter",
+    "TokenCounter",
+    "check_budget",
+    "counter_for",
+    "estimate_text_tokens",
+    "is_estimated",
+    "is_truncated",
+]
+
+CHARS_PER_TOKEN = 3.5
+PER_MESSAGE_OVERHEAD = 4
+REPLY_PRIMING = 3
+
+
+@runtime_checkable
+class TokenCounter(Protocol):
+    """Counts the tokens of a prompt as the model will see it (chat template applied)."""
+
+    @property
+    def exact(self) -> bool: ...
+
+    def count_prompt_tokens(self, messages: Sequence[Message]) -> int: ...
+
+
+def estimate_text_tokens(text: str) -> int:
+    """The declared estimate for a bare text (no template): ``ceil(len / 3.5)``."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+@dataclass(frozen=True, slots=True)
+class EstimatingCounter:
+    """The declared estimate used when the model has no tokenizer (see module docstring)."""
+
+    chars_per_token: float = CHARS_PER_TOKEN
+    per_message_overhead: int = PER_MESSAGE_OVERHEAD
+    reply_priming: int = REPLY_PRIMING
+
+    @property
+    def exact(self) -> bool:
+        return False
+
+    def count_prompt_tokens(self, messages: Sequence[Message]) -> int:
+        chars = sum(len(m.content) for m in messages)
+        return (
+            math.ceil(chars / self.chars_per_token)
+            + self.per_message_overhead * len(messages)
+            + self.reply_priming
+        )
+
+    def describe(self) -> str:
+        return (
+            f"estimated: characters/{self.chars_per_token:g}"
+            f" + {self.per_message_overhead} per message + {self.reply_priming}"
+        )
+
+
+@runtime_checkable
+class CountingModel(Protocol):
+    """What a backend with a tokenizer exposes (the ``hf`` backend does)."""
+
+    def count_prompt_tokens(self, messages: Sequence[Message]) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCounter:
+    """A model that counts its own prompts (its tokenizer and chat template)."""
+
+    model: CountingModel
+    exact: bool
+
+    def count_prompt_tokens(self, messages: Sequence[Message]) -> int:
+        return self.model.count_prompt_tokens(messages)
+
+
+@dataclass(frozen=True, slots=True)
+class EstimatedCompletion(Completion):
+    """A completion whose token counts are the declared estimate, not the endpoint's.
+
+    Backends return it when the endpoint sent no ``usage`` (and the rules engine always
+    does): callers and journals can tell an estimate from a count.
+    """
+
+    tokens_estimated: bool = True
+
+
+def is_estimated(completion: Completion) -> bool:
+    """True when the completion's token counts are estimates."""
+    return isinstance(completion, EstimatedCompletion) and completion.tokens_estimated
+
+
+def is_truncated(completion: Completion) -> bool:
+    """True when the generation stopped on its length limit: such an answer is INVALID."""
+    return completion.finish_reason == "length"
+
+
+def _innermost_counting(model: object) -> CountingModel | None:
+    # Wrappers (journal, budget, recording, pool limits) expose ``inner``; the tokenizer
+    # belongs to the backend at the bottom of that chain.
+    seen: set[int] = set()
+    current: object | None = model
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, CountingModel):
+            return current
+        current = getattr(current, "inner", None)
+    return None
+
+
+def counter_for(model: object) -> TokenCounter:
+    """The model's own counter when it has a tokenizer, else the declared estimate."""
+    if isinstance(model, (EstimatingCounter, ModelCounter)):
+        return model
+    counting = _innermost_counting(model)
+    if counting is None:
+        return EstimatingCounter()
+    exact = bool(getattr(counting, "tokens_exact", False))
+    return ModelCounter(model=counting, exact=exact)
+
+
+def _how_counted(counter: TokenCounter) -> str:
+    if counter.exact:
+        return "counted with the model's tokenizer and chat template"
+    if isinstance(counter, EstimatingCounter):
+        return counter.describe()
+    return "estimated by the model"
+
+
+def check_budget(model_or_counter: object, request: Request, max_input_tokens: int) -> int:
+    """Count the request's input; raise :class:`BudgetError` when over budget, else the count.
+
+    Nothing is ever truncated: the caller must shorten its input or raise the budget.
+    """
+    counter = counter_for(model_or_counter)
+    count = counter.count_prompt_tokens(request.messages)
+    if count > max_input_tokens:
+        task = f" for task {request.task}" if request.task else ""
+        raise BudgetError(
+            f"input{task} is {count} tokens ({_how_counted(counter)}),"
+            f" over its budget of {max_input_tokens}; nothing was sent and nothing truncated",
+            fix="shorten the input (fewer or smaller documents) or raise the budget",
+        )
+    return count
+
+
+class BudgetedModel:
+    """A model that refuses, before the call, any request over its input budget."""
+
+    def __init__(
+        self, inner: Model, max_input_tokens: int, counter: TokenCounter | None = None
+    ) -> None:
+        if max_input_tokens <= 0:
+            raise ValueError("max_input_tokens must be positive")
+        self.inner = inner
+        self.max_input_tokens = max_input_tokens
+        self.counter = counter if counter is not None else counter_for(inner)
+
+    @property
+    def identity(self) -> ModelIdentity:
+        return self.inner.identity
+
+    def complete(self, request: Request) -> Completion:
+        check_budget(self.counter, request, self.max_input_tokens)
+        return self.inner.complete(request)

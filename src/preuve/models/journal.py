@@ -1,0 +1,298 @@
+"""The journal: every model call, kept whole, in an append-only SQLite table.
+
+Each call records its run id, task, messages, raw output, finish reason, token counts (and
+ids where the backend has them), seconds, prompt hash (:func:`request_hash` with the model
+identity), model identity, and a status: ``ok``, ``invalid`` (stopped on length or on an
+endpoint error: the text is kept whole all the same) or ``error`` (the backend raised; its
+one-line message is kept). Triggers refuse any UPDATE or DELETE.
+
+API keys never reach the journal: a request and a completion carry none, and any known
+secret value (see :func:`secret_values_of`) is scrubbed from every stored text.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, cast
+
+from preuve.models.base import Completion, Message, Model, ModelIdentity, Request, request_hash
+from preuve.models.budget import is_estimated
+
+__all__ = [
+    "REDACTED",
+    "CallRecord",
+    "CallStatus",
+    "Journal",
+    "JournaledModel",
+    "scrub_secrets",
+    "secret_values_of",
+    "settings_of",
+    "status_of",
+]
+
+CallStatus = Literal["ok", "invalid", "error"]
+REDACTED = "[REDACTED]"
+# Shorter values would scrub ordinary words; a real key is far longer than this.
+MIN_SECRET_LENGTH = 8
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS calls (
+    id INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    model_name TEXT NOT NULL,
+    tokenizer TEXT NOT NULL,
+    model_version TEXT NOT NULL,
+    messages TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    raw_output TEXT,
+    finish_reason TEXT,
+    prompt_tokens INTEGER,
+    generated_tokens INTEGER,
+    tokens_estimated INTEGER NOT NULL,
+    token_ids TEXT,
+    seconds REAL NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('ok', 'invalid', 'error')),
+    error TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS calls_by_run ON calls (run_id, id);
+CREATE TRIGGER IF NOT EXISTS calls_no_update BEFORE UPDATE ON calls
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS calls_no_delete BEFORE DELETE ON calls
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+"""
+
+_COLUMNS = (
+    "created_at, run_id, task, request_hash, backend, model_name, tokenizer, model_version,"
+    " messages, settings, raw_output, finish_reason, prompt_tokens, generated_tokens,"
+    " tokens_estimated, token_ids, seconds, status, error"
+)
+
+
+def scrub_secrets(text: str, secrets: Iterable[str]) -> str:
+    """Replace every occurrence of a known secret value by ``[REDACTED]``."""
+    for secret in secrets:
+        if len(secret) >= MIN_SECRET_LENGTH:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def secret_values_of(model: object) -> tuple[str, ...]:
+    """Secret values (API keys) a model and the models it wraps declare, for scrubbing."""
+    found: list[str] = []
+    seen: set[int] = set()
+    current: object | None = model
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        found.extend(getattr(current, "secret_values", ()))
+        current = getattr(current, "inner", None)
+    return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class CallRecord:
+    """One journaled call. ``raw_output`` is None only when the backend raised."""
+
+    run_id: str
+    task: str
+    request_hash: str
+    identity: ModelIdentity
+    messages: tuple[Message, ...]
+    settings: dict[str, Any]
+    raw_output: str | None
+    finish_reason: str | None
+    prompt_tokens: int | None
+    generated_tokens: int | None
+    tokens_estimated: bool
+    token_ids: tuple[int, ...] | None
+    seconds: float
+    status: CallStatus
+    error: str = ""
+    created_at: str = ""
+    id: int | None = None
+
+
+def status_of(completion: Completion) -> CallStatus:
+    """``ok`` for a generation that stopped by itself, ``invalid`` otherwise."""
+    return "ok" if completion.finish_reason == "stop" else "invalid"
+
+
+def settings_of(request: Request) -> dict[str, Any]:
+    """The request's generation settings, as plain data."""
+    return {
+        "max_new_tokens": request.max_new_tokens,
+        "temperature": request.temperature,
+        "seed": request.seed,
+        "response_schema": request.response_schema,
+    }
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class Journal:
+    """An append-only SQLite journal of model calls; safe to share between threads."""
+
+    def __init__(self, path: Path | str, *, secrets: Sequence[str] = ()) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._secrets = tuple(secrets)
+        self._lock = threading.Lock()
+        # One connection shared by the pool's threads, serialized by the lock.
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def record(self, call: CallRecord, *, secrets: Sequence[str] = ()) -> int:
+        """Append one call (secret values scrubbed) and return its id."""
+        known = (*self._secrets, *secrets)
+
+        def clean(text: str) -> str:
+            return scrub_secrets(text, known)
+
+        messages = [{"role": m.role, "content": clean(m.content)} for m in call.messages]
+        row = (
+            call.created_at or datetime.now(UTC).isoformat(timespec="milliseconds"),
+            call.run_id,
+            call.task,
+            call.request_hash,
+            call.identity.backend,
+            call.identity.name,
+            call.identity.tokenizer,
+            clean(call.identity.version),
+            _dumps(messages),
+            clean(_dumps(call.settings)),
+            None if call.raw_output is None else clean(call.raw_output),
+            call.finish_reason,
+            call.prompt_tokens,
+            call.generated_tokens,
+            int(call.tokens_estimated),
+            None if call.token_ids is None else _dumps(list(call.token_ids)),
+            call.seconds,
+            call.status,
+            clean(call.error),
+        )
+        marks = ", ".join("?" * len(row))
+        with self._lock:
+            cursor = self._db.execute(f"INSERT INTO calls ({_COLUMNS}) VALUES ({marks})", row)
+        return int(cast(int, cursor.lastrowid))
+
+    def calls(self, run_id: str | None = None) -> list[CallRecord]:
+        """Every recorded call, oldest first; only those of ``run_id`` when given."""
+        query = f"SELECT id, {_COLUMNS} FROM calls"
+        params: tuple[str, ...] = ()
+        if run_id is not None:
+            query += " WHERE run_id = ?"
+            params = (run_id,)
+        with self._lock:
+            rows = self._db.execute(query + " ORDER BY id", params).fetchall()
+        return [_record_from_row(row) for row in rows]
+
+    def run_ids(self) -> list[str]:
+        """Run ids in the order their first call was recorded."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT run_id FROM calls GROUP BY run_id ORDER BY MIN(id)"
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
+
+def _record_from_row(row: Sequence[Any]) -> CallRecord:
+    (id_, created, run_id, task, hash_, backend, name, tokenizer, version) = row[:9]
+    (messages, settings, raw, finish, prompt, generated, estimated, ids) = row[9:17]
+    (seconds, status, error) = row[17:]
+    return CallRecord(
+        id=int(id_),
+        created_at=str(created),
+        run_id=str(run_id),
+        task=str(task),
+        request_hash=str(hash_),
+        identity=ModelIdentity(str(backend), str(name), str(tokenizer), str(version)),
+        messages=tuple(Message(m["role"], m["content"]) for m in json.loads(messages)),
+        settings=dict(json.loads(settings)),
+        raw_output=raw,
+        finish_reason=finish,
+        prompt_tokens=prompt,
+        generated_tokens=generated,
+        tokens_estimated=bool(estimated),
+        token_ids=None if ids is None else tuple(json.loads(ids)),
+        seconds=float(seconds),
+        status=cast(CallStatus, status),
+        error=str(error),
+    )
+
+
+class JournaledModel:
+    """Wraps a model: every call is journaled, failures and invalid generations included."""
+
+    def __init__(self, inner: Model, journal: Journal, run_id: str) -> None:
+        self.inner = inner
+        self.journal = journal
+        self.run_id = run_id
+        self._secrets = secret_values_of(inner)
+
+    @property
+    def identity(self) -> ModelIdentity:
+        return self.inner.identity
+
+    def complete(self, request: Request) -> Completion:
+        started = time.perf_counter()
+        try:
+            completion = self.inner.complete(request)
+        except Exception as err:
+            seconds = time.perf_counter() - started
+            self._record(request, None, seconds, error=f"{type(err).__name__}: {err}")
+            raise
+        self._record(request, completion, completion.seconds)
+        return completion
+
+    def _record(
+        self, request: Request, completion: Completion | None, seconds: float, *, error: str = ""
+    ) -> None:
+        identity = self.inner.identity
+        call = CallRecord(
+            run_id=self.run_id,
+            task=request.task,
+            request_hash=request_hash(request, identity),
+            identity=identity,
+            messages=request.messages,
+            settings=settings_of(request),
+            raw_output=None if completion is None else completion.text,
+            finish_reason=None if completion is None else completion.finish_reason,
+            prompt_tokens=None if completion is None else completion.prompt_tokens,
+            generated_tokens=None if completion is None else completion.generated_tokens,
+            tokens_estimated=completion is not None and is_estimated(completion),
+            token_ids=None if completion is None else completion.token_ids,
+            seconds=seconds,
+            status="error" if completion is None else status_of(completion),
+            error=error,
+        )
+        self.journal.record(call, secrets=self._secrets)

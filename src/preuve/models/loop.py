@@ -1,0 +1,210 @@
+"""Ask → verify in code → re-ask once with the list of defects → accept or refuse.
+
+One mechanism for every workflow, written sans-I/O (the shape of httpx's auth flows):
+:func:`verification_flow` is a generator that yields the requests to send and receives
+each outcome (a completion, or the ModelError the backend raised); it returns a
+:class:`LoopResult`. :func:`ask_verified` is the thin synchronous driver that sends each
+request to a model. Tests can drive the flow by hand, with no model at all.
+
+The checker is plain code: ``check(completion) -> Checked[T]``, a value or defects. A
+generation that stopped on length is never checked: it is INVALID (defect ``truncated``)
+even when its prefix parses. The re-ask appends the model's own answer and a user message
+listing the defects, one per line, so the model can fix exactly those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Generic, TypeVar, cast
+
+from preuve.core.defects import Defect, render_defects
+from preuve.core.errors import ModelError, VerificationError
+from preuve.models.base import Completion, Message, Model, Request
+from preuve.models.budget import is_estimated, is_truncated
+
+__all__ = [
+    "Attempt",
+    "Checked",
+    "LoopResult",
+    "LoopStatus",
+    "Usage",
+    "VerificationFlow",
+    "ask_verified",
+    "reask_message",
+    "verification_flow",
+]
+
+T = TypeVar("T")
+
+REASK_INTRO = "Your previous answer was checked automatically and refused. Defects:"
+REASK_OUTRO = (
+    "Write the whole answer again, in the same format, fixing every defect listed above."
+    " Do not explain the changes."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Checked(Generic[T]):
+    """What a checker returns: a value when there is no defect, else the defects."""
+
+    value: T | None = None
+    defects: tuple[Defect, ...] = ()
+
+    @classmethod
+    def accept(cls, value: T) -> Checked[T]:
+        return cls(value=value)
+
+    @classmethod
+    def reject(cls, *defects: Defect) -> Checked[T]:
+        if not defects:
+            raise ValueError("a rejection needs at least one defect")
+        return cls(defects=defects)
+
+    @property
+    def ok(self) -> bool:
+        return not self.defects
+
+
+class LoopStatus(StrEnum):
+    VALID = "VALID"
+    REFUSED = "REFUSED"
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One request sent, and what came back: a completion with its defects, or an error."""
+
+    request: Request
+    completion: Completion | None
+    defects: tuple[Defect, ...]
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens and seconds spent over all attempts; ``estimated`` if any count was."""
+
+    prompt_tokens: int = 0
+    generated_tokens: int = 0
+    seconds: float = 0.0
+    estimated: bool = False
+
+    @staticmethod
+    def of(attempts: tuple[Attempt, ...]) -> Usage:
+        done = [a.completion for a in attempts if a.completion is not None]
+        return Usage(
+            prompt_tokens=sum(c.prompt_tokens for c in done),
+            generated_tokens=sum(c.generated_tokens for c in done),
+            seconds=sum(c.seconds for c in done),
+            estimated=any(is_estimated(c) for c in done),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LoopResult(Generic[T]):
+    """The outcome: VALID with its value, or REFUSED; every attempt is kept."""
+
+    status: LoopStatus
+    value: T | None
+    attempts: tuple[Attempt, ...]
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def defects(self) -> tuple[Defect, ...]:
+        """The defects of the last attempt (empty when VALID)."""
+        return self.attempts[-1].defects if self.attempts else ()
+
+    def unwrap(self) -> T:
+        """The accepted value, or a one-line VerificationError with the last defects."""
+        if self.status is LoopStatus.VALID:
+            return cast(T, self.value)
+        task = self.attempts[0].request.task if self.attempts else ""
+        listed = "; ".join(d.render() for d in self.defects)
+        raise VerificationError(
+            f"{task or 'answer'} refused after {len(self.attempts)} attempt(s): {listed}"
+        )
+
+
+VerificationFlow = Generator[Request, Completion | ModelError, LoopResult[T]]
+
+
+def reask_message(defects: tuple[Defect, ...]) -> Message:
+    """The user message that sends the defects back, in a form a model can act on."""
+    return Message("user", f"{REASK_INTRO}\n{render_defects(defects)}\n{REASK_OUTRO}")
+
+
+def _defects_of(
+    request: Request, completion: Completion, check: Callable[[Completion], Checked[T]]
+) -> Checked[T]:
+    if is_truncated(completion):
+        return Checked.reject(
+            Defect(
+                "truncated",
+                f"the answer stopped at the limit of {request.max_new_tokens} new tokens and"
+                " is incomplete; give a shorter answer that is complete",
+            )
+        )
+    if completion.finish_reason != "stop":
+        return Checked.reject(
+            Defect(
+                "model_error",
+                "the answer ended abnormally (no normal stop); answer with text only",
+            )
+        )
+    return check(completion)
+
+
+def _next_request(request: Request, attempt: Attempt) -> Request:
+    if attempt.completion is None:
+        return request  # the backend failed: ask the same thing once more
+    added = (Message("assistant", attempt.completion.text), reask_message(attempt.defects))
+    return replace(request, messages=(*request.messages, *added))
+
+
+def verification_flow(
+    request: Request, check: Callable[[Completion], Checked[T]], *, reask: bool = True
+) -> VerificationFlow[T]:
+    """Yield requests, receive outcomes, return the accepted or refused result."""
+    attempts: list[Attempt] = []
+    current = request
+    for _ in range(2 if reask else 1):
+        outcome = yield current
+        if isinstance(outcome, ModelError):
+            attempt = Attempt(
+                current, None, (Defect("model_error", outcome.one_line()),), outcome.one_line()
+            )
+        else:
+            checked = _defects_of(current, outcome, check)
+            if checked.ok:
+                attempts.append(Attempt(current, outcome, ()))
+                done = tuple(attempts)
+                return LoopResult(LoopStatus.VALID, checked.value, done, Usage.of(done))
+            attempt = Attempt(current, outcome, checked.defects)
+        attempts.append(attempt)
+        current = _next_request(request, attempt)
+    done = tuple(attempts)
+    return LoopResult(LoopStatus.REFUSED, None, done, Usage.of(done))
+
+
+def ask_verified(
+    model: Model,
+    request: Request,
+    check: Callable[[Completion], Checked[T]],
+    *,
+    reask: bool = True,
+) -> LoopResult[T]:
+    """Drive :func:`verification_flow` against a model (a ModelError becomes an attempt)."""
+    flow = verification_flow(request, check, reask=reask)
+    try:
+        pending = next(flow)
+        while True:
+            outcome: Completion | ModelError
+            try:
+                outcome = model.complete(pending)
+            except ModelError as err:
+                outcome = err
+            pending = flow.send(outcome)
+    except StopIteration as stop:
+        return cast(LoopResult[T], stop.value)

@@ -1,0 +1,302 @@
+"""Any OpenAI-compatible chat endpoint: vLLM, Ollama, llama.cpp server, LM Studio, OpenAI,
+Gemini or Vertex AI through their OpenAI-compatible endpoints.
+
+Built on the ``openai`` SDK (which sends through httpx2). What this backend guarantees:
+
+- temperature and seed from the request (0 and a fixed seed by default); never any tool
+  or function: documents are untrusted and the model gets no action to take;
+- structured output: a JSON-schema ``response_format`` when the request has a schema; an
+  endpoint that rejects it (HTTP 400/422 naming the response format) is asked again with
+  JSON mode, then with the prompt alone, and the instance remembers the downgrade;
+- the API key is read from an environment variable, sent only in the Authorization
+  header, and declared in ``secret_values`` so journals and recordings scrub it;
+- failures become one-line errors: unreachable endpoint or refused key → ConfigError (the
+  user must fix ``--model`` or the key); timeout, HTTP errors, malformed body →
+  ModelError. Transport retries (429, 5xx, connection resets) are the SDK's own.
+- a body without ``usage`` gets the declared token estimate, flagged as such.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx2
+import openai
+from openai.types.chat import ChatCompletionMessageParam
+from openai.types.chat.completion_create_params import ResponseFormat
+
+from preuve.core.errors import ConfigError, ModelError, PreuveError
+from preuve.models.base import Completion, FinishReason, Message, ModelIdentity, Request
+from preuve.models.budget import EstimatedCompletion, EstimatingCounter, estimate_text_tokens
+
+__all__ = ["DEFAULT_API_KEY_ENV", "OpenAIModel", "ResponseFormatLevel", "parse_chat_body"]
+
+DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+# Local servers (Ollama, vLLM, llama.cpp) ignore the key but the SDK wants one.
+PLACEHOLDER_KEY = "no-key"
+TEST_MARKER_ENV = "PYTEST_CURRENT_TEST"
+
+_STOP = frozenset({"stop", "eos", "eos_token", "stop_sequence", "end_turn"})
+_LENGTH = frozenset({"length", "max_tokens", "model_length"})
+_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured output")
+
+
+class ResponseFormatLevel(StrEnum):
+    """How the answer's shape is requested, from strongest to weakest."""
+
+    JSON_SCHEMA = "json_schema"
+    JSON_OBJECT = "json_object"
+    PROMPT = "prompt"
+
+
+_LADDER = tuple(ResponseFormatLevel)
+
+
+def _redact_url(url: str) -> str:
+    """The base URL without user:password@, so identities and journals never hold it."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), parts.query, ""))
+
+
+def _check_network_allowed(allow_network: bool | None, env: Mapping[str, str]) -> None:
+    if allow_network is False:
+        raise ConfigError("network backends are disabled here (allow_network=False)")
+    if allow_network is None and (TEST_MARKER_ENV in env or TEST_MARKER_ENV in os.environ):
+        raise ConfigError("network backends are disabled in tests; pass allow_network=True")
+
+
+def _message_param(message: Message) -> ChatCompletionMessageParam:
+    if message.role == "system":
+        return {"role": "system", "content": message.content}
+    if message.role == "assistant":
+        return {"role": "assistant", "content": message.content}
+    return {"role": "user", "content": message.content}
+
+
+def _response_format(request: Request, level: ResponseFormatLevel) -> ResponseFormat | None:
+    if request.response_schema is None or level is ResponseFormatLevel.PROMPT:
+        return None
+    if level is ResponseFormatLevel.JSON_OBJECT:
+        return {"type": "json_object"}
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", request.task)[:64] or "answer"
+    schema = dict(request.response_schema)
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+
+
+def _finish_reason(value: object, has_tool_call: bool) -> FinishReason:
+    if has_tool_call or not isinstance(value, str):
+        return "error"
+    if value in _STOP:
+        return "stop"
+    return "length" if value in _LENGTH else "error"
+
+
+def _usage(body: Mapping[str, Any]) -> tuple[int, int] | None:
+    usage = body.get("usage")
+    if not isinstance(usage, Mapping):
+        return None
+    prompt, generated = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    if isinstance(prompt, int) and isinstance(generated, int):
+        return prompt, generated
+    return None
+
+
+def parse_chat_body(raw: str, request: Request, *, source: str, seconds: float) -> Completion:
+    """A chat-completions body → a Completion; anything unexpected is a ModelError.
+
+    A tool call the endpoint volunteers is never executed: its JSON becomes plain text and
+    the completion is marked ``error`` (invalid), kept whole for the journal.
+    """
+    try:
+        body = json.loads(raw)
+    except json.JSONDecodeError:
+        start = " ".join(raw[:40].split())
+        raise ModelError(f"malformed response from {source}: not JSON (starts {start!r})") from None
+    choices = body.get("choices") if isinstance(body, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ModelError(f"malformed response from {source}: no choices in the body")
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        raise ModelError(f"malformed response from {source}: the choice has no message")
+    content = message.get("content")
+    calls = {k: message[k] for k in ("tool_calls", "function_call") if message.get(k)}
+    if content is None:
+        content = json.dumps(calls, ensure_ascii=False, sort_keys=True) if calls else ""
+    if not isinstance(content, str):
+        raise ModelError(f"malformed response from {source}: message content is not text")
+    finish = _finish_reason(choices[0].get("finish_reason"), bool(calls))
+    counts = _usage(body)
+    if counts is not None:
+        return Completion(content, finish, counts[0], counts[1], seconds=seconds)
+    return EstimatedCompletion(
+        text=content,
+        finish_reason=finish,
+        prompt_tokens=EstimatingCounter().count_prompt_tokens(request.messages),
+        generated_tokens=estimate_text_tokens(content),
+        seconds=seconds,
+    )
+
+
+def _mentions_response_format(err: openai.APIStatusError) -> bool:
+    if err.status_code not in (400, 422):
+        return False
+    text = f"{err.message} {err.body}".lower()
+    return any(word in text for word in _FORMAT_WORDS)
+
+
+def _refused_connection(err: BaseException) -> bool:
+    cause: BaseException | None = err
+    while cause is not None:
+        if isinstance(cause, (httpx2.ConnectError, ConnectionRefusedError)):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+class OpenAIModel:
+    """A chat model behind an OpenAI-compatible endpoint."""
+
+    def __init__(
+        self,
+        name: str,
+        base_url: str,
+        *,
+        api_key_env: str = DEFAULT_API_KEY_ENV,
+        env: Mapping[str, str] | None = None,
+        timeout: float = 120.0,
+        max_retries: int = 2,
+        allow_network: bool | None = None,
+        max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens",
+    ) -> None:
+        environ = os.environ if env is None else env
+        _check_network_allowed(allow_network, environ)
+        if not name:
+            raise ConfigError("an openai model needs a name", fix="use openai:NAME@BASE_URL")
+        if urlsplit(base_url).scheme not in ("http", "https") or not urlsplit(base_url).hostname:
+            raise ConfigError(
+                f"not an http(s) base URL: {base_url!r}",
+                fix="use e.g. openai:qwen2.5:1.5b@http://localhost:11434/v1",
+            )
+        key = environ.get(api_key_env, "")
+        self._key = key
+        self._api_key_env = api_key_env
+        self._url = _redact_url(base_url)
+        self._timeout = timeout
+        self._max_retries = max_retries
+        self._max_tokens_field = max_tokens_field
+        self._identity = ModelIdentity(backend="openai", name=name, version=self._url)
+        self._level = ResponseFormatLevel.JSON_SCHEMA
+        self._lock = threading.Lock()
+        self._client = openai.OpenAI(
+            api_key=key or PLACEHOLDER_KEY,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIModel(name={self._identity.name!r}, base_url={self._url!r})"
+
+    @property
+    def identity(self) -> ModelIdentity:
+        return self._identity
+
+    @property
+    def secret_values(self) -> tuple[str, ...]:
+        """The API key, so journals and recordings can scrub it from any text."""
+        return (self._key,) if self._key else ()
+
+    @property
+    def response_format_level(self) -> ResponseFormatLevel:
+        """The strongest structured-output mode this endpoint has not rejected."""
+        with self._lock:
+            return self._level
+
+    def complete(self, request: Request) -> Completion:
+        started = time.perf_counter()
+        level = self.response_format_level
+        while True:
+            try:
+                raw = self._send(request, level)
+                break
+            except openai.APIStatusError as err:
+                fmt = _response_format(request, level)
+                if fmt is None or not _mentions_response_format(err):
+                    raise self._translate(err) from err
+                level = _LADDER[_LADDER.index(level) + 1]
+                self._downgrade(level)
+            except openai.OpenAIError as err:
+                raise self._translate(err) from err
+        seconds = time.perf_counter() - started
+        return parse_chat_body(raw, request, source=self._url, seconds=seconds)
+
+    def close(self) -> None:
+        """Close the connection pool (keep-alive sockets to the endpoint)."""
+        self._client.close()
+
+    def __enter__(self) -> OpenAIModel:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _downgrade(self, level: ResponseFormatLevel) -> None:
+        with self._lock:
+            if _LADDER.index(level) > _LADDER.index(self._level):
+                self._level = level
+
+    def _send(self, request: Request, level: ResponseFormatLevel) -> str:
+        fmt = _response_format(request, level)
+        limit = request.max_new_tokens
+        response = self._client.chat.completions.with_raw_response.create(
+            model=self._identity.name,
+            messages=[_message_param(m) for m in request.messages],
+            temperature=request.temperature,
+            seed=request.seed,
+            max_tokens=limit if self._max_tokens_field == "max_tokens" else openai.omit,
+            max_completion_tokens=(
+                limit if self._max_tokens_field == "max_completion_tokens" else openai.omit
+            ),
+            response_format=fmt if fmt is not None else openai.omit,
+        )
+        return response.http_response.text
+
+    def _translate(self, err: openai.OpenAIError) -> PreuveError:
+        url = self._url
+        if isinstance(err, openai.APITimeoutError):
+            return ModelError(
+                f"{url} did not answer within {self._timeout:g} s",
+                fix="raise the timeout or use a smaller model",
+            )
+        if isinstance(err, openai.APIConnectionError):
+            if _refused_connection(err):
+                return ConfigError(f"cannot reach {url}: start the server or fix --model")
+            return ModelError(f"connection to {url} failed: {err}")
+        if isinstance(err, (openai.AuthenticationError, openai.PermissionDeniedError)):
+            return ConfigError(
+                f"{url} refused the API key (HTTP {err.status_code})",
+                fix=f"set {self._api_key_env} to a valid key",
+            )
+        if isinstance(err, openai.NotFoundError):
+            return ConfigError(
+                f"{url} has no model {self._identity.name!r} or no chat endpoint (HTTP 404)",
+                fix="check the model name and base URL in --model",
+            )
+        if isinstance(err, openai.APIStatusError):
+            retried = f" after {self._max_retries} retries" if self._max_retries else ""
+            detail = self._scrub(" ".join(err.message.split()))[:200]
+            return ModelError(f"{url} answered HTTP {err.status_code}{retried}: {detail}")
+        return ModelError(f"{url} failed: {self._scrub(str(err))[:200]}")
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._key, "[REDACTED]") if self._key else text

@@ -1,0 +1,117 @@
+"""Model specs: the one string (``--model`` or ``PREUVE_MODEL``) that chooses a backend.
+
+    rules                     the deterministic rules engine (the offline default)
+    openai:NAME@BASE_URL      any OpenAI-compatible endpoint, e.g.
+                              openai:qwen2.5:1.5b@http://localhost:11434/v1 (Ollama)
+    hf:PATH                   a local Hugging Face model folder (extra ``local``)
+    replay:FILE               answers recorded earlier by RecordingModel
+
+A model name may contain ``:`` (``qwen2.5:1.5b``) and even ``@``, so an openai spec is
+split on its last ``@`` (a base URL cannot carry ``user@``). Anything else is a one-line
+ConfigError listing these forms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from preuve.core.errors import ConfigError
+from preuve.models.base import Model
+from preuve.models.replay import ReplayModel
+
+__all__ = ["ACCEPTED_FORMS", "API_KEY_ENV_VAR", "ModelSpec", "SpecKind", "load_model", "parse_spec"]
+
+DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+ACCEPTED_FORMS = "rules, openai:NAME@BASE_URL, hf:PATH, replay:FILE"
+# Lets a user keep a provider's key under its own name (e.g. GEMINI_API_KEY).
+API_KEY_ENV_VAR = "PREUVE_API_KEY_ENV"
+
+
+class SpecKind(StrEnum):
+    RULES = "rules"
+    OPENAI = "openai"
+    HF = "hf"
+    REPLAY = "replay"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    """A parsed spec: ``target`` is the model name (openai) or the path (hf, replay)."""
+
+    kind: SpecKind
+    target: str = ""
+    base_url: str = ""
+
+
+def _unknown(spec: str, why: str = "") -> ConfigError:
+    reason = f" ({why})" if why else ""
+    return ConfigError(
+        f"unknown model spec {spec!r}{reason}",
+        fix=f"use one of: {ACCEPTED_FORMS}; e.g. openai:qwen2.5:1.5b@http://localhost:11434/v1",
+    )
+
+
+def parse_spec(spec: str) -> ModelSpec:
+    """Parse a spec string, or raise a ConfigError listing the accepted forms."""
+    text = spec.strip()
+    if text == SpecKind.RULES:
+        return ModelSpec(SpecKind.RULES)
+    kind, sep, rest = text.partition(":")
+    if not sep or kind not in SpecKind.__members__.values() or kind == SpecKind.RULES:
+        raise _unknown(spec)
+    if not rest:
+        raise _unknown(spec, f"nothing after {kind}:")
+    if kind == SpecKind.OPENAI:
+        name, at, base_url = rest.rpartition("@")
+        if not at or not name or not base_url:
+            raise _unknown(spec, "an openai spec needs NAME@BASE_URL")
+        if not base_url.startswith(("http://", "https://")):
+            raise _unknown(spec, f"base URL {base_url!r} is not http(s)")
+        return ModelSpec(SpecKind.OPENAI, name, base_url)
+    return ModelSpec(SpecKind(kind), rest)
+
+
+def _load_hf(path: Path) -> Model:
+    if not path.is_dir():
+        raise ConfigError(f"hf model folder not found: {path}", fix="pass hf:PATH to a folder")
+    try:
+        # Imported here: transformers and torch are the optional extra ``local``.
+        from preuve.models.hf import HFModel
+    except ImportError as err:
+        raise ConfigError(
+            f"the hf backend is not installed ({err.name or err})",
+            fix="install the extra: pip install 'preuve[local]'",
+        ) from err
+    return HFModel(path)
+
+
+def load_model(
+    spec: str,
+    *,
+    rules: Model | None,
+    env: Mapping[str, str],
+    allow_network: bool | None = None,
+) -> Model:
+    """The model a spec names. ``rules`` is the rules engine the caller built, if any."""
+    parsed = parse_spec(spec)
+    if parsed.kind is SpecKind.RULES:
+        if rules is None:
+            raise ConfigError("no rules engine is available for this command", fix="use --model")
+        return rules
+    if parsed.kind is SpecKind.OPENAI:
+        # Imported here: the openai SDK is slow to import and rules-only runs never need it.
+        from preuve.models.openai import OpenAIModel
+
+        return OpenAIModel(
+            parsed.target,
+            parsed.base_url,
+            api_key_env=env.get(API_KEY_ENV_VAR) or DEFAULT_API_KEY_ENV,
+            env=env,
+            allow_network=allow_network,
+        )
+    if parsed.kind is SpecKind.HF:
+        return _load_hf(Path(parsed.target))
+    return ReplayModel(Path(parsed.target))

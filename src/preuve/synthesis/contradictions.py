@@ -1,0 +1,123 @@
+"""Contradictions found in code, from the findings, and arbitrated by the ordered rule.
+
+Definition (the one the synthesizer is also given): two different values for the same
+quantity or status of the same subject (latency, licence, state of a vulnerability,
+longevity), even across sub-tasks and even when measurement conditions explain the gap.
+
+Statements are grouped by (subject, attribute), both compared by
+:func:`~preuve.synthesis.findings.normalize_key`. Each source of a statement contributes
+the value read in *that* document, so a merged statement (two documents folded into one
+line) still yields its contradiction. Values are compared by
+:func:`~preuve.synthesis.findings.values_agree`. A group with two or more distinct values is
+a contradiction, arbitrated by :func:`~preuve.synthesis.ranks.arbitrate` with the metadata
+(date, source type) of each document. Only ok findings count: a NOT INVESTIGATED sub-task
+has no statement.
+
+Subjects are compared whole after normalization: ``Kestrel Serve 2.x`` and ``Kestrel Serve``
+are two subjects (a version branch may have its own end of support), so sub-agents must
+name a subject the same way each time they mean the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from preuve.core.numbers import Locale
+from preuve.synthesis.findings import (
+    Contradiction,
+    Finding,
+    FindingStatus,
+    SourcedValue,
+    normalize_key,
+    values_agree,
+)
+from preuve.synthesis.ranks import Candidate, SourceInfo, SourceType, arbitrate
+
+__all__ = [
+    "ValueGroup",
+    "candidates_of",
+    "contradiction_from",
+    "find_contradictions",
+    "group_values",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ValueGroup:
+    """Every distinct value stated for one (subject, attribute), with its documents."""
+
+    subject: str
+    attribute: str
+    values: tuple[SourcedValue, ...]
+
+
+def _add(values: list[tuple[str, list[str]]], value: str, doc_id: str, locale: Locale) -> None:
+    slot = next((v for v in values if values_agree(v[0], value, locale)), None)
+    if slot is None:
+        values.append((value, [doc_id]))
+    elif doc_id not in slot[1]:
+        slot[1].append(doc_id)
+
+
+def group_values(findings: Iterable[Finding], locale: Locale = Locale.FR) -> tuple[ValueGroup, ...]:
+    """Group the per-source values of every ok finding by (subject, attribute), in order of
+    first appearance; the first spelling of a subject, attribute or value is kept."""
+    groups: dict[tuple[str, str], tuple[str, str, list[tuple[str, list[str]]]]] = {}
+    for finding in findings:
+        if finding.status is not FindingStatus.OK:
+            continue
+        for statement in finding.statements:
+            key = (normalize_key(statement.subject), normalize_key(statement.attribute))
+            entry = groups.setdefault(key, (statement.subject, statement.attribute, []))
+            for doc_id, value in statement.values_by_source():
+                _add(entry[2], value, doc_id, locale)
+    return tuple(
+        ValueGroup(subject, attribute, tuple(SourcedValue(v, tuple(ids)) for v, ids in values))
+        for subject, attribute, values in groups.values()
+    )
+
+
+def _info(doc_id: str, sources: Mapping[str, SourceInfo]) -> SourceInfo:
+    # A document absent from the dossier is undated and of unknown type (rank 1); the
+    # citation checks report it separately.
+    return sources.get(doc_id) or SourceInfo(doc_id, None, SourceType.UNKNOWN)
+
+
+def candidates_of(
+    values: Iterable[SourcedValue], sources: Mapping[str, SourceInfo]
+) -> tuple[Candidate, ...]:
+    """The values with the metadata arbitration needs."""
+    return tuple(
+        Candidate(v.value, tuple(_info(doc_id, sources) for doc_id in v.sources)) for v in values
+    )
+
+
+def contradiction_from(group: ValueGroup, sources: Mapping[str, SourceInfo]) -> Contradiction:
+    """Arbitrate a group of two or more distinct values."""
+    arbitration = arbitrate(candidates_of(group.values, sources))
+
+    def back(candidate: Candidate) -> SourcedValue:
+        return SourcedValue(candidate.value, candidate.doc_ids)
+
+    return Contradiction(
+        subject=group.subject,
+        attribute=group.attribute,
+        retained=back(arbitration.retained) if arbitration.retained is not None else None,
+        rejected=tuple(back(c) for c in arbitration.rejected),
+        rule=arbitration.rule,
+        reason=arbitration.reason,
+    )
+
+
+def find_contradictions(
+    findings: Iterable[Finding],
+    sources: Mapping[str, SourceInfo],
+    locale: Locale = Locale.FR,
+) -> tuple[Contradiction, ...]:
+    """Every contradiction among the findings, arbitrated (see the module docstring)."""
+    return tuple(
+        contradiction_from(group, sources)
+        for group in group_values(findings, locale)
+        if len(group.values) > 1
+    )

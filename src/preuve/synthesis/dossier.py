@@ -1,0 +1,214 @@
+"""The input of workflow 2: a dossier folder that users fill with their own documents.
+
+Format (UTF-8 text files)::
+
+    my-dossier/
+      question.md              the committee's question (any Markdown, not empty)
+      documents/
+        doc-01.md              one file per document, any name ending in .md
+        doc-02.md
+        ...
+
+Each document starts with a front-matter header between two ``---`` lines, one
+``key: value`` per line, then its text::
+
+    ---
+    id: doc-01
+    title: Banc d'essai interne, juillet 2026
+    date: 2026-07-09
+    source_type: internal benchmark
+    ---
+    Text of the document...
+
+All four keys are required, each once, and no other key is accepted (a typo must not
+silently drop a date). ``id`` is one token without spaces (``doc-NN`` by convention) and
+unique in the dossier; ``date`` is an ISO date ``YYYY-MM-DD``; ``source_type`` is one of
+the types of :mod:`preuve.synthesis.ranks` (``internal benchmark``, ``audit``,
+``official announcement``, ``changelog``, ``security bulletin``, ``quote/estimate``,
+``meeting minutes``, ``ticket``, ``technical note``, ``vendor note``, ``blog``,
+``unknown``). The text after the header must not be empty.
+
+Anything wrong raises :class:`InputError` naming the file and the line. The loader reads
+``question.md`` and ``documents/*.md`` only: a grading grid kept elsewhere is never opened.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from types import MappingProxyType
+
+from preuve.core.errors import InputError
+from preuve.synthesis.ranks import SourceInfo, SourceType, parse_source_type
+
+__all__ = ["Dossier", "DossierDocument", "load_dossier", "parse_document"]
+
+_FENCE = "---"
+_KEYS = ("id", "title", "date", "source_type")
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_HEADER_LINE = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<value>.*)")
+_FIX = "see the dossier format in preuve.synthesis.dossier"
+
+
+@dataclass(frozen=True, slots=True)
+class DossierDocument:
+    """One document of a dossier, with the metadata arbitration uses."""
+
+    id: str
+    title: str
+    date: date
+    source_type: SourceType
+    text: str
+
+    @property
+    def source_info(self) -> SourceInfo:
+        return SourceInfo(doc_id=self.id, date=self.date, source_type=self.source_type)
+
+
+@dataclass(frozen=True, slots=True)
+class Dossier:
+    """The committee's question and its documents, sorted by id."""
+
+    question: str
+    documents: tuple[DossierDocument, ...]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(document.id for document in self.documents)
+
+    def get(self, doc_id: str) -> DossierDocument | None:
+        return next((d for d in self.documents if d.id == doc_id), None)
+
+    def source_infos(self) -> Mapping[str, SourceInfo]:
+        """Doc id → what arbitration knows of it (date, source type)."""
+        return MappingProxyType({d.id: d.source_info for d in self.documents})
+
+
+def _error(name: str, line: int | None, message: str) -> InputError:
+    where = f"{name}:{line}" if line is not None else name
+    return InputError(f"{where}: {message}", fix=_FIX)
+
+
+def _checked_id(entry: tuple[str, int], name: str) -> str:
+    value, line = entry
+    if _ID.fullmatch(value) is None:
+        raise _error(name, line, f"id {value!r} must be one token such as doc-01")
+    return value
+
+
+def _checked_date(entry: tuple[str, int], name: str) -> date:
+    value, line = entry
+    if _ISO_DATE.fullmatch(value) is None:
+        raise _error(name, line, f"date {value!r} is not an ISO date YYYY-MM-DD")
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise _error(name, line, f"date {value!r} does not exist") from None
+
+
+def _checked_type(entry: tuple[str, int], name: str) -> SourceType:
+    value, line = entry
+    parsed = parse_source_type(value)
+    if parsed is None:
+        known = ", ".join(t.value for t in SourceType)
+        raise _error(name, line, f"unknown source_type {value!r} (one of: {known})")
+    return parsed
+
+
+def _header(lines: list[str], name: str) -> tuple[dict[str, tuple[str, int]], int]:
+    """Header values with their line numbers, and the line number of the closing fence."""
+    if not lines or lines[0].strip() != _FENCE:
+        raise _error(name, 1, "a document must start with a '---' header line")
+    values: dict[str, tuple[str, int]] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        stripped = line.strip()
+        if stripped == _FENCE:
+            missing = [key for key in _KEYS if key not in values]
+            if missing:
+                raise _error(name, number, f"header misses {', '.join(missing)}")
+            return values, number
+        if not stripped:
+            continue
+        match = _HEADER_LINE.fullmatch(stripped)
+        if match is None:
+            raise _error(name, number, f"header line {stripped!r} is not 'key: value'")
+        key, value = match.group("key").lower(), match.group("value").strip()
+        if key not in _KEYS:
+            raise _error(name, number, f"unknown header key {key!r} (allowed: {', '.join(_KEYS)})")
+        if key in values:
+            raise _error(name, number, f"header key {key!r} appears twice")
+        if not value:
+            raise _error(name, number, f"empty value for {key!r}")
+        values[key] = (value, number)
+    raise _error(name, len(lines), "the header is not closed by a '---' line")
+
+
+def parse_document(text: str, name: str) -> DossierDocument:
+    """Parse one document file's text; ``name`` is used in error messages only."""
+    lines = text.splitlines()
+    values, end = _header(lines, name)
+    doc_id = _checked_id(values["id"], name)
+    doc_date = _checked_date(values["date"], name)
+    source_type = _checked_type(values["source_type"], name)
+    body = "\n".join(lines[end:]).strip()
+    if not body:
+        raise _error(name, end, "the document has no text after its header")
+    return DossierDocument(doc_id, values["title"][0], doc_date, source_type, body)
+
+
+def _read(path: Path, name: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise _error(name, None, f"not UTF-8 text ({err.reason} at byte {err.start})") from None
+    except OSError as err:
+        raise _error(name, None, f"cannot be read ({err.strerror})") from None
+
+
+def _id_line(text: str) -> int:
+    return next(
+        (n for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith("id")), 1
+    )
+
+
+def _natural_key(doc_id: str) -> tuple[tuple[int, int | str], ...]:
+    """``doc-2`` before ``doc-10``."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", doc_id)
+    )
+
+
+def load_dossier(folder: Path) -> Dossier:
+    """Load ``folder`` (see the module docstring for the format)."""
+    if not folder.is_dir():
+        raise _error(str(folder), None, "is not a folder")
+    question_path = folder / "question.md"
+    if not question_path.is_file():
+        raise _error(str(question_path), None, "missing: the dossier needs its question")
+    question = _read(question_path, str(question_path)).strip()
+    if not question:
+        raise _error(str(question_path), 1, "the question is empty")
+    documents_dir = folder / "documents"
+    paths = sorted(documents_dir.glob("*.md")) if documents_dir.is_dir() else []
+    if not paths:
+        raise _error(str(documents_dir), None, "no document (*.md) found")
+    documents: list[DossierDocument] = []
+    seen: dict[str, str] = {}
+    for path in paths:
+        name = str(path)
+        text = _read(path, name)
+        document = parse_document(text, name)
+        if document.id in seen:
+            raise _error(
+                name,
+                _id_line(text),
+                f"duplicate id {document.id!r} (already used by {seen[document.id]})",
+            )
+        seen[document.id] = name
+        documents.append(document)
+    documents.sort(key=lambda d: _natural_key(d.id))
+    return Dossier(question=question, documents=tuple(documents))

@@ -1,0 +1,40 @@
+"""Shared fixtures: a clean environment for every test, and the shared/ data folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DIR = REPO_ROOT.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def clean_environ(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """No PREUVE_* or provider key leaks in from the developer's shell; paths go to tmp."""
+    for name in list(os.environ):
+        if name.startswith("PREUVE_") or name in {"OPENAI_API_KEY", "OPENAI_BASE_URL"}:
+            monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PREUVE_HOME", str(tmp_path / "preuve-home"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    yield
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The project's shared/ folder beside the clone, or a skip saying why."""
+    if not (SHARED_DIR / "data").is_dir():
+        pytest.skip(f"shared data folder not found at {SHARED_DIR} (a user's clone has none)")
+    return SHARED_DIR
+
+
+@pytest.fixture(scope="session")
+def financebench_dir(shared_dir: Path) -> Path:
+    folder = shared_dir / "data" / "financebench-dev"
+    if not (folder / "evidence.jsonl").is_file():
+        pytest.skip(f"FinanceBench sample not found in {folder}")
+    return folder

@@ -1,0 +1,321 @@
+"""The OpenAI-compatible backend, end to end against a real HTTP server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from preuve.core.errors import ConfigError, ModelError
+from preuve.models.base import Completion, ModelIdentity, Request, messages_of
+from preuve.models.budget import EstimatingCounter, is_estimated, is_truncated
+from preuve.models.journal import Journal, JournaledModel
+from preuve.models.loop import Checked, LoopStatus, ask_verified
+from preuve.models.openai import OpenAIModel, ResponseFormatLevel, parse_chat_body
+from preuve.models.replay import RecordingModel
+from tests.models.loopback import KEY, ChatServer, Reply, chat_body, free_port, running_server
+
+SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}}
+REQUEST = Request(messages_of([("system", "Answer in JSON."), ("user", "Hello?")]), task="t.ask")
+SCHEMA_REQUEST = Request(REQUEST.messages, task="memo.reader", response_schema=SCHEMA)
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    with running_server() as running:
+        yield running
+
+
+class Backends:
+    """Builds backends for a test and closes their connection pools after it."""
+
+    def __init__(self) -> None:
+        self.built: list[OpenAIModel] = []
+
+    def __call__(self, url: str, **overrides: Any) -> OpenAIModel:
+        options: dict[str, Any] = {
+            "env": {"OPENAI_API_KEY": KEY},
+            "timeout": 2.0,
+            "max_retries": 0,
+            "allow_network": True,
+        }
+        options.update(overrides)
+        model = OpenAIModel("test-model", url, **options)
+        self.built.append(model)
+        return model
+
+
+@pytest.fixture
+def backend() -> Iterator[Backends]:
+    backends = Backends()
+    yield backends
+    for model in backends.built:
+        model.close()
+
+
+def one_line(err: BaseException) -> str:
+    text = str(err)
+    assert "\n" not in text
+    return text
+
+
+def test_normal_answer_and_the_request_body(server: ChatServer, backend: Backends) -> None:
+    server.queue(Reply(body=chat_body("bonjour", usage=(21, 3))))
+    model = backend(server.url)
+    request = Request(REQUEST.messages, task="t.ask", seed=7, max_new_tokens=50)
+
+    completion = model.complete(request)
+
+    assert (completion.text, completion.finish_reason) == ("bonjour", "stop")
+    assert (completion.prompt_tokens, completion.generated_tokens) == (21, 3)
+    assert not is_estimated(completion) and completion.seconds > 0
+    [got] = server.received
+    assert got.path == "/v1/chat/completions"
+    assert got.headers["authorization"] == f"Bearer {KEY}"
+    assert got.body["model"] == "test-model"
+    assert got.body["messages"] == [
+        {"role": "system", "content": "Answer in JSON."},
+        {"role": "user", "content": "Hello?"},
+    ]
+    assert (got.body["temperature"], got.body["seed"], got.body["max_tokens"]) == (0, 7, 50)
+    assert not {"tools", "tool_choice", "functions", "function_call"} & set(got.body)
+    assert "response_format" not in got.body  # no schema, no structured output
+    assert model.identity == ModelIdentity("openai", "test-model", version=server.url)
+
+
+def test_schema_is_sent_as_json_schema(server: ChatServer, backend: Backends) -> None:
+    backend(server.url).complete(SCHEMA_REQUEST)
+    assert server.received[0].body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "memo_reader", "schema": SCHEMA},
+    }
+
+
+def test_max_completion_tokens_field(server: ChatServer, backend: Backends) -> None:
+    backend(server.url, max_tokens_field="max_completion_tokens").complete(REQUEST)
+    body = server.received[0].body
+    assert body["max_completion_tokens"] == 384 and "max_tokens" not in body
+
+
+def test_429_then_success_with_retries(server: ChatServer, backend: Backends) -> None:
+    server.queue(
+        Reply(
+            status=429, body={"error": {"message": "slow down"}}, headers=(("retry-after-ms", "5"),)
+        ),
+        Reply(body=chat_body("after retry")),
+    )
+    completion = backend(server.url, max_retries=1).complete(REQUEST)
+    assert completion.text == "after retry"
+    assert len(server.received) == 2
+
+
+def test_429_without_retries_is_a_model_error(server: ChatServer, backend: Backends) -> None:
+    server.queue(Reply(status=429, body={"error": {"message": "slow down"}}))
+    with pytest.raises(ModelError) as caught:
+        backend(server.url).complete(REQUEST)
+    assert "HTTP 429" in one_line(caught.value)
+
+
+@pytest.mark.parametrize(("retries", "sent"), [(0, 1), (1, 2)], ids=["no-retry", "one-retry"])
+def test_500_is_a_model_error(
+    server: ChatServer, retries: int, sent: int, backend: Backends
+) -> None:
+    failing = Reply(
+        status=500, body={"error": {"message": "boom"}}, headers=(("retry-after-ms", "5"),)
+    )
+    server.queue(failing, failing)
+    with pytest.raises(ModelError) as caught:
+        backend(server.url, max_retries=retries).complete(REQUEST)
+    assert "HTTP 500" in one_line(caught.value) and "boom" in str(caught.value)
+    assert len(server.received) == sent
+
+
+def test_timeout_is_a_model_error(server: ChatServer, backend: Backends) -> None:
+    server.queue(Reply(delay=1.5))
+    started = time.perf_counter()
+    with pytest.raises(ModelError) as caught:
+        backend(server.url, timeout=0.3).complete(REQUEST)
+    assert time.perf_counter() - started < 1.2
+    assert "did not answer within 0.3 s" in one_line(caught.value)
+
+
+def test_length_finish_is_invalid_through_the_loop(server: ChatServer, backend: Backends) -> None:
+    server.default = lambda _received: Reply(
+        body=chat_body('{"answer": "cut', finish_reason="length")
+    )
+    model = backend(server.url)
+
+    completion = model.complete(REQUEST)
+    assert completion.finish_reason == "length" and is_truncated(completion)
+
+    checked_texts: list[str] = []
+
+    def check(done: Completion) -> Checked[str]:
+        checked_texts.append(done.text)
+        return Checked.accept(done.text)
+
+    result = ask_verified(model, REQUEST, check)
+    assert result.status is LoopStatus.REFUSED
+    assert [d.code for a in result.attempts for d in a.defects] == ["truncated", "truncated"]
+    assert checked_texts == []  # a truncated prefix is never even parsed
+
+
+def test_missing_usage_is_estimated_and_flagged(server: ChatServer, backend: Backends) -> None:
+    server.queue(Reply(body=chat_body("four", usage=None)))
+    completion = backend(server.url).complete(REQUEST)
+    assert is_estimated(completion)
+    assert completion.prompt_tokens == EstimatingCounter().count_prompt_tokens(REQUEST.messages)
+    assert completion.generated_tokens == 2  # ceil(4 / 3.5)
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ("<html>proxy error</html>", "not JSON"),
+        ({"object": "chat.completion", "choices": []}, "no choices"),
+        ({"choices": [{"finish_reason": "stop"}]}, "no message"),
+        ({"choices": [{"message": {"content": 42}, "finish_reason": "stop"}]}, "not text"),
+    ],
+    ids=["not-json", "no-choices", "no-message", "content-not-text"],
+)
+def test_malformed_body_is_a_one_line_model_error(
+    server: ChatServer, body: dict[str, Any] | str, why: str, backend: Backends
+) -> None:
+    server.queue(Reply(body=body))
+    with pytest.raises(ModelError) as caught:
+        backend(server.url).complete(REQUEST)
+    assert f"malformed response from {server.url}" in one_line(caught.value)
+    assert why in str(caught.value)
+
+
+def test_connection_refused_is_a_one_line_config_error(backend: Backends) -> None:
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    with pytest.raises(ConfigError) as caught:
+        backend(url).complete(REQUEST)
+    assert one_line(caught.value) == f"cannot reach {url}: start the server or fix --model"
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [(401, "refused the API key (HTTP 401) (set OPENAI_API_KEY"), (404, "HTTP 404")],
+    ids=["bad-key", "unknown-model"],
+)
+def test_key_and_model_errors_are_config_errors(
+    server: ChatServer, status: int, expected: str, backend: Backends
+) -> None:
+    server.queue(Reply(status=status, body={"error": {"message": "no"}}))
+    with pytest.raises(ConfigError) as caught:
+        backend(server.url).complete(REQUEST)
+    assert expected in one_line(caught.value)
+
+
+def test_json_schema_unsupported_falls_back_to_json_object_and_remembers(
+    server: ChatServer, backend: Backends
+) -> None:
+    def reply(received: Any) -> Reply:
+        kind = received.body.get("response_format", {}).get("type")
+        if kind == "json_schema":
+            return Reply(status=400, body={"error": {"message": "json_schema is not supported"}})
+        return Reply(body=chat_body('{"answer": "x"}'))
+
+    server.default = reply
+    model = backend(server.url)
+    assert model.complete(SCHEMA_REQUEST).text == '{"answer": "x"}'
+    assert model.response_format_level is ResponseFormatLevel.JSON_OBJECT
+    model.complete(SCHEMA_REQUEST)
+    formats = [r.body.get("response_format", {}).get("type") for r in server.received]
+    assert formats == ["json_schema", "json_object", "json_object"]
+
+
+def test_no_structured_output_falls_back_to_the_prompt_alone(
+    server: ChatServer, backend: Backends
+) -> None:
+    def reply(received: Any) -> Reply:
+        if "response_format" in received.body:
+            message = "Unrecognized request argument supplied: response_format"
+            return Reply(status=400, body={"error": {"message": message}})
+        return Reply(body=chat_body('{"answer": "plain"}'))
+
+    server.default = reply
+    model = backend(server.url)
+    assert model.complete(SCHEMA_REQUEST).text == '{"answer": "plain"}'
+    model.complete(SCHEMA_REQUEST)
+    formats = [r.body.get("response_format", {}).get("type") for r in server.received]
+    assert formats == ["json_schema", "json_object", None, None]
+    assert model.response_format_level is ResponseFormatLevel.PROMPT
+
+
+def test_an_unrelated_400_is_not_a_downgrade(server: ChatServer, backend: Backends) -> None:
+    server.queue(Reply(status=400, body={"error": {"message": "context length exceeded"}}))
+    model = backend(server.url)
+    with pytest.raises(ModelError, match="HTTP 400"):
+        model.complete(SCHEMA_REQUEST)
+    assert model.response_format_level is ResponseFormatLevel.JSON_SCHEMA
+    assert len(server.received) == 1
+
+
+def test_the_key_never_reaches_journal_recording_or_errors(
+    server: ChatServer, tmp_path: Path, backend: Backends
+) -> None:
+    # A hostile or careless server echoes the key back in an answer and in an error.
+    server.queue(
+        Reply(body=chat_body(f"your key is {KEY}")),
+        Reply(status=500, body={"error": {"message": f"bad key {KEY}"}}),
+    )
+    db, recording = tmp_path / "journal.sqlite", tmp_path / "calls.jsonl"
+    with Journal(db) as journal:
+        model = JournaledModel(RecordingModel(backend(server.url), recording), journal, "run-1")
+        assert model.complete(REQUEST).text == f"your key is {KEY}"  # the caller sees it as is
+        with pytest.raises(ModelError) as caught:
+            model.complete(REQUEST)
+        assert [c.status for c in journal.calls("run-1")] == ["ok", "error"]
+    assert KEY not in str(caught.value)
+    assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in server.received)
+    for path in (db, recording, *tmp_path.glob("journal.sqlite*")):
+        assert KEY.encode() not in path.read_bytes(), path.name
+    assert "[REDACTED]" in recording.read_text(encoding="utf-8")
+
+
+def test_network_backends_refuse_to_run_in_tests_unless_allowed() -> None:
+    with pytest.raises(ConfigError) as caught:
+        OpenAIModel("m", "http://127.0.0.1:9/v1", env={})
+    assert one_line(caught.value) == (
+        "network backends are disabled in tests; pass allow_network=True"
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "version"),
+    [
+        ("http://user:pw@127.0.0.1:8000/v1/", "http://127.0.0.1:8000/v1"),
+        ("https://api.example.com/v1", "https://api.example.com/v1"),
+    ],
+    ids=["userinfo-stripped", "plain"],
+)
+def test_identity_never_holds_credentials(url: str, version: str, backend: Backends) -> None:
+    model = backend(url)
+    assert model.identity.version == version
+    assert "pw" not in repr(model) and KEY not in repr(model)
+    assert model.secret_values == (KEY,)
+
+
+@pytest.mark.parametrize(
+    ("finish", "expected"),
+    [
+        ("stop", "stop"),
+        ("eos", "stop"),
+        ("length", "length"),
+        ("content_filter", "error"),
+        ("tool_calls", "error"),
+        (None, "error"),
+    ],
+    ids=["stop", "eos", "length", "content-filter", "tool-calls", "missing"],
+)
+def test_finish_reason_mapping(finish: str | None, expected: str) -> None:
+    raw = json.dumps(chat_body("x", finish_reason=finish))
+    completion = parse_chat_body(raw, REQUEST, source="test", seconds=0.0)
+    assert completion.finish_reason == expected

@@ -1,4 +1,4 @@
-"""The one entry point: `preuve demo | check-quote | check-quotes | check-memo | ...`.
+"""The one entry point: `preuve demo | check-* | synthesize | eval ...`.
 
 Thin on purpose: each subcommand lives in :mod:`preuve.commands` and calls library code.
 """
@@ -9,20 +9,41 @@ import typer
 
 from preuve.commands.check import check_memo_command, check_quote_command, check_quotes_command
 from preuve.commands.demo import demo_command
+from preuve.commands.synthesize import (
+    check_synthesis_command,
+    eval_synthesis_command,
+    grade_command,
+    synthesize_command,
+)
 
 __all__ = ["app", "main"]
 
-app = typer.Typer(
-    name="preuve",
-    help="Make LLM document synthesis checkable: quotes, numbers and freshness verified in code.",
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-)
-app.command("demo")(demo_command)
-app.command("check-quote")(check_quote_command)
-app.command("check-quotes")(check_quotes_command)
-app.command("check-memo")(check_memo_command)
+
+def build_app() -> typer.Typer:
+    """The command tree; built by a function so tests can make a fresh one."""
+    app = typer.Typer(
+        name="preuve",
+        help="Make LLM document synthesis checkable: quotes, numbers and freshness verified "
+        "in code.",
+        add_completion=False,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+    )
+    app.command("demo")(demo_command)
+    app.command("check-quote")(check_quote_command)
+    app.command("check-quotes")(check_quotes_command)
+    app.command("check-memo")(check_memo_command)
+    app.command("synthesize")(synthesize_command)
+    app.command("check-synthesis")(check_synthesis_command)
+    app.command("grade")(grade_command)
+
+    eval_app = typer.Typer(help="Evaluate a workflow against its gold, over repeated runs.")
+    eval_app.command("synthesis")(eval_synthesis_command)
+    app.add_typer(eval_app, name="eval")
+    return app
+
+
+app = build_app()
 
 
 def main() -> None:

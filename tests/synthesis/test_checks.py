@@ -249,6 +249,22 @@ def test_yearly_fleets_alone_pass() -> None:
     assert check_numbers(with_paragraphs(paragraph), reference.findings()) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "unsupported"),
+    [
+        pytest.param("Latence retenue selon la règle 1 : 340 ms.", [], id="regle-1"),
+        pytest.param("Latency kept by rule 3: 340 ms.", [], id="rule-3"),
+        pytest.param("Retenu selon la règle n° 2 : 340 ms.", [], id="regle-no-2"),
+        pytest.param("Selon la règle 4 : 340 ms.", ["'4'"], id="no-such-rule"),
+        pytest.param("Une latence de 1 ms selon la règle.", ["'1'"], id="not-after-the-word"),
+    ],
+)
+def test_a_rule_number_is_a_name_not_a_figure(text: str, unsupported: list[str]) -> None:
+    paragraph = Paragraph(text, ("doc-06",))
+    defects = check_numbers(with_paragraphs(paragraph), reference.findings())
+    assert [d.detail.split(" ")[0] for d in defects] == unsupported
+
+
 def test_a_number_must_come_from_the_cited_documents() -> None:
     # 340 ms is a finding of doc-06, but this paragraph cites only doc-02.
     paragraph = Paragraph("Kestrel Serve : latence p95 de 340 ms.", ("doc-02",))

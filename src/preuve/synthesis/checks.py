@@ -28,6 +28,7 @@ category error and is refused; summing a *flow* (a yearly cost) is a total.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -207,6 +208,19 @@ def _supported(
     )
 
 
+# "règle 1", "rule 3": the number of an arbitration rule is a name, not a figure.
+_RULE_NUMBER = re.compile(r"(?:règle|regle|rule)\s*(?:n[°o]\s*)?$", re.IGNORECASE)
+
+
+def _names_a_rule(text: str, mention: NumberMention) -> bool:
+    return (
+        mention.value in {1, 2, 3}
+        and not mention.signed
+        and mention.unit is None
+        and _RULE_NUMBER.search(text[: mention.start]) is not None
+    )
+
+
 def check_numbers(
     synthesis: Synthesis,
     findings: Sequence[Finding],
@@ -232,7 +246,9 @@ def check_numbers(
         return [
             m.raw
             for m in extract_numbers(text, locale)
-            if not (m.is_year and m.value in years) and not _supported(m, allowed, computed)
+            if not (m.is_year and m.value in years)
+            and not _names_a_rule(text, m)
+            and not _supported(m, allowed, computed)
         ]
 
     defects = []

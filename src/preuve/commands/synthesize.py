@@ -1,0 +1,250 @@
+"""`preuve synthesize`, `check-synthesis`, `grade`, `eval synthesis`: workflow 2 commands.
+
+synthesize DOSSIER_DIR [--model M] [--out DIR] [--json]
+    writes synthesis.md, synthesis.json (VALID only; synthesis.refused.json otherwise),
+    trajectory.json (plan, reads, findings, failures, calls), defects.json and the call
+    journal; exit 0 VALID, 1 REFUSED, 2 bad input.
+check-synthesis RUN_DIR [--synthesis FILE] [--dossier DIR] [--json]
+    re-runs the checks in code on a saved run (or on an edited synthesis); exit 0 / 1.
+grade RUN --grid GRID.json [--json]
+    scores a run folder or a synthesis JSON file with a grid (gold data).
+eval synthesis [--repeat N] [--model M] [--json]
+    runs the bundled dossier N times and prints the mean and worst scores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from preuve.commands.common import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    console,
+    handles_errors,
+    print_json,
+    read_json_file,
+)
+from preuve.core.defects import Defect
+from preuve.core.errors import InputError
+from preuve.eval.synthesis_eval import evaluate_bundled
+from preuve.models.base import Model
+from preuve.models.journal import Journal
+from preuve.models.loop import LoopStatus
+from preuve.models.spec import load_model
+from preuve.synthesis.dossier import load_dossier
+from preuve.synthesis.findings import Synthesis, synthesis_from_dict, synthesis_to_dict
+from preuve.synthesis.grid import grade, load_grid
+from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
+from preuve.synthesis.synthesizer import SynthesisContext, check_candidate, synthesis_markdown
+
+__all__ = [
+    "check_synthesis_command",
+    "eval_synthesis_command",
+    "grade_command",
+    "synthesize_command",
+    "write_run",
+]
+
+TRAJECTORY = "trajectory.json"
+SYNTHESIS = "synthesis.json"
+REFUSED_SYNTHESIS = "synthesis.refused.json"
+
+ModelOpt = Annotated[
+    str,
+    typer.Option(
+        "--model",
+        envvar="PREUVE_MODEL",
+        help="rules (offline default), openai:NAME@BASE_URL, hf:PATH or replay:FILE.",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
+def _model(spec: str) -> Model:
+    return load_model(spec, rules=synthesis_rules_model(), env=os.environ)
+
+
+def _write_json(path: Path, value: object) -> None:
+    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def _defect_rows(defects: tuple[Defect, ...] | list[Defect]) -> list[dict[str, object]]:
+    return [
+        {"code": d.code, "detail": d.detail, "paragraph": d.paragraph, "path": d.path}
+        for d in defects
+    ]
+
+
+def write_run(run: SynthesisRun, out: Path) -> dict[str, Path]:
+    """Write a run's files under ``out``; a refused synthesis never goes to synthesis.json."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"markdown": out / "synthesis.md", "trajectory": out / TRAJECTORY}
+    files["defects"] = out / "defects.json"
+    for stale in (out / SYNTHESIS, out / REFUSED_SYNTHESIS):
+        stale.unlink(missing_ok=True)  # a rerun must not leave the previous verdict behind
+    markdown = synthesis_markdown(
+        run.question,
+        run.synthesis,
+        status=run.status.value,
+        engine=run.engine,
+        limits=run.limit_lines,
+        defects=run.defects,
+    )
+    files["markdown"].write_text(markdown, encoding="utf-8")
+    _write_json(files["trajectory"], run.to_dict())
+    _write_json(files["defects"], _defect_rows(run.defects))
+    if run.synthesis is not None:
+        valid = run.status is LoopStatus.VALID
+        files["synthesis"] = out / (SYNTHESIS if valid else REFUSED_SYNTHESIS)
+        _write_json(files["synthesis"], synthesis_to_dict(run.synthesis))
+    return files
+
+
+def _print_summary(run: SynthesisRun, files: dict[str, Path]) -> None:
+    console.print(f"engine: {run.engine} · status: {run.status.value}", markup=False)
+    synthesis = run.synthesis if run.status is LoopStatus.VALID else None
+    if synthesis is not None:
+        table = Table(title="Contradictions (found in code, arbitrated by the ordered rule)")
+        for column in ("subject", "attribute", "retained", "rejected", "rule"):
+            table.add_column(column)
+        for c in synthesis.contradictions:
+            kept = f"{c.retained.value} ({', '.join(c.retained.sources)})" if c.retained else "-"
+            dropped = "; ".join(f"{v.value} ({', '.join(v.sources)})" for v in c.rejected)
+            table.add_row(c.subject, c.attribute, kept, dropped, str(c.rule or "unresolved"))
+        console.print(table)
+    console.print("Limits of the dossier:", markup=False)
+    for line in run.limit_lines or ["- none"]:
+        console.print(f"  {line}", markup=False)
+    for defect in run.defects:
+        console.print(f"  defect: {defect.render()}", markup=False)
+    console.print(f"Wrote {', '.join(str(p) for p in files.values())}", markup=False)
+
+
+@handles_errors
+def synthesize_command(
+    dossier_dir: Annotated[
+        Path, typer.Argument(help="A dossier folder (question.md, documents/).")
+    ],
+    model: ModelOpt = "rules",
+    out: Annotated[Path, typer.Option("--out", help="Where to write the run.")] = Path(
+        "preuve-out/synthesis"
+    ),
+    as_json: JsonOpt = False,
+) -> None:
+    """Synthesize a dossier: plan, sub-agents, evidence dossier, synthesis, checks in code."""
+    dossier = load_dossier(dossier_dir)
+    chosen = _model(model)
+    out.mkdir(parents=True, exist_ok=True)
+    with Journal(out / "journal.sqlite") as journal:
+        run = synthesize(dossier, chosen, journal=journal)
+    files = write_run(run, out)
+    if as_json:
+        print_json(
+            {
+                "engine": run.engine,
+                "status": run.status.value,
+                "defects": _defect_rows(run.defects),
+                "limits": run.limit_lines,
+                "files": {k: str(v) for k, v in files.items()},
+            }
+        )
+    else:
+        _print_summary(run, files)
+    raise typer.Exit(EXIT_OK if run.status is LoopStatus.VALID else EXIT_REJECTED)
+
+
+def _load_run(run_dir: Path) -> SynthesisRun:
+    path = run_dir / TRAJECTORY
+    if not path.is_file():
+        raise InputError(f"{run_dir}: no {TRAJECTORY} (run `preuve synthesize` first)")
+    data = read_json_file(path)
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: not a synthesis run")
+    return SynthesisRun.from_dict(data, str(path))
+
+
+def _load_synthesis(path: Path) -> Synthesis:
+    return synthesis_from_dict(read_json_file(path), str(path))
+
+
+@handles_errors
+def check_synthesis_command(
+    run_dir: Annotated[Path, typer.Argument(help="A folder written by `preuve synthesize`.")],
+    synthesis_file: Annotated[
+        Path | None, typer.Option("--synthesis", help="Check this synthesis JSON instead.")
+    ] = None,
+    dossier_dir: Annotated[
+        Path | None,
+        typer.Option("--dossier", help="Read dates and source types from the dossier itself."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Re-run the checks in code on a saved run: citations, arbitrations, contradictions,
+    numbers, computations."""
+    run = _load_run(run_dir)
+    if synthesis_file is None:
+        found = [p for p in (run_dir / SYNTHESIS, run_dir / REFUSED_SYNTHESIS) if p.is_file()]
+        if not found:
+            raise InputError(f"{run_dir}: no synthesis to check (pass --synthesis FILE)")
+        synthesis_file = found[0]
+    synthesis = _load_synthesis(synthesis_file)
+    context = run.context
+    if dossier_dir is not None:
+        dossier = load_dossier(dossier_dir)
+        context = SynthesisContext(context.findings, dossier.source_infos(), context.computed)
+    defects = check_candidate(synthesis, context)
+    if as_json:
+        print_json({"verified": not defects, "defects": _defect_rows(list(defects))})
+    else:
+        verdict = "VERIFIED" if not defects else "REFUSED"
+        console.print(f"{synthesis_file}: {verdict}, {len(defects)} defects", markup=False)
+        for defect in defects:
+            console.print(f"  - {defect.render()}", markup=False)
+    raise typer.Exit(EXIT_OK if not defects else EXIT_REJECTED)
+
+
+@handles_errors
+def grade_command(
+    run: Annotated[Path, typer.Argument(help="A run folder, or a synthesis JSON file.")],
+    grid_file: Annotated[Path, typer.Option("--grid", help="The grid data file (gold).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Score a synthesis with a grid: facts, contradictions, citations, off-topic penalty."""
+    grid = load_grid(grid_file)
+    if run.is_dir():
+        path = run / SYNTHESIS
+        # A refused run delivered nothing: it is graded as an empty synthesis.
+        synthesis = _load_synthesis(path) if path.is_file() else Synthesis((), ())
+    else:
+        synthesis = _load_synthesis(run)
+    score = grade(grid, synthesis)
+    if as_json:
+        print_json(score.to_dict())
+    else:
+        for line in score.lines():
+            console.print(line, markup=False)
+    raise typer.Exit(EXIT_OK)
+
+
+@handles_errors
+def eval_synthesis_command(
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Number of runs.")] = 1,
+    model: ModelOpt = "rules",
+    as_json: JsonOpt = False,
+) -> None:
+    """Run the bundled dossier N times and grade each run: mean and worst case."""
+    with tempfile.TemporaryDirectory(prefix="preuve-eval-") as workdir:
+        result = evaluate_bundled(lambda: _model(model), Path(workdir), repeat=repeat)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        for line in result.lines():
+            console.print(line, markup=False)
+    raise typer.Exit(EXIT_OK)

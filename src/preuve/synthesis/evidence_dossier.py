@@ -1,0 +1,331 @@
+"""The evidence dossier: everything the synthesizer may rest on, built in code (no model).
+
+Under each sub-task: each statement with the date and source type of each of its sources
+(and the value read in a source when it differs: a merged statement), the NOT INVESTIGATED
+line of a failed sub-task with its error, the gaps, the documents read but not used. Then
+the contradictions found in code with their arbitration (rule number), the values computed
+by code (the writer copies them, never computes), and the limits of the dossier.
+
+The synthesizer sees :meth:`EvidenceDossier.render` (an LLM) or :meth:`to_payload` (the
+rules engine): never a document's text. The rendering is in French, the language of the
+bundled dossier and of the synthesis template.
+
+Computed values (:func:`compute_values`): a count per year (``12 GPU en 2027``) times a
+monthly price per unit of the same kind (``2 300 € HT par GPU et par mois``) gives a yearly
+cost, with its formula. Counts of a fleet are levels, never summed across years.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from types import MappingProxyType
+from typing import Any
+
+from preuve.core.numbers import Locale, extract_numbers
+from preuve.synthesis.checks import DossierLimits, dossier_limits, product
+from preuve.synthesis.contradictions import find_contradictions
+from preuve.synthesis.findings import (
+    ComputedValue,
+    Contradiction,
+    Finding,
+    FindingStatus,
+    Plan,
+    Statement,
+    Synthesis,
+    distinct_values,
+    is_merged,
+    normalize_key,
+    synthesis_from_dict,
+    synthesis_to_dict,
+    values_agree,
+)
+from preuve.synthesis.ranks import SourceInfo, SourceType
+
+__all__ = [
+    "RULE_TEXT",
+    "EvidenceDossier",
+    "build_evidence_dossier",
+    "compute_values",
+    "computed_from_dicts",
+    "computed_to_dicts",
+    "contradictions_from_dicts",
+    "contradictions_to_dicts",
+    "describe_source",
+    "fr_number",
+    "limit_lines",
+]
+
+RULE_TEXT: Mapping[int, str] = MappingProxyType(
+    {
+        1: "une mesure interne selon le protocole commun l'emporte sur les données d'un "
+        "éditeur ou d'un blog",
+        2: "une annonce officielle ou un correctif publié l'emporte sur un article tiers",
+        3: "à fiabilité égale, le document le plus récent l'emporte",
+    }
+)
+
+_COUNT_VALUE = re.compile(r"^(?P<n>\d+) (?P<unit>[\w-]+) en (?P<year>\d{4})$")
+_MONTHLY = re.compile(r"^(?P<amount>.+?) €(?P<tax> HT| TTC)? par (?P<unit>[\w-]+) et par mois$")
+
+
+def contradictions_to_dicts(contradictions: Iterable[Contradiction]) -> list[dict[str, Any]]:
+    """JSON-ready contradictions, in the synthesis format."""
+    data: list[dict[str, Any]] = synthesis_to_dict(Synthesis((), tuple(contradictions)))[
+        "contradictions"
+    ]
+    return data
+
+
+def contradictions_from_dicts(data: object) -> tuple[Contradiction, ...]:
+    return synthesis_from_dict({"paragraphs": [], "contradictions": data}).contradictions
+
+
+def computed_to_dicts(computed: Iterable[ComputedValue]) -> list[dict[str, Any]]:
+    data: list[dict[str, Any]] = synthesis_to_dict(Synthesis((), (), tuple(computed)))["numbers"]
+    return data
+
+
+def computed_from_dicts(data: object) -> tuple[ComputedValue, ...]:
+    return synthesis_from_dict({"paragraphs": [], "contradictions": [], "numbers": data}).numbers
+
+
+def describe_source(doc_id: str, sources: Mapping[str, SourceInfo]) -> str:
+    """``doc-06 (2026-07-09, internal benchmark, rang 3)``."""
+    info = sources.get(doc_id) or SourceInfo(doc_id, None, SourceType.UNKNOWN)
+    day = info.date.isoformat() if info.date else "non daté"
+    return f"{doc_id} ({day}, {info.source_type.value}, rang {info.rank})"
+
+
+def fr_number(value: Decimal) -> str:
+    """A computed value written the French way: ``331 200``, ``1 234,5``."""
+    whole, _, decimals = f"{value:f}".partition(".")
+    grouped = f"{int(whole):,}".replace(",", " ")
+    return grouped + (f",{decimals.rstrip('0')}" if decimals.rstrip("0") else "")
+
+
+def _one_value(
+    statements: Sequence[Statement], contradictions: Sequence[Contradiction]
+) -> tuple[str, tuple[str, ...]] | None:
+    """The value of a (subject, attribute): the only one stated, or the one code retained."""
+    values = distinct_values(s.value for s in statements)
+    if len(values) == 1:
+        return values[0], tuple(dict.fromkeys(d for s in statements for d in s.doc_ids))
+    first = statements[0]
+    for c in contradictions:
+        same = (normalize_key(c.subject), normalize_key(c.attribute)) == (
+            normalize_key(first.subject),
+            normalize_key(first.attribute),
+        )
+        if same and c.retained is not None:
+            return c.retained.value, c.retained.sources
+    return None
+
+
+def _grouped(statements: Iterable[Statement]) -> list[list[Statement]]:
+    groups: dict[tuple[str, str], list[Statement]] = {}
+    for s in statements:
+        groups.setdefault((normalize_key(s.subject), normalize_key(s.attribute)), []).append(s)
+    return list(groups.values())
+
+
+def compute_values(
+    findings: Sequence[Finding], contradictions: Sequence[Contradiction]
+) -> tuple[ComputedValue, ...]:
+    """Yearly costs of counted units at a monthly unit price (see the module docstring)."""
+    ok = [s for f in findings if f.status is FindingStatus.OK for s in f.statements]
+    counts, prices = [], []
+    for group in _grouped(ok):
+        chosen = _one_value(group, contradictions)
+        if chosen is None:
+            continue
+        value, sources = chosen
+        if (count := _COUNT_VALUE.match(value)) is not None:
+            counts.append((count, sources))
+        elif (price := _MONTHLY.match(value)) is not None:
+            prices.append((price, sources))
+    out = []
+    for count, count_sources in counts:
+        unit = count.group("unit")
+        matching = [(p, s) for p, s in prices if p.group("unit").casefold() == unit.casefold()]
+        if len(matching) != 1:
+            continue  # no price, or several prices for one unit: nothing to compute safely
+        price, price_sources = matching[0]
+        amounts = extract_numbers(price.group("amount"), Locale.FR)
+        if len(amounts) != 1:
+            continue
+        tax = price.group("tax") or ""
+        out.append(
+            product(
+                f"coût annuel de {count.group('n')} {unit} en {count.group('year')}",
+                [
+                    (Decimal(count.group("n")), unit),
+                    (amounts[0].value, f"€{tax} par {unit} et par mois"),
+                    (Decimal(12), "mois"),
+                ],
+                f"€{tax} par an",
+                tuple(dict.fromkeys((*count_sources, *price_sources))),
+            )
+        )
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceDossier:
+    """What the synthesizer is given (see the module docstring)."""
+
+    question: str
+    plan: Plan
+    findings: tuple[Finding, ...]
+    sources: Mapping[str, SourceInfo]
+    contradictions: tuple[Contradiction, ...]
+    computed: tuple[ComputedValue, ...]
+    limits: DossierLimits
+
+    def render(self) -> str:
+        """The dossier as text, for a model."""
+        lines = [
+            "DOSSIER DE PREUVES (construit par le code ; les documents ne sont pas joints)",
+            "",
+            "Question du comité :",
+            self.question.strip(),
+        ]
+        by_id = {f.subtask_id: f for f in self.findings}
+        for task in self.plan.subtasks:
+            lines += ["", f"SOUS-TÂCHE {task.id} — {task.question}"]
+            lines += self._finding_lines(by_id.get(task.id))
+        lines += ["", "CONTRADICTIONS TROUVÉES PAR LE CODE (règle ordonnée)"]
+        lines += [f"  règle {n} : {text}" for n, text in RULE_TEXT.items()]
+        lines += [self._contradiction_line(c) for c in self.contradictions] or ["- aucune"]
+        lines += ["", "VALEURS CALCULÉES PAR LE CODE (à reprendre telles quelles)"]
+        lines += [
+            f"- {c.label} = {fr_number(c.value)} {c.unit} ({c.formula}) ; sources : "
+            f"{', '.join(c.sources)}"
+            for c in self.computed
+        ] or ["- aucune"]
+        lines += ["", "LIMITES DU DOSSIER", *(limit_lines(self.limits) or ["- aucune"])]
+        return "\n".join(lines) + "\n"
+
+    def _finding_lines(self, finding: Finding | None) -> list[str]:
+        if finding is None:
+            return ["  NOT INVESTIGATED : aucun résultat pour cette sous-tâche"]
+        if finding.status is FindingStatus.NOT_INVESTIGATED:
+            return [f"  NOT INVESTIGATED : {finding.error}"]
+        lines = [f"  Documents lus : {', '.join(finding.docs_read) or 'aucun'}", "  Constats :"]
+        lines += [self._statement_line(s) for s in finding.statements] or ["  - aucun"]
+        lines += ["  Lacunes :", *(f"  - {g}" for g in finding.gaps)] if finding.gaps else []
+        unused = finding.read_but_not_used
+        lines += [f"  Lus mais non utilisés : {', '.join(unused)}"] if unused else []
+        return lines
+
+    def _statement_line(self, statement: Statement) -> str:
+        sources = []
+        for doc_id, value in statement.values_by_source():
+            read = "" if values_agree(value, statement.value) else f", valeur lue : « {value} »"
+            sources.append(describe_source(doc_id, self.sources) + read)
+        merged = is_merged(statement)
+        flag = " [FUSION : les sources donnent des valeurs différentes]" if merged else ""
+        return (
+            f"  - {statement.subject} | {statement.attribute} | {statement.value} — "
+            f"« {statement.text} » — sources : {' ; '.join(sources)}{flag}"
+        )
+
+    def _contradiction_line(self, c: Contradiction) -> str:
+        def side(value: str, ids: Sequence[str]) -> str:
+            return f"« {value} » ({' ; '.join(describe_source(d, self.sources) for d in ids)})"
+
+        rejected = " ; ".join(side(v.value, v.sources) for v in c.rejected)
+        if c.retained is None:
+            return f"- {c.subject} / {c.attribute} : NON TRANCHÉE entre {rejected}"
+        return (
+            f"- {c.subject} / {c.attribute} : retenu {side(c.retained.value, c.retained.sources)}"
+            f" ; rejeté {rejected} ; règle {c.rule}"
+        )
+
+    def to_payload(self) -> dict[str, Any]:
+        """The same content as plain data, for the rules synthesizer (no document text)."""
+        by_id = {f.subtask_id: f for f in self.findings}
+
+        def source(doc_id: str, value: str) -> dict[str, Any]:
+            info = self.sources.get(doc_id)
+            return {
+                "doc_id": doc_id,
+                "value": value,
+                "date": info.date.isoformat() if info and info.date else None,
+                "source_type": info.source_type.value if info else SourceType.UNKNOWN.value,
+            }
+
+        subtasks = []
+        for task in self.plan.subtasks:
+            finding = by_id.get(task.id)
+            status = finding.status.value if finding else FindingStatus.NOT_INVESTIGATED.value
+            subtasks.append(
+                {
+                    "id": task.id,
+                    "question": task.question,
+                    "status": status,
+                    "error": finding.error if finding else "no finding",
+                    "docs_read": list(finding.docs_read) if finding else [],
+                    "statements": [
+                        {
+                            "subject": s.subject,
+                            "attribute": s.attribute,
+                            "value": s.value,
+                            "text": s.text,
+                            "sources": [source(d, v) for d, v in s.values_by_source()],
+                        }
+                        for s in (finding.statements if finding else ())
+                    ],
+                    "gaps": list(finding.gaps) if finding else [],
+                    "read_but_not_used": list(finding.read_but_not_used) if finding else [],
+                }
+            )
+        return {
+            "question": self.question,
+            "subtasks": subtasks,
+            "contradictions": contradictions_to_dicts(self.contradictions),
+            "computed": computed_to_dicts(self.computed),
+            "limits": limit_lines(self.limits),
+            "documents": [
+                {
+                    "doc_id": info.doc_id,
+                    "date": info.date.isoformat() if info.date else None,
+                    "source_type": info.source_type.value,
+                }
+                for info in self.sources.values()
+            ],
+        }
+
+
+def limit_lines(limits: DossierLimits) -> list[str]:
+    """The limits of the dossier, one French line each."""
+    lines = [f"- {d} : couvert par aucune sous-tâche (jamais lu)" for d in limits.uncovered]
+    lines += [f"- {d} : lu mais utilisé par aucun constat" for d in limits.read_but_not_used]
+    lines += [f"- sous-tâche {t} : NOT INVESTIGATED ({e})" for t, e in limits.not_investigated]
+    lines += [
+        f"- sous-tâche {t} : un constat sur {s} / {a} fusionne des sources aux valeurs "
+        "différentes (la contradiction est relevée par le code)"
+        for t, s, a in limits.merged
+    ]
+    return lines
+
+
+def build_evidence_dossier(
+    question: str,
+    plan: Plan,
+    findings: Sequence[Finding],
+    sources: Mapping[str, SourceInfo],
+) -> EvidenceDossier:
+    """Find the contradictions, compute the values and the limits; assemble the dossier."""
+    contradictions = find_contradictions(findings, sources)
+    return EvidenceDossier(
+        question=question,
+        plan=plan,
+        findings=tuple(findings),
+        sources=MappingProxyType(dict(sources)),
+        contradictions=contradictions,
+        computed=compute_values(findings, contradictions),
+        limits=dossier_limits(plan, findings, sources.keys()),
+    )

@@ -1,0 +1,370 @@
+"""The synthesizer role: write the synthesis from the evidence dossier, then check it in code.
+
+Both implementations answer :data:`~preuve.synthesis.findings.SYNTHESIS_SCHEMA` and see only
+the evidence dossier, never a document:
+
+- *rules* (:func:`rules_synthesis`): a French template. One paragraph per investigated
+  sub-task (each value with its sources in brackets; a value in contradiction is given once,
+  retained against rejected, with the rule), one paragraph of the values computed by code,
+  and the contradictions found in code with retained and rejected values, sources and
+  rule. The limits of the dossier are rendered by code with the run
+  (:func:`synthesis_markdown`), since a limit cites documents nobody read.
+- *LLM*: the definition of a contradiction and the ordered rule are in its instructions.
+
+Checked in code (:func:`check_candidate`): :func:`~preuve.synthesis.checks.check_synthesis`
+(citations, arbitrations, missing contradictions, unsupported numbers, computations), plus
+an empty synthesis, and document ids written in a paragraph's text that its sources do not
+list or that the dossier does not hold (``doc-99``). One re-ask with the defects, then
+REFUSED with them. The ``engine`` of the synthesis is set by code, not by the model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from preuve.core.defects import Defect
+from preuve.core.jsonout import parse_model_json
+from preuve.models.base import Completion, Message, Model, Request
+from preuve.models.loop import Checked, LoopResult, ask_verified
+from preuve.synthesis.checks import check_synthesis
+from preuve.synthesis.evidence_dossier import (
+    RULE_TEXT,
+    EvidenceDossier,
+    computed_from_dicts,
+    computed_to_dicts,
+    contradictions_from_dicts,
+    contradictions_to_dicts,
+    fr_number,
+)
+from preuve.synthesis.findings import (
+    SYNTHESIS_SCHEMA,
+    ComputedValue,
+    Contradiction,
+    Finding,
+    Synthesis,
+    normalize_key,
+    synthesis_from_dict,
+)
+from preuve.synthesis.ranks import SourceInfo
+
+__all__ = [
+    "SYNTHESIZER_TASK",
+    "SynthesisContext",
+    "check_answer",
+    "check_candidate",
+    "last_candidate",
+    "rules_synthesis",
+    "synthesis_markdown",
+    "synthesizer_request",
+    "write_synthesis",
+]
+
+SYNTHESIZER_TASK = "synthesis.synthesizer"
+_ID_SHAPE = re.compile(r"^(?P<prefix>[A-Za-z]+[-_])\d+$")
+
+
+@dataclass(frozen=True, slots=True)
+class SynthesisContext:
+    """What the checks compare a synthesis with: findings, dossier metadata, computations."""
+
+    findings: tuple[Finding, ...]
+    sources: Mapping[str, SourceInfo]
+    computed: tuple[ComputedValue, ...] = ()
+
+    @classmethod
+    def of(cls, evidence: EvidenceDossier) -> SynthesisContext:
+        return cls(evidence.findings, evidence.sources, evidence.computed)
+
+
+def _ids_in_text(text: str, known: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(known ids written in ``text``, id-shaped tokens that are no document)."""
+    known_set = set(known)
+    written = [d for d in known_set if re.search(rf"(?<![\w-]){re.escape(d)}(?![\w-])", text)]
+    prefixes = {m.group("prefix") for d in known_set if (m := _ID_SHAPE.match(d))}
+    unknown = [
+        token
+        for prefix in sorted(prefixes)
+        for token in re.findall(rf"(?<![\w-]){re.escape(prefix)}\d+(?![\w-])", text)
+        if token not in known_set
+    ]
+    return sorted(written), list(dict.fromkeys(unknown))
+
+
+def _text_citation_defects(synthesis: Synthesis, known: Iterable[str]) -> list[Defect]:
+    known_ids = tuple(known)
+    defects = []
+    for number, paragraph in enumerate(synthesis.paragraphs, start=1):
+        written, unknown = _ids_in_text(paragraph.text, known_ids)
+        for doc_id in unknown:
+            detail = f"{doc_id} is written in the text but is not a document of the dossier"
+            defects.append(Defect("unknown_citation", detail, paragraph=number))
+        for doc_id in written:
+            if doc_id not in paragraph.sources:
+                detail = f"{doc_id} is written in the text but missing from the sources"
+                defects.append(Defect("citation_not_in_sources", detail, paragraph=number))
+    return defects
+
+
+def check_candidate(synthesis: Synthesis, context: SynthesisContext) -> tuple[Defect, ...]:
+    """Every check in code on a synthesis (see the module docstring)."""
+    empty = (
+        [Defect("empty_synthesis", "write at least one paragraph, with its sources")]
+        if not synthesis.paragraphs
+        else []
+    )
+    return (
+        *empty,
+        *check_synthesis(synthesis, context.findings, context.sources, context.computed),
+        *_text_citation_defects(synthesis, context.sources.keys()),
+    )
+
+
+def _parse(completion: Completion, engine: str) -> tuple[Synthesis | None, tuple[Defect, ...]]:
+    parsed = parse_model_json(
+        completion.text, SYNTHESIS_SCHEMA, finish_reason=completion.finish_reason
+    )
+    if not parsed.ok:
+        return None, parsed.defects
+    return replace(synthesis_from_dict(parsed.value), engine=engine), ()
+
+
+def check_answer(
+    completion: Completion, context: SynthesisContext, engine: str
+) -> Checked[Synthesis]:
+    """Parse a synthesizer answer, label it with ``engine``, and check it."""
+    synthesis, defects = _parse(completion, engine)
+    if synthesis is None:
+        return Checked.reject(*defects)
+    found = check_candidate(synthesis, context)
+    return Checked.reject(*found) if found else Checked.accept(synthesis)
+
+
+def last_candidate(result: LoopResult[Synthesis], engine: str) -> Synthesis | None:
+    """The accepted synthesis, or the last refused answer that parses (shown as refused)."""
+    if result.value is not None:
+        return result.value
+    for attempt in reversed(result.attempts):
+        if attempt.completion is not None:
+            return _parse(attempt.completion, engine)[0]
+    return None
+
+
+# --- rules: the French template ------------------------------------------------------------
+
+
+def _cite(ids: Sequence[str]) -> str:
+    return f"[{', '.join(ids)}]"
+
+
+_ORDINAL = {1: "la première règle", 2: "la deuxième règle", 3: "la troisième règle"}
+
+
+def _contradiction_item(c: Contradiction) -> str:
+    # The rule is named in words: a digit in a paragraph must come from a finding.
+    head = f"{c.subject}, {c.attribute} :"
+    if c.retained is None or c.rule is None:
+        values = " / ".join(f"{v.value} {_cite(v.sources)}" for v in c.rejected)
+        return f"{head} valeurs contradictoires non tranchées, {values} ; le comité doit trancher"
+    rejected = " ; ".join(f"{v.value} {_cite(v.sources)}" for v in c.rejected)
+    return (
+        f"{head} {c.retained.value} {_cite(c.retained.sources)}, retenu selon "
+        f"{_ORDINAL.get(c.rule, 'la règle ordonnée')} contre {rejected}"
+    )
+
+
+def _key(subject: str, attribute: str) -> tuple[str, str]:
+    return normalize_key(subject), normalize_key(attribute)
+
+
+def _subtask_paragraph(
+    task: Mapping[str, Any], contradictions: Sequence[Contradiction], done: set[tuple[str, ...]]
+) -> dict[str, Any] | None:
+    items: list[str] = []
+    cited: list[str] = []
+    by_key = {_key(c.subject, c.attribute): c for c in contradictions}
+    for statement in task["statements"]:
+        key = _key(statement["subject"], statement["attribute"])
+        contradiction = by_key.get(key)
+        if contradiction is not None:
+            if key in done:
+                continue
+            done.add(key)
+            items.append(_contradiction_item(contradiction))
+            cited += [d for v in contradiction.values for d in v.sources]
+            continue
+        seen = (*key, normalize_key(statement["value"]))
+        if seen in done:
+            continue
+        done.add(seen)
+        ids = [s["doc_id"] for s in statement["sources"]]
+        items.append(
+            f"{statement['subject']}, {statement['attribute']} : {statement['value']} {_cite(ids)}"
+        )
+        cited += ids
+    if not items:
+        return None
+    text = f"{task['question']}. " + " ; ".join(items) + "."
+    return {"text": text, "sources": list(dict.fromkeys(cited))}
+
+
+def _describe(ids: Sequence[str], documents: Mapping[str, Mapping[str, Any]]) -> str:
+    parts = []
+    for doc_id in ids:
+        meta = documents.get(doc_id, {})
+        parts.append(
+            f"{doc_id}, {meta.get('source_type', 'unknown')}, {meta.get('date') or 'non daté'}"
+        )
+    return "; ".join(parts)
+
+
+def _french_reason(c: Contradiction, documents: Mapping[str, Mapping[str, Any]]) -> str:
+    if c.retained is None or c.rule is None:
+        return (
+            "non tranchée : les valeurs ont la même fiabilité et aucune source n'est seule la "
+            "plus récente ; le comité doit trancher"
+        )
+    rejected = " ; ".join(f"« {v.value} » ({_describe(v.sources, documents)})" for v in c.rejected)
+    return (
+        f"règle {c.rule} : {RULE_TEXT[c.rule]} ; retenu « {c.retained.value} » "
+        f"({_describe(c.retained.sources, documents)}) contre {rejected}"
+    )
+
+
+def rules_synthesis(request: Request) -> str:
+    """The rules synthesizer (a rules handler): the evidence dossier's payload in, a JSON
+    synthesis out (see the module docstring)."""
+    payload = request.payload
+    contradictions = contradictions_from_dicts(payload["contradictions"])
+    computed = computed_from_dicts(payload["computed"])
+    documents = {d["doc_id"]: d for d in payload.get("documents", ())}
+    done: set[tuple[str, ...]] = set()
+    paragraphs = [
+        p
+        for task in payload["subtasks"]
+        if task["status"] == "ok"
+        and (p := _subtask_paragraph(task, contradictions, done)) is not None
+    ]
+    if computed:
+        values = " ; ".join(f"{c.label} : {fr_number(c.value)} {c.unit}" for c in computed)
+        sources = list(dict.fromkeys(d for c in computed for d in c.sources))
+        paragraphs.append(
+            {
+                "text": f"Valeurs calculées par le code : {values} {_cite(sources)}.",
+                "sources": sources,
+            }
+        )
+    listed = [replace(c, reason=_french_reason(c, documents)) for c in contradictions]
+    data = {
+        "engine": "rules",
+        "paragraphs": paragraphs,
+        "contradictions": contradictions_to_dicts(listed),
+        "numbers": computed_to_dicts(computed),
+    }
+    return json.dumps(data, ensure_ascii=False)
+
+
+# --- the request, the loop, the report -----------------------------------------------------
+
+_SYSTEM = """\
+You write the synthesis for an architecture committee, in the language of the question,
+from the evidence dossier only (you never see the documents).
+A contradiction is two different values for the same quantity or status of the same product
+(latency, throughput, licence, state of a vulnerability, end of support or longevity,
+price), even across sub-tasks and even when measurement conditions explain the gap. List
+every contradiction, with the retained value and the rejected ones, each with its sources.
+Resolve each one with the ordered rule, and give the number of the rule that decided:
+1. an internal measurement under the common protocol beats vendor data or a blog;
+2. an official announcement or a published fix beats a third-party article;
+3. at equal reliability, the most recent document wins.
+If no rule decides, leave it unresolved: "retained": null, "rule": null, every value rejected.
+Every paragraph lists in "sources" the ids of the documents it rests on; cite only ids of the
+dossier's findings. Copy every number from the findings or from the values computed by code:
+never compute anything yourself (do not add up yearly fleets, do not multiply prices).
+Answer with one JSON object only:
+{"paragraphs": [{"text": "...", "sources": ["doc-06"]}],
+ "contradictions": [{"subject": "...", "attribute": "...",
+   "retained": {"value": "...", "sources": ["doc-06"]},
+   "rejected": [{"value": "...", "sources": ["doc-02"]}], "rule": 1, "reason": "..."}]}"""
+
+
+def synthesizer_request(evidence: EvidenceDossier) -> Request:
+    """The synthesizer's request: the rendered dossier in the messages, the same content as
+    data in the payload; no document text in either."""
+    return Request(
+        messages=(Message("system", _SYSTEM), Message("user", evidence.render())),
+        task=SYNTHESIZER_TASK,
+        payload=evidence.to_payload(),
+        response_schema=SYNTHESIS_SCHEMA,
+        max_new_tokens=2048,
+    )
+
+
+def write_synthesis(evidence: EvidenceDossier, model: Model, engine: str) -> LoopResult[Synthesis]:
+    """Ask the synthesizer, check in code, re-ask once with the defects, accept or refuse."""
+    context = SynthesisContext.of(evidence)
+    return ask_verified(
+        model,
+        synthesizer_request(evidence),
+        lambda completion: check_answer(completion, context, engine),
+    )
+
+
+def _table_cell(text: str) -> str:
+    return " ".join(text.replace("|", "\\|").split())
+
+
+def synthesis_markdown(
+    question: str,
+    synthesis: Synthesis | None,
+    *,
+    status: str,
+    engine: str,
+    limits: Sequence[str],
+    defects: Sequence[Defect] = (),
+) -> str:
+    """The synthesis as Markdown: status and engine first, paragraphs with their sources,
+    the contradictions table, computed values, limits of the dossier, and defects. A
+    refused synthesis is not shown as true: only its defects are."""
+    title = question.strip().splitlines()[0].lstrip("# ").strip() if question.strip() else ""
+    out = [f"# Synthèse — {title}", "", f"engine: {engine} · statut : {status}", ""]
+    if synthesis is not None and status == "VALID":
+        out += ["## Synthèse", ""]
+        for paragraph in synthesis.paragraphs:
+            out += [f"{paragraph.text} (sources : {', '.join(paragraph.sources)})", ""]
+        out += ["## Contradictions", ""]
+        if synthesis.contradictions:
+            out += ["| sujet | attribut | retenu | rejeté | règle |", "|---|---|---|---|---|"]
+            for c in synthesis.contradictions:
+                kept = (
+                    f"{c.retained.value} ({', '.join(c.retained.sources)})" if c.retained else "—"
+                )
+                dropped = " ; ".join(f"{v.value} ({', '.join(v.sources)})" for v in c.rejected)
+                cells = (c.subject, c.attribute, kept, dropped, str(c.rule or "non tranchée"))
+                out.append("| " + " | ".join(_table_cell(x) for x in cells) + " |")
+            out += [""] + [
+                f"- {c.subject} / {c.attribute} : {c.reason}" for c in synthesis.contradictions
+            ]
+        else:
+            out.append("Aucune contradiction.")
+        out.append("")
+        if synthesis.numbers:
+            out += ["## Valeurs calculées par le code", ""]
+            out += [
+                f"- {n.label} = {fr_number(n.value)} {n.unit} ({n.formula} ; sources : "
+                f"{', '.join(n.sources)})"
+                for n in synthesis.numbers
+            ]
+            out.append("")
+    elif status != "VALID":
+        out += [
+            "La synthèse a été refusée par les vérifications du code ; elle n'est pas présentée.",
+            "",
+        ]
+    out += ["## Limites du dossier", "", *(limits or ["- aucune"]), ""]
+    if defects:
+        out += ["## Défauts", "", *(f"- {d.render()}" for d in defects), ""]
+    return "\n".join(out)

@@ -1,0 +1,82 @@
+"""Grading workflow 2 runs: one run, repeated runs (mean and worst), refused runs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
+from preuve.eval.synthesis_eval import evaluate_bundled, evaluate_synthesis, grade_run
+from preuve.models import FunctionModel, LoopStatus
+from preuve.models.base import Completion, Model, Request
+from preuve.synthesis.dossier import load_dossier
+from preuve.synthesis.grid import load_grid
+from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from preuve.synthesis.planner import PLANNER_TASK
+from preuve.synthesis.synthesizer import SYNTHESIZER_TASK
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> SynthesisCorpusInfo:
+    return generate_synthesis_dossier(tmp_path_factory.mktemp("eval"))
+
+
+def with_override(task: str, handler: Callable[[Request], str]) -> Model:
+    rules = synthesis_rules_model()
+
+    def answer(request: Request) -> str | Completion:
+        return handler(request) if request.task == task else rules.complete(request)
+
+    return FunctionModel(answer, name="override")
+
+
+def drop_longevity_sources(request: Request) -> str:
+    plan = json.loads(synthesis_rules_model().complete(request).text)
+    for task in plan["subtasks"]:
+        task["scope"] = [d for d in task["scope"] if d not in {"doc-30", "doc-31"}]
+    return json.dumps(plan)
+
+
+def test_rules_on_the_bundled_dossier_score_100_every_time(tmp_path: Path) -> None:
+    result = evaluate_bundled(synthesis_rules_model, tmp_path, repeat=2)
+    assert result.totals == (100.0, 100.0)
+    assert (result.mean, result.worst, result.refused) == (100.0, 100.0, 0)
+    assert result.engine == "rules"
+    assert result.lines()[0].startswith("engine: rules · runs: 2 · mean 100.0/100")
+
+
+def test_mean_and_worst_case_over_uneven_runs(corpus: SynthesisCorpusInfo) -> None:
+    models = iter([synthesis_rules_model(), with_override(PLANNER_TASK, drop_longevity_sources)])
+    result = evaluate_synthesis(
+        load_dossier(corpus.dossier), lambda: next(models), load_grid(corpus.grid), repeat=2
+    )
+    best, dropped = result.runs
+    assert best.score.rounded == 100.0
+    assert "C4" in dropped.score.contradictions_missed
+    assert {"doc-30", "doc-31"} <= set(dropped.uncovered)
+    assert result.worst == dropped.score.rounded < 100.0
+    assert result.mean == round((100.0 + dropped.score.rounded) / 2, 1)
+    assert "C4" in "\n".join(result.lines())  # the worst run's breakdown is shown
+    assert result.to_dict()["runs"][1]["uncovered"][-2:] == ["doc-30", "doc-31"]
+
+
+def test_a_refused_run_is_graded_as_delivering_nothing(corpus: SynthesisCorpusInfo) -> None:
+    def empty_list(request: Request) -> str:
+        answer = json.loads(synthesis_rules_model().complete(request).text)
+        answer["contradictions"] = []
+        return json.dumps(answer, ensure_ascii=False)
+
+    run = synthesize(load_dossier(corpus.dossier), with_override(SYNTHESIZER_TASK, empty_list))
+    assert run.status is LoopStatus.REFUSED and run.synthesis is not None
+    score = grade_run(run, load_grid(corpus.grid))
+    assert (score.total, score.citations_total, len(score.facts_found)) == (0.0, 0, 0)
+
+
+def test_repeat_must_be_positive(corpus: SynthesisCorpusInfo) -> None:
+    with pytest.raises(ValueError, match="repeat"):
+        evaluate_synthesis(
+            load_dossier(corpus.dossier), synthesis_rules_model, load_grid(corpus.grid), repeat=0
+        )

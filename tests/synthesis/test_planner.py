@@ -1,0 +1,177 @@
+"""The planner role: products, topics, the rules plan, and the check of a plan."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.corpora.synthesis_texts import DOCUMENTS
+from preuve.models import LoopStatus, ScriptedModel
+from preuve.models.base import Completion
+from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.findings import Plan
+from preuve.synthesis.planner import (
+    PLANNER_TASK,
+    check_plan,
+    detect_products,
+    make_plan,
+    plan_from_dict,
+    plan_to_dict,
+    planner_request,
+    rules_plan,
+    topic_scores,
+)
+
+
+@pytest.fixture(scope="module")
+def dossier(tmp_path_factory: pytest.TempPathFactory) -> Dossier:
+    return load_dossier(generate_synthesis_dossier(tmp_path_factory.mktemp("plan")).dossier)
+
+
+@pytest.fixture(scope="module")
+def products(dossier: Dossier) -> tuple[str, ...]:
+    return detect_products(dossier.question, [f"{d.title}\n{d.text}" for d in dossier.documents])
+
+
+@pytest.mark.parametrize(
+    ("question", "texts", "expected"),
+    [
+        pytest.param(
+            "Quel serveur LLM retenir : Kestrel Serve, Tamaris Inference ou Orvet ?",
+            ["Kestrel Serve et Orvet tournent sur GPU.", "Tamaris Inference aussi."],
+            ("Kestrel Serve", "Tamaris Inference", "Orvet"),
+            id="named-in-question",
+        ),
+        pytest.param(
+            "Faut-il choisir TGI ou Zephyr pour le LLM ? Question ouverte.",
+            ["TGI sert le LLM.", "Zephyr aussi. Une question se pose."],
+            ("TGI", "Zephyr"),
+            id="acronym-product-kept-generic-dropped",
+        ),
+        pytest.param(
+            "Quel Moteur retenir ?",
+            ["Le moteur Alpha Core est rapide.", "Alpha Core coûte cher.", "Alpha Core, encore."],
+            ("Alpha Core",),
+            id="fallback-recurring-names",
+        ),
+        pytest.param(
+            "Quel outil retenir : Gamma ?", ["Rien à voir."], (), id="named-but-never-in-docs"
+        ),
+    ],
+)
+def test_detect_products(question: str, texts: list[str], expected: tuple[str, ...]) -> None:
+    assert detect_products(question, texts) == expected
+
+
+def test_bundled_products(products: tuple[str, ...]) -> None:
+    assert products == ("Kestrel Serve", "Tamaris Inference", "Orvet")
+
+
+@pytest.mark.parametrize(
+    ("title", "text", "best"),
+    [
+        pytest.param("Banc d'essai", "latence p95 de 340 ms, débit 1 900 tok/s", "performance"),
+        pytest.param("Devis", "prix de 38 000 € HT par an", "licence-cout"),
+        pytest.param("Bulletin", "vulnérabilité critique, aucun correctif", "securite"),
+        pytest.param("Cycle de vie", "fin de support de la branche 2.x", "perennite"),
+        pytest.param("Planification", "parc de 12 GPU en 2027", "capacite"),
+    ],
+)
+def test_topic_scores(title: str, text: str, best: str) -> None:
+    scores = topic_scores(title, text)
+    assert max(scores, key=lambda topic: scores[topic]) == best
+
+
+def rules_plan_of(dossier: Dossier, products: tuple[str, ...]) -> Plan:
+    text = rules_plan(planner_request(dossier, products))
+    checked = check_plan(Completion(text, "stop", 1, 1), dossier.question, dossier.ids)
+    assert checked.value is not None, checked.defects
+    return checked.value
+
+
+def test_rules_plan_covers_every_relevant_document_and_leaves_noise_out(
+    dossier: Dossier, products: tuple[str, ...]
+) -> None:
+    plan = rules_plan_of(dossier, products)
+    noise = {d.id for d in DOCUMENTS if d.off_topic}
+    assert set(plan.uncovered(dossier.ids)) == noise
+    by_id = {t.id: t.scope for t in plan.subtasks}
+    assert {"doc-02", "doc-06"} <= set(by_id["performance"])
+    assert {"doc-16", "doc-17", "doc-13"} <= set(by_id["securite"])
+    assert {"doc-30", "doc-31"} <= set(by_id["perennite"])
+    assert all("Kestrel Serve" in t.question for t in plan.subtasks)
+
+
+def test_rules_plan_is_deterministic(dossier: Dossier, products: tuple[str, ...]) -> None:
+    request = planner_request(dossier, products)
+    assert rules_plan(request) == rules_plan(request)
+
+
+def test_the_request_lists_documents_for_an_llm(
+    dossier: Dossier, products: tuple[str, ...]
+) -> None:
+    request = planner_request(dossier, products)
+    assert request.task == PLANNER_TASK
+    user = request.messages[1].content
+    assert "- doc-31 | 2026-09-15 | official announcement | Kestrel Labs" in user
+    assert len(request.payload["documents"]) == len(dossier.documents)
+
+
+def answer(*subtasks: dict[str, object]) -> Completion:
+    return Completion(json.dumps({"subtasks": list(subtasks)}), "stop", 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("completion", "codes"),
+    [
+        pytest.param(
+            answer({"id": "a", "question": "q", "scope": ["doc-01", "doc-77"]}),
+            ["unknown_document"],
+            id="doc-77",
+        ),
+        pytest.param(
+            answer(
+                {"id": "a", "question": "q", "scope": ["doc-01"]},
+                {"id": "a", "question": "q", "scope": ["doc-02"]},
+            ),
+            ["duplicate_subtask"],
+            id="duplicate-id",
+        ),
+        pytest.param(answer({"id": "a", "question": "q", "scope": []}), ["schema"], id="no-scope"),
+        pytest.param(answer(), ["schema"], id="no-subtask"),
+        pytest.param(Completion("Voici le plan : ...", "stop", 1, 1), ["not_json"], id="prose"),
+        pytest.param(Completion('{"subtasks": [', "length", 1, 1), ["truncated"], id="truncated"),
+    ],
+)
+def test_check_plan_defects(completion: Completion, codes: list[str], dossier: Dossier) -> None:
+    checked = check_plan(completion, dossier.question, dossier.ids)
+    assert [d.code for d in checked.defects] == codes
+
+
+def test_unknown_id_is_re_asked_then_fixed(dossier: Dossier, products: tuple[str, ...]) -> None:
+    bad = answer({"id": "a", "question": "q", "scope": ["doc-77"]})
+    good = answer({"id": "a", "question": "q", "scope": ["doc-06"]})
+    model = ScriptedModel([bad, good])
+    result = make_plan(dossier, model, products)
+    assert result.status is LoopStatus.VALID
+    assert result.value is not None and result.value.subtasks[0].scope == ("doc-06",)
+    assert "doc-77" in model.requests[1].messages[-1].content
+
+
+def test_still_unknown_after_the_re_ask_is_refused(
+    dossier: Dossier, products: tuple[str, ...]
+) -> None:
+    bad = answer({"id": "a", "question": "q", "scope": ["doc-77"]})
+    result = make_plan(dossier, ScriptedModel([bad, bad]), products)
+    assert result.status is LoopStatus.REFUSED
+    assert [d.code for d in result.defects] == ["unknown_document"]
+
+
+def test_plan_round_trip(dossier: Dossier, products: tuple[str, ...], tmp_path: Path) -> None:
+    plan = rules_plan_of(dossier, products)
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan_to_dict(plan)), encoding="utf-8")
+    assert plan_from_dict(plan.question, json.loads(path.read_text(encoding="utf-8"))) == plan

@@ -1,0 +1,125 @@
+"""The public surface is pinned: a change to an ``__all__`` is a deliberate, reviewed act."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+PUBLIC_API: dict[str, tuple[str, ...]] = {
+    "preuve.core.text": (
+        "Lenient",
+        "Normalized",
+        "lenient",
+        "normalize",
+        "normalize_quote",
+    ),
+    "preuve.core.quotes": (
+        "MIN_LENIENT_CHARS",
+        "MIN_QUOTE_CHARS",
+        "Diagnostic",
+        "QuoteChecker",
+        "QuoteResult",
+        "Verdict",
+        "verify_quote",
+    ),
+    "preuve.core.numbers": (
+        "Locale",
+        "NumberMention",
+        "detect_locale",
+        "extract_numbers",
+        "parse_number",
+        "same_magnitude",
+        "same_value",
+    ),
+    "preuve.core.facts": (
+        "Fact",
+        "parse_facts",
+        "render_facts",
+    ),
+    "preuve.core.memocheck": (
+        "NO_SOURCE",
+        "NUMBER_NOT_IN_FACTS",
+        "NUMBER_SIGN",
+        "UNKNOWN_SOURCE",
+        "Paragraph",
+        "check_memo",
+        "ground_number",
+        "has_negative_word",
+        "parse_memo",
+        "split_clauses",
+    ),
+    "preuve.core.documents": (
+        "PAGE_SEPARATOR",
+        "AccessState",
+        "Document",
+        "Snapshot",
+        "text_sha256",
+    ),
+    "preuve.core.evidence": (
+        "Span",
+        "SpanCheck",
+        "SpanStatus",
+        "make_span",
+        "parse_span_id",
+        "resolve_span_id",
+        "span_from_mapping",
+        "span_id",
+        "validate_span",
+    ),
+    "preuve.core.jsonout": (
+        "JsonResult",
+        "check_schema",
+        "parse_model_json",
+        "validate_schema",
+    ),
+    "preuve.core.defects": (
+        "Defect",
+        "render_defects",
+    ),
+    "preuve.core.errors": (
+        "BudgetError",
+        "ConfigError",
+        "DocumentError",
+        "InputError",
+        "ModelError",
+        "PreuveError",
+        "RefusedError",
+        "VerificationError",
+    ),
+    "preuve.errors": (
+        "BudgetError",
+        "ConfigError",
+        "DocumentError",
+        "InputError",
+        "ModelError",
+        "PreuveError",
+        "RefusedError",
+        "VerificationError",
+    ),
+    "preuve.io.pdf": (
+        "load_pages",
+        "read_pdf_pages",
+        "read_text_pages",
+    ),
+}
+
+
+@pytest.mark.parametrize("module_name", sorted(PUBLIC_API))
+def test_public_api_is_pinned(module_name: str) -> None:
+    module = importlib.import_module(module_name)
+    assert tuple(module.__all__) == PUBLIC_API[module_name]
+    for name in module.__all__:
+        assert hasattr(module, name), f"{module_name}.__all__ names a missing {name}"
+
+
+def test_errors_are_one_hierarchy() -> None:
+    from preuve.core import errors
+
+    for name in errors.__all__:
+        assert issubclass(getattr(errors, name), errors.PreuveError)
+    assert errors.InputError.exit_code == 2
+    assert errors.RefusedError.exit_code == 1
+    assert str(errors.DocumentError("a.pdf: bad\n  thing", fix="give another")) == (
+        "a.pdf: bad thing (give another)"
+    )

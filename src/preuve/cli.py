@@ -9,6 +9,7 @@ import typer
 
 from preuve.commands.check import check_memo_command, check_quote_command, check_quotes_command
 from preuve.commands.demo import demo_command
+from preuve.commands.digest import digest_app
 from preuve.commands.synthesize import (
     check_synthesis_command,
     eval_synthesis_command,
@@ -36,6 +37,7 @@ def build_app() -> typer.Typer:
     app.command("synthesize")(synthesize_command)
     app.command("check-synthesis")(check_synthesis_command)
     app.command("grade")(grade_command)
+    app.add_typer(digest_app, name="digest")
 
     eval_app = typer.Typer(help="Evaluate a workflow against its gold, over repeated runs.")
     eval_app.command("synthesis")(eval_synthesis_command)

@@ -1,0 +1,188 @@
+"""How ``preuve digest`` shows its results: rich tables for people, dicts for ``--json``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from preuve.commands.common import console, error_console
+from preuve.digest.build import BuildReport
+from preuve.digest.mutations import Comparison, MutationStep
+from preuve.digest.serve import ServeResult
+from preuve.io.store_rows import RunInfo
+from preuve.models.base import Model
+
+__all__ = [
+    "build_dict",
+    "engine",
+    "print_build",
+    "print_comparison",
+    "print_history",
+    "print_mutations",
+    "print_served",
+    "run_dict",
+    "serve_dict",
+    "write_json",
+]
+
+
+def engine(model: Model) -> str:
+    identity = model.identity
+    return "engine: rules" if identity.backend == "rules" else f"engine: {identity.label()}"
+
+
+def write_json(out: Path | None, name: str, data: Any) -> None:
+    if out is None:
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    (out / name).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", "utf-8")
+    # On stderr, so that --json output on stdout stays one JSON document.
+    error_console.print(f"wrote {out / name}", markup=False)
+
+
+def build_dict(report: BuildReport) -> dict[str, Any]:
+    return {
+        "run_id": report.run_id,
+        "mode": report.run.mode,
+        "model": report.identity.label(),
+        "counters": report.counters.as_dict(),
+        "root": {
+            "status": report.root.status.value,
+            "claims": [c.as_dict() for c in report.root.claims],
+        },
+        "nodes": [
+            {
+                "node": n.node_id,
+                "status": n.status.value,
+                "outcome": n.outcome.value,
+                "calls": n.calls,
+                "claims": len(n.claims),
+                "diagnostic": list(n.diagnostic),
+            }
+            for n in report.nodes
+        ],
+    }
+
+
+def print_build(report: BuildReport, model: Model) -> None:
+    table = Table(title=f"digest {report.run.mode} build {report.run_id[:12]} — {engine(model)}")
+    for column in ("node", "status", "outcome", "calls", "claims", "diagnostic"):
+        table.add_column(column)
+    for node in report.nodes:
+        diagnostic = node.diagnostic[0] if node.diagnostic else ""
+        table.add_row(
+            node.node_id,
+            node.status.value,
+            node.outcome.value,
+            str(node.calls),
+            str(len(node.claims)),
+            diagnostic[:80],
+        )
+    console.print(table)
+    c = report.counters
+    console.print(
+        f"recomputed {c.recomputed}, model calls {c.model_calls} {dict(c.calls_by_task)}, "
+        f"cache hits {c.cache_hits}, new tokens {c.generated_tokens} (prompt {c.prompt_tokens})",
+        markup=False,
+    )
+
+
+def print_served(result: ServeResult) -> None:
+    console.print(f"{result.status.value}: {result.reason}", markup=False)
+    if not result.served:
+        return
+    quotes = {span.id: span.quote for span in result.spans}
+    table = Table(title=f"root summary ({result.root_status})")
+    for column in ("subject", "field", "value", "evidence"):
+        table.add_column(column)
+    for claim in result.claims:
+        lines = "\n".join(f"{e}: {quotes.get(e, '')}" for e in claim.evidence)
+        table.add_row(claim.subject, claim.field, claim.value, lines)
+    console.print(table)
+
+
+def serve_dict(result: ServeResult) -> dict[str, Any]:
+    return {
+        "status": result.status.value,
+        "reason": result.reason,
+        "run_id": result.run_id,
+        "root_status": None if result.root_status is None else result.root_status.value,
+        "claims": [c.as_dict() for c in result.claims],
+        "nodes": {node: status.value for node, status in result.node_statuses.items()},
+    }
+
+
+def print_comparison(comparison: Comparison) -> None:
+    verdict = "IDENTICAL" if comparison.identical else "DIFFERENT"
+    console.print(
+        f"{verdict}: {comparison.nodes} nodes, {len(comparison.differences)} differences",
+        markup=False,
+    )
+    for diff in comparison.differences:
+        console.print(
+            f"  {diff.node_id} {diff.aspect}: {diff.incremental} ≠ {diff.full}", markup=False
+        )
+
+
+def print_mutations(name: str, steps: Sequence[MutationStep], model: Model) -> list[dict[str, Any]]:
+    """One row per event: calls and new tokens of both builds, root status, comparison."""
+    table = Table(title=f"mutations of {name} — {engine(model)}")
+    for column in ("event", "calls incr/full", "new tokens incr/full", "root", "comparison"):
+        table.add_column(column)
+    rows = []
+    for step in steps:
+        inc, full = step.incremental.counters, step.full.counters
+        differences = len(step.comparison.differences)
+        table.add_row(
+            step.mutation.label(),
+            f"{inc.model_calls}/{full.model_calls}",
+            f"{inc.generated_tokens}/{full.generated_tokens}",
+            step.incremental.root.status.value,
+            "identical" if not differences else f"{differences} differences",
+        )
+        rows.append(
+            {
+                "event": step.mutation.label(),
+                "incremental": build_dict(step.incremental),
+                "full": build_dict(step.full),
+                "comparison": step.comparison.as_dict(),
+            }
+        )
+    console.print(table)
+    return rows
+
+
+def run_dict(run: RunInfo) -> dict[str, Any]:
+    return {
+        "run_id": run.run_id,
+        "created_at": run.created_at,
+        "mode": run.mode,
+        "dossier": run.dossier,
+        "principal": run.principal,
+        "root_status": run.root_status,
+        "root_key": run.root_key,
+        "counters": run.counters,
+    }
+
+
+def print_history(runs: Sequence[RunInfo], where: Path) -> None:
+    table = Table(title=f"digest runs in {where}")
+    for column in ("run", "created", "mode", "dossier", "root", "calls", "hits", "new tokens"):
+        table.add_column(column)
+    for run in runs:
+        counters = run.counters or {}
+        table.add_row(
+            run.run_id[:12],
+            run.created_at[:19],
+            run.mode,
+            Path(run.dossier).name,
+            run.root_status or "unfinished",
+            str(counters.get("model_calls", "")),
+            str(counters.get("cache_hits", "")),
+            str(counters.get("generated_tokens", "")),
+        )
+    console.print(table)

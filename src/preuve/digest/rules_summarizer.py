@@ -1,0 +1,148 @@
+"""The ``rules`` summarizer: map and reduce as deterministic handlers (engine: rules).
+
+It reads ``request.payload`` (the same input the messages carry, as data) and never gold
+labels, and answers JSON text that goes through the same parsing and checks as an LLM's.
+
+- **map** selects whole fact lines (:func:`~preuve.digest.extractive.parse_fact_line`):
+  quoted hostile lines and negated older values never match the grammar, so they are
+  never selected. One claim per field first (delivery, status, quantity, site, each its
+  first fact line), then the remaining fact lines in text order, up to 4 claims; a claim
+  cites every line stating its exact tuple (up to 4).
+- **reduce** keeps field diversity and source diversity: for each field in that order,
+  the claim of the latest child (in reading order) that has one and has not given a claim
+  yet; when every such child already gave one, the latest child's. Up to 4 claims, each
+  citing exactly the evidence its child cited.
+
+Token counts are the declared estimate (:mod:`preuve.models.budget`), so call and token
+figures are comparable to an LLM's. Generated token ids are pseudo ids derived from the
+answer text (one per estimated token, hash of that slice of text), so comparing two
+builds' token ids compares their exact outputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from preuve.digest.extractive import FIELDS, FactTuple, parse_fact_line
+from preuve.digest.schema import MAX_CLAIMS, MAX_EVIDENCE, TASK_MAP, TASK_REDUCE
+from preuve.models.base import Completion, ModelIdentity, Request
+from preuve.models.budget import CHARS_PER_TOKEN
+from preuve.models.rules import RulesModel
+
+__all__ = [
+    "PSEUDO_TOKENIZER",
+    "RULES_VERSION",
+    "RulesSummarizer",
+    "merge_child_claims",
+    "pseudo_token_ids",
+    "rules_summarizer",
+    "select_leaf_claims",
+]
+
+RULES_VERSION = "digest-rules/1"
+PSEUDO_TOKENIZER = f"preuve-pseudo/{CHARS_PER_TOKEN:g}"
+# Same order of magnitude as a real vocabulary (Qwen2.5 has 151 643 regular tokens).
+_VOCABULARY = 151_643
+
+
+def pseudo_token_ids(text: str) -> tuple[int, ...]:
+    """One id per estimated token: a hash of each ``CHARS_PER_TOKEN``-character slice."""
+    count = math.ceil(len(text) / CHARS_PER_TOKEN)
+    ids: list[int] = []
+    for index in range(count):
+        piece = text[
+            math.floor(index * CHARS_PER_TOKEN) : math.floor((index + 1) * CHARS_PER_TOKEN)
+        ]
+        digest = hashlib.sha256(piece.encode("utf-8")).digest()
+        ids.append(int.from_bytes(digest[:4], "big") % _VOCABULARY)
+    return tuple(ids)
+
+
+def _answer(claims: Sequence[Mapping[str, Any]]) -> str:
+    # The spacing an LLM typically writes, so token estimates are realistic.
+    return json.dumps({"claims": list(claims)}, ensure_ascii=False)
+
+
+def _lines(payload: Mapping[str, Any]) -> list[tuple[str, str]]:
+    rows = payload.get("lines", [])
+    return [(str(row["id"]), str(row["text"])) for row in rows if isinstance(row, Mapping)]
+
+
+def select_leaf_claims(request: Request) -> str:
+    """Map: the document's fact lines, one per field first, at most 4 claims."""
+    cited: dict[FactTuple, list[str]] = {}
+    for evidence_id, text in _lines(request.payload):
+        fact = parse_fact_line(text)
+        if fact is not None:
+            cited.setdefault(fact, []).append(evidence_id)
+    facts = list(cited)
+    chosen: list[FactTuple] = []
+    for field_name in FIELDS:
+        first = next((fact for fact in facts if fact.field == field_name), None)
+        if first is not None:
+            chosen.append(first)
+    chosen.extend(fact for fact in facts if fact not in chosen)
+    claims = [
+        {**fact.as_dict(), "evidence": cited[fact][:MAX_EVIDENCE]} for fact in chosen[:MAX_CLAIMS]
+    ]
+    return _answer(claims)
+
+
+def _child_claims(payload: Mapping[str, Any]) -> list[list[Mapping[str, Any]]]:
+    children = payload.get("children", [])
+    return [
+        [claim for claim in child.get("claims", []) if isinstance(claim, Mapping)]
+        for child in children
+        if isinstance(child, Mapping)
+    ]
+
+
+def merge_child_claims(request: Request) -> str:
+    """Reduce: one claim per field, each from a different child when possible, latest first."""
+    children = _child_claims(request.payload)
+    used: set[int] = set()
+    chosen: list[Mapping[str, Any]] = []
+    for field_name in FIELDS:
+        candidates = [
+            (index, claim)
+            for index in reversed(range(len(children)))
+            for claim in children[index]
+            if claim.get("field") == field_name and claim not in chosen
+        ]
+        if not candidates:
+            continue
+        index, claim = next(((i, c) for i, c in candidates if i not in used), candidates[0])
+        used.add(index)
+        chosen.append(claim)
+    return _answer([dict(claim) for claim in chosen[:MAX_CLAIMS]])
+
+
+class RulesSummarizer:
+    """The rules engine for the digest roles, with pseudo token ids on every completion."""
+
+    def __init__(self) -> None:
+        self.inner = RulesModel(
+            {TASK_MAP: select_leaf_claims, TASK_REDUCE: merge_child_claims},
+            version=RULES_VERSION,
+        )
+        self._identity = ModelIdentity(
+            backend="rules", name="rules", tokenizer=PSEUDO_TOKENIZER, version=RULES_VERSION
+        )
+
+    @property
+    def identity(self) -> ModelIdentity:
+        return self._identity
+
+    def complete(self, request: Request) -> Completion:
+        completion = self.inner.complete(request)
+        return replace(completion, token_ids=pseudo_token_ids(completion.text))
+
+
+def rules_summarizer() -> RulesSummarizer:
+    """A fresh rules summarizer (no shared state: every caller gets its own)."""
+    return RulesSummarizer()

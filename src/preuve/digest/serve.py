@@ -1,0 +1,150 @@
+"""Serve a dossier's summary only if it is current for the snapshot the reader asks about.
+
+:func:`serve_digest` takes a recorded run (the latest finished incremental run of the
+dossier for this principal, or the one named) and recomputes, from the requested
+snapshot, the key every node of that run should have: a leaf's from its document, a
+reduce's from the digests its children's results were recorded with (trusted only once
+the child's own key is confirmed) and the access state of its sources. The first node
+whose recorded key differs makes the run STALE, and it is refused *before* any claim is
+read. A root that is INVALID is refused. Otherwise the root's claims are read, their
+spans re-validated against the snapshot, and returned with every node's status.
+
+Nothing is ever rewritten to look current: a stale run stays in the store as history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from preuve.core.documents import Snapshot
+from preuve.core.evidence import Span, resolve_span_id, span_from_mapping
+from preuve.digest.keys import access_fingerprint, leaf_key, reduce_key
+from preuve.digest.schema import Claim, NodeStatus
+from preuve.digest.summarize import DigestSettings
+from preuve.digest.tree import ROOT_ID, NodeKind, build_tree
+from preuve.io.store import INCREMENTAL, DigestStore, RunInfo, RunNode
+from preuve.models.base import ModelIdentity
+
+__all__ = ["ServeResult", "ServeStatus", "serve_digest"]
+
+
+class ServeStatus(StrEnum):
+    SERVED = "SERVED"
+    # The run was built from other documents, versions, access states or settings.
+    STALE = "STALE"
+    # The run is current but its root is INVALID.
+    INVALID = "INVALID"
+    # Nothing was ever built for this dossier and principal.
+    MISSING = "MISSING"
+
+
+@dataclass(frozen=True, slots=True)
+class ServeResult:
+    """What serving gave: claims only when ``status`` is SERVED."""
+
+    status: ServeStatus
+    reason: str
+    run_id: str = ""
+    root_key: str = ""
+    root_status: NodeStatus | None = None
+    claims: tuple[Claim, ...] = ()
+    spans: tuple[Span, ...] = ()
+    node_statuses: Mapping[str, NodeStatus] = field(default_factory=dict)
+
+    @property
+    def served(self) -> bool:
+        return self.status is ServeStatus.SERVED
+
+
+def _expected_keys(
+    records: Mapping[str, RunNode],
+    snapshot: Snapshot,
+    settings: DigestSettings,
+    identity: ModelIdentity,
+    principal: str,
+) -> str | None:
+    """``None`` when every recorded key is the one the snapshot gives, else the reason."""
+    tree = build_tree((doc.doc_id for doc in snapshot), settings.fan_in)
+    keys = settings.key_settings(identity, principal)
+    if set(records) != {node.node_id for node in tree.nodes}:
+        return "the dossier's documents differ from the ones the run summarized"
+    for node in tree.nodes:
+        if node.kind is NodeKind.LEAF:
+            expected = leaf_key(snapshot.documents[node.doc_id or ""], keys)
+        else:
+            digests = [records[child].digest for child in node.children]
+            expected = reduce_key(digests, access_fingerprint(snapshot, node.sources), keys)
+        if records[node.node_id].key != expected:
+            what = f"document {node.doc_id}" if node.doc_id else "its inputs"
+            return f"{node.node_id} is stale: {what} changed since run"
+    return None
+
+
+def _run_for(
+    store: DigestStore, dossier: str, principal: str, run_id: str | None
+) -> RunInfo | None:
+    if run_id is not None:
+        return store.run(run_id)
+    return store.latest_run(dossier, principal, INCREMENTAL)
+
+
+def serve_digest(
+    snapshot: Snapshot,
+    store: DigestStore,
+    settings: DigestSettings,
+    principal: str = "default",
+    *,
+    identity: ModelIdentity,
+    dossier: str = "",
+    run_id: str | None = None,
+) -> ServeResult:
+    """The root claims of a run if, and only if, that run is current for ``snapshot``."""
+    run = _run_for(store, dossier, principal, run_id)
+    if run is None:
+        return ServeResult(
+            ServeStatus.MISSING, f"no finished build of {dossier!r} for {principal!r}"
+        )
+    if not run.finished:
+        return ServeResult(ServeStatus.STALE, "the run never finished", run.run_id)
+    if run.principal != principal:
+        return ServeResult(
+            ServeStatus.STALE, f"the run was built for principal {run.principal!r}", run.run_id
+        )
+    records = {record.node_id: record for record in store.run_nodes(run.run_id)}
+    stale = _expected_keys(records, snapshot, settings, identity, principal)
+    if stale is not None:
+        return ServeResult(ServeStatus.STALE, f"{stale} {run.run_id}", run.run_id, run.root_key)
+    statuses = {node_id: NodeStatus(record.status) for node_id, record in records.items()}
+    root = records[ROOT_ID]
+    root_status = NodeStatus(root.status)
+    if root_status is NodeStatus.INVALID:
+        return ServeResult(
+            ServeStatus.INVALID,
+            "the root summary is INVALID: it has no usable claims",
+            run.run_id,
+            root.key,
+            root_status,
+            node_statuses=statuses,
+        )
+    row = store.node(root.node_row)
+    spans: list[Span] = []
+    for data in row.spans:
+        stored = span_from_mapping(data)
+        check = resolve_span_id(stored.id, snapshot)
+        if not check.ok or check.span is None or check.span.quote != stored.quote:
+            return ServeResult(
+                ServeStatus.STALE, f"{stored.id}: {check.detail}", run.run_id, root.key
+            )
+        spans.append(check.span)
+    return ServeResult(
+        ServeStatus.SERVED,
+        f"current for this snapshot (run {run.run_id})",
+        run.run_id,
+        root.key,
+        root_status,
+        tuple(Claim.from_mapping(c) for c in row.claims),
+        tuple(spans),
+        statuses,
+    )

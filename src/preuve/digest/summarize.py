@@ -1,0 +1,355 @@
+"""The two summarizer roles, map (one document) and reduce (children's claims), and their checks.
+
+A leaf is shown its document's line catalogue (every non-empty line with its evidence id)
+and may cite only those ids. A reduce is shown its children's claims with the lines they
+cite, and may cite only evidence its children cite. Every answer is parsed strictly
+(:data:`~preuve.digest.schema.CLAIMS_SCHEMA`, two declared repairs only) and every cited
+id is re-validated against the current snapshot. Any defect makes the whole answer
+INVALID: it is kept whole with its diagnostic and gives zero usable claims.
+
+Budgets are checked before the call (map input ≤ 2048 tokens, reduce ≤ 3072, counted with
+the chat template; the 384 output tokens must also fit the 32768-token context). An input
+over budget is never truncated: the node is INVALID and no call is made. A withdrawn or
+revoked document is INELIGIBLE: nothing of it is sent to any model.
+
+One call per node, no re-ask by default. The shared loop (:func:`ask_verified`) is used
+with ``reask=False`` because SPEC workflow 3 makes INVALID a terminal, cached status and
+its reference figures count exactly one call per recomputed node (140 and 900); a re-ask
+would change every call count and tie a node's output to two generations. It can be
+switched on (:attr:`DigestSettings.reask`), which changes the code version in the keys.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from preuve.core.defects import Defect
+from preuve.core.documents import Document, Snapshot
+from preuve.core.errors import BudgetError
+from preuve.core.evidence import Span, resolve_span_id
+from preuve.core.jsonout import parse_model_json
+from preuve.digest.keys import CODE_VERSION, Budgets, GenerationParams, KeySettings, result_digest
+from preuve.digest.lines import line_catalogue
+from preuve.digest.schema import (
+    CLAIMS_SCHEMA,
+    MAP_PROMPT,
+    REDUCE_PROMPT,
+    TASK_MAP,
+    TASK_REDUCE,
+    Claim,
+    NodeStatus,
+)
+from preuve.models.base import Completion, Message, Model, ModelIdentity, Request
+from preuve.models.budget import check_budget
+from preuve.models.loop import Attempt, Checked, LoopStatus, ask_verified
+
+__all__ = [
+    "ChildSummary",
+    "DigestSettings",
+    "NodeResult",
+    "map_request",
+    "node_digest",
+    "reduce_request",
+    "summarize_leaf",
+    "summarize_reduce",
+]
+
+_Accepted = tuple[tuple[Claim, ...], tuple[Span, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class DigestSettings:
+    """Everything a digest build needs besides documents, model and principal."""
+
+    map_prompt: str = MAP_PROMPT
+    reduce_prompt: str = REDUCE_PROMPT
+    fan_in: int = 4
+    generation: GenerationParams = field(default_factory=GenerationParams)
+    budgets: Budgets = field(default_factory=Budgets)
+    chunking: str = "whole-document"
+    code_version: str = CODE_VERSION
+    reask: bool = False
+
+    def key_settings(self, identity: ModelIdentity, principal: str) -> KeySettings:
+        """The functional inputs that enter cache keys (re-asking changes the transformation)."""
+        code = f"{self.code_version}+reask" if self.reask else self.code_version
+        return KeySettings(
+            model=identity,
+            map_prompt=self.map_prompt,
+            reduce_prompt=self.reduce_prompt,
+            principal=principal,
+            code_version=code,
+            generation=self.generation,
+            chunking=self.chunking,
+            budgets=self.budgets,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "map_prompt": self.map_prompt,
+            "reduce_prompt": self.reduce_prompt,
+            "fan_in": self.fan_in,
+            "generation": self.generation.as_dict(),
+            "budgets": {
+                "map_input": self.budgets.map_input,
+                "reduce_input": self.budgets.reduce_input,
+                "context": self.budgets.context,
+            },
+            "chunking": self.chunking,
+            "code_version": self.code_version,
+            "reask": self.reask,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class NodeResult:
+    """What computing one node produced; ``attempts`` are the model calls, kept whole.
+
+    ``reusable`` is False when a backend error made the node INVALID: that says nothing
+    about the inputs, so such a result is recorded but never served from the cache.
+    """
+
+    status: NodeStatus
+    claims: tuple[Claim, ...] = ()
+    spans: tuple[Span, ...] = ()
+    diagnostic: tuple[str, ...] = ()
+    attempts: tuple[Attempt, ...] = field(default=(), repr=False)
+    reusable: bool = True
+
+    @property
+    def calls(self) -> int:
+        return len(self.attempts)
+
+    @property
+    def prompt_tokens(self) -> int:
+        return sum(c.prompt_tokens for c in self._completions())
+
+    @property
+    def generated_tokens(self) -> int:
+        return sum(c.generated_tokens for c in self._completions())
+
+    @property
+    def token_ids(self) -> tuple[int, ...] | None:
+        """Generated token ids of the last answer, when the backend gives them."""
+        done = self._completions()
+        return done[-1].token_ids if done else None
+
+    @property
+    def digest(self) -> str:
+        return node_digest(self.status, self.claims, self.spans)
+
+    def _completions(self) -> list[Completion]:
+        return [a.completion for a in self.attempts if a.completion is not None]
+
+
+class ChildSummary(Protocol):
+    """What a reduce reads of each child (a :class:`NodeResult` or a stored outcome)."""
+
+    @property
+    def status(self) -> NodeStatus: ...
+
+    @property
+    def claims(self) -> tuple[Claim, ...]: ...
+
+    @property
+    def spans(self) -> tuple[Span, ...]: ...
+
+
+def node_digest(status: NodeStatus, claims: Sequence[Claim], spans: Sequence[Span]) -> str:
+    """Digest of what a parent reads of a node: status, claims, and each cited id with its line.
+
+    Text hashes are left out on purpose: a parent's prompt shows ids and lines only, so an
+    edit of a line nobody cites leaves the parent's input, and so its key, unchanged.
+    """
+    quotes = {span.id: span.quote for span in spans}
+    data = [
+        {
+            "subject": claim.subject,
+            "field": claim.field,
+            "value": claim.value,
+            "evidence": [{"id": e, "quote": quotes.get(e)} for e in claim.evidence],
+        }
+        for claim in claims
+    ]
+    return result_digest(status.value, data)
+
+
+def _request(
+    system: str, user: str, task: str, payload: Mapping[str, Any], settings: DigestSettings
+) -> Request:
+    gen = settings.generation
+    return Request(
+        messages=(Message("system", system), Message("user", user)),
+        task=task,
+        payload=payload,
+        response_schema=CLAIMS_SCHEMA,
+        max_new_tokens=gen.max_new_tokens,
+        temperature=gen.temperature,
+        seed=gen.seed,
+    )
+
+
+def map_request(doc: Document, settings: DigestSettings) -> Request:
+    """The map request for ``doc``: its line catalogue, as text and as payload."""
+    catalogue = line_catalogue([doc])
+    user = (
+        f"Document {doc.doc_id}, version {doc.version}. Each line below is one piece of "
+        f"evidence, written as [evidence id] text.\n\n{catalogue.render()}"
+    )
+    payload = {
+        "doc_id": doc.doc_id,
+        "version": doc.version,
+        "lines": [{"id": span.id, "text": span.quote} for span in catalogue],
+    }
+    return _request(settings.map_prompt, user, TASK_MAP, payload, settings)
+
+
+def reduce_request(children: Sequence[ChildSummary], settings: DigestSettings) -> Request:
+    """The reduce request: each child's status and usable claims, with the lines they cite."""
+    shown: list[dict[str, Any]] = []
+    payload: list[dict[str, Any]] = []
+    for number, child in enumerate(children, start=1):
+        claims = child.claims if child.status.usable else ()
+        quotes = {span.id: span.quote for span in child.spans}
+        shown.append(
+            {
+                "child": number,
+                "status": child.status.value,
+                "claims": [
+                    {
+                        **claim.as_dict(),
+                        "evidence": [{"id": e, "line": quotes.get(e, "")} for e in claim.evidence],
+                    }
+                    for claim in claims
+                ],
+            }
+        )
+        payload.append({"status": child.status.value, "claims": [c.as_dict() for c in claims]})
+    user = (
+        "Claims of the child summaries, in order. Each evidence id is given with the line "
+        f"it names.\n\n{json.dumps(shown, ensure_ascii=False, indent=1)}"
+    )
+    return _request(settings.reduce_prompt, user, TASK_REDUCE, {"children": payload}, settings)
+
+
+def _budget_defect(model: Model, request: Request, limit: int, budgets: Budgets) -> Defect | None:
+    try:
+        count = check_budget(model, request, limit)
+    except BudgetError as err:
+        return Defect("over_budget", err.one_line())
+    if count + request.max_new_tokens > budgets.context:
+        return Defect(
+            "over_context",
+            f"input of {count} tokens plus {request.max_new_tokens} reserved for the answer "
+            f"exceeds the context of {budgets.context}; nothing was sent and nothing truncated",
+        )
+    return None
+
+
+def _checker(
+    allowed: Mapping[str, Span], snapshot: Snapshot, scope: str
+) -> Callable[[Completion], Checked[_Accepted]]:
+    def check(completion: Completion) -> Checked[_Accepted]:
+        parsed = parse_model_json(
+            completion.text, CLAIMS_SCHEMA, finish_reason=completion.finish_reason
+        )
+        if not parsed.ok or not isinstance(parsed.value, dict):
+            return Checked.reject(*parsed.defects)
+        claims = tuple(Claim.from_mapping(item) for item in parsed.value["claims"])
+        defects: list[Defect] = []
+        spans: dict[str, Span] = {}
+        for i, claim in enumerate(claims):
+            for j, evidence_id in enumerate(claim.evidence):
+                where = f"claims[{i}].evidence[{j}]"
+                if evidence_id not in allowed:
+                    defects.append(
+                        Defect(
+                            "evidence_not_allowed", f"{evidence_id!r} is not {scope}", path=where
+                        )
+                    )
+                    continue
+                current = resolve_span_id(evidence_id, snapshot)
+                if not current.ok or current.span is None:
+                    defects.append(
+                        Defect(f"evidence_{current.status.value}", current.detail, path=where)
+                    )
+                elif current.span.quote != allowed[evidence_id].quote:
+                    defects.append(
+                        Defect("evidence_stale", f"{evidence_id}: the line changed", path=where)
+                    )
+                else:
+                    spans.setdefault(evidence_id, current.span)
+        if defects:
+            return Checked.reject(*defects)
+        return Checked.accept((claims, tuple(spans.values())))
+
+    return check
+
+
+def _ask(
+    model: Model,
+    *,
+    request: Request,
+    allowed: Mapping[str, Span],
+    snapshot: Snapshot,
+    settings: DigestSettings,
+    scope: str,
+) -> NodeResult:
+    result = ask_verified(model, request, _checker(allowed, snapshot, scope), reask=settings.reask)
+    attempts = result.attempts
+    reusable = all(not a.error for a in attempts)
+    if result.status is LoopStatus.VALID and result.value is not None:
+        claims, spans = result.value
+        return NodeResult(NodeStatus.VALID, claims, spans, (), attempts, reusable)
+    diagnostic = tuple(d.render() for d in result.defects)
+    return NodeResult(NodeStatus.INVALID, (), (), diagnostic, attempts, reusable)
+
+
+def summarize_leaf(
+    doc: Document, snapshot: Snapshot, model: Model, settings: DigestSettings
+) -> NodeResult:
+    """Summarize one whole document (its lines, unnormalized) with one model call."""
+    if not doc.access.usable:
+        why = "withdrawn" if not doc.access.active else "not eligible for this principal"
+        return NodeResult(NodeStatus.INELIGIBLE, diagnostic=(f"{doc.doc_id} is {why}",))
+    request = map_request(doc, settings)
+    over = _budget_defect(model, request, settings.budgets.map_input, settings.budgets)
+    if over is not None:
+        return NodeResult(NodeStatus.INVALID, diagnostic=(over.render(),))
+    allowed = {span.id: span for span in line_catalogue([doc])}
+    return _ask(
+        model,
+        request=request,
+        allowed=allowed,
+        snapshot=snapshot,
+        settings=settings,
+        scope="a line of this document",
+    )
+
+
+def summarize_reduce(
+    children: Sequence[ChildSummary], snapshot: Snapshot, model: Model, settings: DigestSettings
+) -> NodeResult:
+    """Merge the children's claims with one model call; PARTIAL over an invalid child."""
+    if children and all(child.status is NodeStatus.INELIGIBLE for child in children):
+        return NodeResult(NodeStatus.INELIGIBLE, diagnostic=("every source below is ineligible",))
+    request = reduce_request(children, settings)
+    over = _budget_defect(model, request, settings.budgets.reduce_input, settings.budgets)
+    if over is not None:
+        return NodeResult(NodeStatus.INVALID, diagnostic=(over.render(),))
+    allowed = {span.id: span for child in children if child.status.usable for span in child.spans}
+    result = _ask(
+        model,
+        request=request,
+        allowed=allowed,
+        snapshot=snapshot,
+        settings=settings,
+        scope="cited by a child summary",
+    )
+    degraded = any(c.status in (NodeStatus.INVALID, NodeStatus.PARTIAL) for c in children)
+    if result.status is NodeStatus.VALID and degraded:
+        return replace(result, status=NodeStatus.PARTIAL)
+    return result

@@ -10,6 +10,7 @@ import typer
 from preuve.commands.check import check_memo_command, check_quote_command, check_quotes_command
 from preuve.commands.demo import demo_command
 from preuve.commands.digest import digest_app
+from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_command
 from preuve.commands.synthesize import (
     check_synthesis_command,
     eval_synthesis_command,
@@ -34,12 +35,15 @@ def build_app() -> typer.Typer:
     app.command("check-quote")(check_quote_command)
     app.command("check-quotes")(check_quotes_command)
     app.command("check-memo")(check_memo_command)
+    app.command("memo")(memo_command)
     app.command("synthesize")(synthesize_command)
     app.command("check-synthesis")(check_synthesis_command)
     app.command("grade")(grade_command)
     app.add_typer(digest_app, name="digest")
 
     eval_app = typer.Typer(help="Evaluate a workflow against its gold, over repeated runs.")
+    eval_app.command("memo")(eval_memo_command)
+    eval_app.command("rates")(eval_rates_command)
     eval_app.command("synthesis")(eval_synthesis_command)
     app.add_typer(eval_app, name="eval")
     return app

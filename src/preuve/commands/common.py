@@ -34,7 +34,9 @@ EXIT_OK = 0
 EXIT_REJECTED = 1
 EXIT_BAD_INPUT = 2
 
-console = Console(highlight=False, soft_wrap=True)
+# Piped or captured output gets a readable width instead of rich's 80-column fallback.
+_WIDTH = None if sys.stdout.isatty() else 132
+console = Console(highlight=False, soft_wrap=True, width=_WIDTH)
 error_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 P = ParamSpec("P")

@@ -1,0 +1,286 @@
+"""`preuve memo`, `eval memo`, `eval rates`: workflow 1 commands.
+
+memo REPORT.pdf [...] [--model M] [--out DIR] [--json]
+    writes memo.md (each paragraph followed by its sources; VERIFIED or REFUSED with its
+    defects; engine label; known limits), facts.txt, dashboard.json, run.json (with every
+    model call) and journal.sqlite; prints the dashboard and its summary line.
+    Exit 0 when every memo is verified, 1 when one is refused, 2 on bad input.
+eval memo [--repeat N] [--model M] [--corpus DIR] [--out DIR] [--json]
+    grades N runs against the gold (the bundled corpus is generated when no --corpus is
+    given) and prints the mean and worst case of each figure.
+eval rates [--rates FILE] [--json]
+    the two monitored rates (rejected quotes per report, memos refused after rewrite) over
+    the recorded runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_errors, print_json
+from preuve.core.errors import InputError
+from preuve.core.facts import render_facts
+from preuve.corpora.memo_reports import GOLD_RELATIVE, REPORTS_DIR, generate_memo_corpus
+from preuve.eval.memo_eval import EvalFigures, evaluate_memo
+from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_overview, read_rates
+from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
+from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
+from preuve.memo.rules_engine import memo_rules_model
+from preuve.memo.writer import KNOWN_LIMITS, MemoStatus
+from preuve.models.base import Model
+from preuve.models.journal import Journal
+from preuve.models.spec import load_model
+
+__all__ = [
+    "eval_memo_command",
+    "eval_rates_command",
+    "memo_command",
+    "memo_markdown",
+    "resolve_model",
+    "write_memo_run",
+]
+
+ModelOpt = Annotated[
+    str | None,
+    typer.Option("--model", help="rules (default), openai:NAME@BASE_URL, hf:PATH, replay:FILE."),
+]
+RatesOpt = Annotated[
+    Path | None,
+    typer.Option("--rates", help=f"The rates file (default: $PREUVE_HOME/{RATES_FILE})."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+LIMITS_EN = (
+    "causal claims without numbers are not checked",
+    "an exact quote can mislead out of context: open the cited page to see it",
+)
+
+
+def resolve_model(spec: str | None) -> Model:
+    """``--model``, else ``$PREUVE_MODEL``, else the rules engine."""
+    chosen = spec or os.environ.get("PREUVE_MODEL") or "rules"
+    return load_model(chosen, rules=memo_rules_model(), env=os.environ)
+
+
+def _rates_path(rates: Path | None) -> Path:
+    if rates is not None:
+        return rates
+    return Path(os.environ.get("PREUVE_HOME") or Path.home() / ".preuve") / RATES_FILE
+
+
+# --- Files ------------------------------------------------------------------------------
+
+
+def _company_markdown(company: CompanyMemo) -> list[str]:
+    memo = company.memo
+    lines = [
+        f"## {company.company.name} — {memo.status.value}",
+        "",
+        f"Rapport : {company.report} · signaux vérifiés : {len(company.reading.verified)} · "
+        f"signaux rejetés : {company.reading.signals_rejected}",
+        "",
+    ]
+    if memo.status is MemoStatus.REFUSED:
+        lines += ["**REFUSÉ** après réécriture : cette note n'est pas vérifiée. Défauts :", ""]
+        lines += [f"- {defect.render()}" for defect in memo.defects] + [""]
+        if memo.paragraphs:
+            lines += ["Texte refusé (non vérifié) :", ""]
+    for paragraph in memo.paragraphs:
+        text = paragraph.text if memo.verified else f"> {paragraph.text}"
+        sources = " ".join(f"[{s}]" for s in paragraph.sources) or "aucune"
+        lines += [text, "", f"Sources : {sources}", ""]
+    return lines
+
+
+def memo_markdown(run: MemoRun) -> str:
+    """The memo file: one section per company, each paragraph followed by its sources."""
+    lines = [
+        "# Note de crédit",
+        "",
+        f"engine: {run.engine} · run {run.run_id} · statut : {run.status.value}",
+        "",
+    ]
+    for company in run.companies:
+        lines += _company_markdown(company)
+    lines += ["## Limites connues", ""] + [f"- {limit}" for limit in KNOWN_LIMITS]
+    return "\n".join(lines) + "\n"
+
+
+def _facts_text(run: MemoRun) -> str:
+    blocks = [f"# {c.company.name} ({c.report})\n{render_facts(c.facts)}" for c in run.companies]
+    return f"# engine: {run.engine}\n" + "\n".join(blocks)
+
+
+def _write_json(path: Path, value: object) -> None:
+    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def write_memo_run(run: MemoRun, dashboard: Dashboard, out: Path) -> dict[str, Path]:
+    """Write memo.md, facts.txt, dashboard.json and run.json under ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = {
+        "memo": out / "memo.md",
+        "facts": out / "facts.txt",
+        "dashboard": out / "dashboard.json",
+        "run": out / "run.json",
+    }
+    files["memo"].write_text(memo_markdown(run), encoding="utf-8")
+    files["facts"].write_text(_facts_text(run), encoding="utf-8")
+    _write_json(files["dashboard"], dashboard.to_dict())
+    _write_json(files["run"], run.to_dict())
+    return files
+
+
+def _print_dashboard(dashboard: Dashboard) -> None:
+    console.print(dashboard_table(dashboard))
+    console.print(f"engine: {dashboard.engine}", markup=False)
+    console.print(dashboard.summary.line(), markup=False)
+    console.print(f"Known limits: {'; '.join(LIMITS_EN)}.", markup=False)
+
+
+def _check_reports(reports: Sequence[Path]) -> None:
+    missing = [str(p) for p in reports if not p.is_file()]
+    if missing:
+        raise InputError(f"no such report: {', '.join(missing)}", fix="give paths to PDF files")
+
+
+# --- Commands -----------------------------------------------------------------------------
+
+
+@handles_errors
+def memo_command(
+    reports: Annotated[list[Path], typer.Argument(help="Annual report PDFs (one per company).")],
+    model: ModelOpt = None,
+    out: Annotated[Path, typer.Option("--out", help="Where to write the run.")] = Path(
+        "preuve-out/memo"
+    ),
+    rates: RatesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Cited risk signals and a verified credit memo from annual reports."""
+    _check_reports(reports)
+    chosen = resolve_model(model)
+    out.mkdir(parents=True, exist_ok=True)
+    with Journal(out / "journal.sqlite") as journal:
+        run = run_memo(reports, chosen, journal=journal)
+    append_rates(_rates_path(rates), rates_of(run, source="memo"))
+    dashboard = build_dashboard(run)
+    files = write_memo_run(run, dashboard, out)
+    if as_json:
+        print_json({**dashboard.to_dict(), "files": {k: str(v) for k, v in files.items()}})
+    else:
+        _print_dashboard(dashboard)
+        console.print(f"Wrote {', '.join(str(p) for p in files.values())}", markup=False)
+    raise typer.Exit(EXIT_OK if run.status is MemoStatus.VERIFIED else EXIT_REJECTED)
+
+
+def _corpus(corpus: Path | None, out: Path) -> tuple[list[Path], Path]:
+    if corpus is None:
+        corpus = out / "corpus"
+        generate_memo_corpus(corpus)
+    reports = sorted((corpus / REPORTS_DIR).glob("*.pdf"))
+    gold = corpus / GOLD_RELATIVE
+    if not reports:
+        raise InputError(
+            f"{corpus}: no {REPORTS_DIR}/*.pdf", fix="omit --corpus to use the bundled one"
+        )
+    return reports, gold
+
+
+def _figures_table(mean: EvalFigures, worst: EvalFigures, repeat: int) -> Table:
+    table = Table(title=f"Evaluation over {repeat} run(s)")
+    for column in ("figure", "mean", "worst"):
+        table.add_column(column)
+    rows = (
+        ("field accuracy", "field_accuracy", 1),
+        ("max ratio deviation", "max_ratio_deviation", 2),
+        ("signal recall", "signal_recall", 0),
+        ("memo verified", "memo_verified", 0),
+    )
+    for label, name, places in rows:
+        table.add_row(
+            label,
+            format_percent(getattr(mean, name), places),
+            format_percent(getattr(worst, name), places),
+        )
+    for label, name in (
+        ("rejected quotes per report", "rejected_quotes_per_report"),
+        ("memos refused after rewrite", "memos_refused_after_rewrite"),
+    ):
+        table.add_row(label, f"{getattr(mean, name):.2f}", f"{getattr(worst, name):.2f}")
+    return table
+
+
+@handles_errors
+def eval_memo_command(
+    *,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Number of runs.")] = 3,
+    model: ModelOpt = None,
+    corpus: Annotated[
+        Path | None,
+        typer.Option("--corpus", help="A folder with reports/*.pdf and gold/memo_gold.json."),
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", help="Where to write the evaluation.")] = Path(
+        "preuve-out/eval-memo"
+    ),
+    rates: RatesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Grade workflow 1 against the gold N times: mean and worst case of each figure."""
+    out.mkdir(parents=True, exist_ok=True)
+    reports, gold = _corpus(corpus, out)
+    chosen = resolve_model(model)
+    with Journal(out / "journal.sqlite") as journal:
+        result = evaluate_memo(
+            reports, gold, chosen, journal=journal, repeat=repeat, rates_path=_rates_path(rates)
+        )
+    _write_json(out / "eval.json", result.to_dict())
+    last = result.runs[-1]
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        _print_dashboard(build_dashboard(last.run, last.scores))
+        console.print(_figures_table(result.mean, result.worst, len(result.runs)))
+        console.print(f"Wrote {out / 'eval.json'}", markup=False)
+    raise typer.Exit(EXIT_OK if result.worst.memo_verified == 1.0 else EXIT_REJECTED)
+
+
+@handles_errors
+def eval_rates_command(rates: RatesOpt = None, as_json: JsonOpt = False) -> None:
+    """The monitored rates of workflow 1 across recorded runs; a rise signals a change."""
+    path = _rates_path(rates)
+    rows = read_rates(path)
+    overview = rates_overview(rows)
+    if as_json:
+        print_json({"file": str(path), **overview, "rows": [r.to_dict() for r in rows]})
+        raise typer.Exit(EXIT_OK)
+    if not rows:
+        console.print(f"No runs recorded yet in {path}.", markup=False)
+        raise typer.Exit(EXIT_OK)
+    table = Table(title=f"Workflow 1 monitored rates ({path})")
+    for column in (
+        "recorded at", "source", "engine", "reports", "rejected quotes / report",
+        "memos refused after rewrite",
+    ):  # fmt: skip
+        table.add_column(column)
+    for row in rows:
+        table.add_row(
+            row.recorded_at, row.source, row.engine, str(row.reports),
+            f"{row.rejected_quotes_per_report:.2f}", f"{row.memos_refused_after_rewrite:.0%}",
+        )  # fmt: skip
+    console.print(table)
+    console.print(
+        f"{overview['runs']} run(s); mean rejected quotes per report "
+        f"{overview['mean_rejected_quotes_per_report']:.2f} (last "
+        f"{overview['last_rejected_quotes_per_report']:.2f}); mean memos refused after "
+        f"rewrite {overview['mean_memos_refused_after_rewrite']:.0%} (last "
+        f"{overview['last_memos_refused_after_rewrite']:.0%})",
+        markup=False,
+    )
+    raise typer.Exit(EXIT_OK)

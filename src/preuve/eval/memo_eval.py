@@ -1,0 +1,296 @@
+"""Evaluating workflow 1 against its gold: the only place where memo gold labels are read.
+
+Per company (a report is matched to its gold entry by file name):
+
+- field accuracy: a gold field is correct when the extracted field of the same key and year
+  has the same value *and* the same page;
+- ratio deviation: the max relative deviation of the computed ratios from the gold ratios
+  (a gold ratio that was not computed counts as 100 %);
+- signal recall: a gold signal is recalled when a verified signal's span overlaps the gold
+  sentence on the same page (the gold sentence is located on its page by the quote check);
+- memo verified: the memo's status.
+
+Model variance is large, so :func:`evaluate_memo` runs N times and reports the mean and the
+worst case of each figure. Each run's monitored rates are appended to a rates file
+(:mod:`preuve.eval.memo_rates`).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from preuve.core.errors import InputError
+from preuve.core.quotes import QuoteChecker
+from preuve.eval.memo_rates import MemoRates, append_rates, rates_of
+from preuve.memo.dashboard import CompanyScore
+from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
+from preuve.models.base import Model
+from preuve.models.journal import Journal
+
+__all__ = [
+    "EvalFigures",
+    "GoldCompany",
+    "GoldSignal",
+    "RepeatedEvaluation",
+    "RunEvaluation",
+    "evaluate_memo",
+    "evaluate_run",
+    "load_gold",
+    "score_company",
+]
+
+_MISSING_RATIO = 1.0  # a ratio the run did not compute is as wrong as can be
+
+
+@dataclass(frozen=True, slots=True)
+class GoldSignal:
+    category: str
+    sentence: str
+    page: int
+
+
+@dataclass(frozen=True, slots=True)
+class GoldCompany:
+    """The gold of one report: fields by (key, year) → (value, page), ratios by
+    (id suffix, year) → value, and the planted signals."""
+
+    slug: str
+    name: str
+    file: str
+    fields: Mapping[tuple[str, int], tuple[Decimal, int]]
+    ratios: Mapping[tuple[str, int], Decimal]
+    signals: tuple[GoldSignal, ...]
+
+
+def _gold_company(entry: Mapping[str, Any]) -> GoldCompany:
+    fields = {
+        (str(f["key"]), int(f["year"])): (Decimal(str(f["value"])), int(f["page"]))
+        for f in entry["fields"]
+    }
+    ratios = {
+        (str(r["id"]).rsplit("-", 1)[-1], int(year)): Decimal(str(value))
+        for r in entry["ratios"]
+        for year, value in r["values"].items()
+    }
+    signals = tuple(
+        GoldSignal(str(s["category"]), str(s["sentence"]), int(s["page"])) for s in entry["signals"]
+    )
+    return GoldCompany(
+        str(entry["slug"]), str(entry["name"]), str(entry["file"]), fields, ratios, signals
+    )
+
+
+def load_gold(path: Path) -> tuple[GoldCompany, ...]:
+    """Read a memo gold file (``{"companies": [...]}``) or raise a one-line InputError."""
+    if not path.is_file():
+        raise InputError(f"{path}: no such gold file", fix="generate the bundled corpus first")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return tuple(_gold_company(entry) for entry in data["companies"])
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        raise InputError(f"{path}: not a memo gold file ({type(err).__name__}: {err})") from None
+
+
+# --- Scoring one company -------------------------------------------------------------------
+
+
+def _fields_correct(company: CompanyMemo, gold: GoldCompany) -> int:
+    correct = 0
+    for (key, year), (value, page) in gold.fields.items():
+        field = company.statements.get(key, year)
+        correct += field is not None and field.value == value and field.page == page
+    return correct
+
+
+def _ratio_deviation(company: CompanyMemo, gold: GoldCompany) -> float:
+    computed = {r.id.rsplit("-", 1)[-1]: r for r in company.ratios}
+    worst = 0.0
+    for (suffix, year), expected in gold.ratios.items():
+        ratio = computed.get(suffix)
+        value = ratio.value(year) if ratio is not None else None
+        if value is None:
+            worst = max(worst, _MISSING_RATIO)
+            continue
+        scale = abs(expected) if expected else Decimal(1)
+        worst = max(worst, float(abs(value - expected) / scale))
+    return worst
+
+
+def _signals_recalled(company: CompanyMemo, gold: GoldCompany) -> int:
+    checker = QuoteChecker(company.pages)
+    recalled = 0
+    for signal in gold.signals:
+        located = checker.verify(signal.page, signal.sentence)
+        if not located.verified or located.start is None or located.end is None:
+            continue  # a gold sentence not on its page cannot be recalled
+        start, end = located.start, located.end
+        recalled += any(
+            s.page == signal.page and s.start < end and start < s.end
+            for s in company.reading.verified
+        )
+    return recalled
+
+
+def score_company(company: CompanyMemo, gold: GoldCompany) -> CompanyScore:
+    return CompanyScore(
+        fields_correct=_fields_correct(company, gold),
+        fields_total=len(gold.fields),
+        ratio_deviation=_ratio_deviation(company, gold),
+        signals_recalled=_signals_recalled(company, gold),
+        signals_total=len(gold.signals),
+    )
+
+
+# --- Runs ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EvalFigures:
+    """The headline figures of one run (or their mean or worst case over runs)."""
+
+    field_accuracy: float
+    max_ratio_deviation: float
+    signal_recall: float
+    memo_verified: float  # 1.0 when every memo is verified (a share over repeated runs)
+    rejected_quotes_per_report: float
+    memos_refused_after_rewrite: float
+
+    def to_dict(self) -> dict[str, float]:
+        return {
+            "field_accuracy": self.field_accuracy,
+            "max_ratio_deviation": self.max_ratio_deviation,
+            "signal_recall": self.signal_recall,
+            "memo_verified": self.memo_verified,
+            "rejected_quotes_per_report": self.rejected_quotes_per_report,
+            "memos_refused_after_rewrite": self.memos_refused_after_rewrite,
+        }
+
+
+# Which way is worse, per figure: the worst case is the min of the first, the max of the rest.
+_HIGHER_IS_BETTER = ("field_accuracy", "signal_recall", "memo_verified")
+
+
+@dataclass(frozen=True, slots=True)
+class RunEvaluation:
+    """One run, its per-report scores (keyed by report path) and its figures."""
+
+    run: MemoRun
+    scores: Mapping[str, CompanyScore]
+    figures: EvalFigures
+    rates: MemoRates
+    unmatched: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run.run_id,
+            "engine": self.run.engine,
+            "figures": self.figures.to_dict(),
+            "companies": {
+                report: {
+                    "fields_correct": s.fields_correct,
+                    "fields_total": s.fields_total,
+                    "ratio_deviation": s.ratio_deviation,
+                    "signals_recalled": s.signals_recalled,
+                    "signals_total": s.signals_total,
+                }
+                for report, s in self.scores.items()
+            },
+            "unmatched_reports": list(self.unmatched),
+        }
+
+
+def _matching(company: CompanyMemo, gold: Sequence[GoldCompany]) -> GoldCompany | None:
+    name = Path(company.report).name
+    return next((g for g in gold if Path(g.file).name == name), None)
+
+
+def evaluate_run(
+    run: MemoRun, gold: Sequence[GoldCompany], *, source: str = "eval"
+) -> RunEvaluation:
+    """Score each report of ``run`` that has a gold entry."""
+    scores: dict[str, CompanyScore] = {}
+    unmatched: list[str] = []
+    for company in run.companies:
+        entry = _matching(company, gold)
+        if entry is None:
+            unmatched.append(company.report)
+        else:
+            scores[company.report] = score_company(company, entry)
+    graded = list(scores.values())
+    fields_total = sum(s.fields_total for s in graded)
+    signals_total = sum(s.signals_total for s in graded)
+    rates = rates_of(run, source=source)
+    figures = EvalFigures(
+        field_accuracy=sum(s.fields_correct for s in graded) / fields_total
+        if fields_total
+        else 0.0,
+        max_ratio_deviation=max((s.ratio_deviation for s in graded), default=_MISSING_RATIO),
+        signal_recall=(
+            sum(s.signals_recalled for s in graded) / signals_total if signals_total else 0.0
+        ),
+        memo_verified=float(run.status.value == "VERIFIED"),
+        rejected_quotes_per_report=rates.rejected_quotes_per_report,
+        memos_refused_after_rewrite=rates.memos_refused_after_rewrite,
+    )
+    return RunEvaluation(run, scores, figures, rates, tuple(unmatched))
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatedEvaluation:
+    """N runs of the same evaluation: each run, and the mean and worst case of each figure."""
+
+    runs: tuple[RunEvaluation, ...]
+    mean: EvalFigures
+    worst: EvalFigures
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "repeat": len(self.runs),
+            "mean": self.mean.to_dict(),
+            "worst": self.worst.to_dict(),
+            "runs": [r.to_dict() for r in self.runs],
+        }
+
+
+def _aggregate(runs: Sequence[RunEvaluation]) -> tuple[EvalFigures, EvalFigures]:
+    names = [f.name for f in fields(EvalFigures)]
+    columns = {name: [r.figures.to_dict()[name] for r in runs] for name in names}
+    mean = {name: statistics.fmean(values) for name, values in columns.items()}
+    worst = {
+        name: (min(values) if name in _HIGHER_IS_BETTER else max(values))
+        for name, values in columns.items()
+    }
+    return EvalFigures(**mean), EvalFigures(**worst)
+
+
+def evaluate_memo(
+    report_paths: Sequence[Path],
+    gold_path: Path,
+    model: Model,
+    *,
+    journal: Journal,
+    repeat: int = 1,
+    rates_path: Path | None = None,
+) -> RepeatedEvaluation:
+    """Run workflow 1 ``repeat`` times on the reports and grade each run against the gold;
+    each run's monitored rates are appended to ``rates_path`` when given."""
+    if repeat < 1:
+        raise InputError(f"--repeat must be at least 1, got {repeat}")
+    gold = load_gold(gold_path)
+    base = uuid.uuid4().hex[:12]
+    runs: list[RunEvaluation] = []
+    for number in range(1, repeat + 1):
+        run = run_memo(report_paths, model, journal=journal, run_id=f"{base}-{number}")
+        evaluation = evaluate_run(run, gold)
+        if rates_path is not None:
+            append_rates(rates_path, evaluation.rates)
+        runs.append(evaluation)
+    mean, worst = _aggregate(runs)
+    return RepeatedEvaluation(tuple(runs), mean, worst)

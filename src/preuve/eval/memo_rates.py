@@ -1,0 +1,116 @@
+"""The two monitored rates of workflow 1, kept across runs in a JSON-lines file.
+
+- rejected quotes per report: quotes the reader's *first* answers got refused by the quote
+  check (before the re-ask), divided by the number of reports;
+- memos refused after rewrite: the share of memos still REFUSED after their one rewrite.
+
+Neither needs gold, so ``preuve memo`` records them too. A rise over past runs signals a
+model or a document-format change. One JSON object per line, appended, never rewritten.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from preuve.core.errors import InputError
+from preuve.memo.pipeline import MemoRun
+
+__all__ = ["RATES_FILE", "MemoRates", "append_rates", "rates_of", "rates_overview", "read_rates"]
+
+RATES_FILE = "memo_rates.jsonl"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoRates:
+    """One run's counts and its two monitored rates."""
+
+    recorded_at: str
+    run_id: str
+    engine: str
+    source: str  # "memo" or "eval"
+    reports: int
+    quotes_rejected_first_attempt: int
+    signals_dropped: int
+    memos_refused: int
+
+    @property
+    def rejected_quotes_per_report(self) -> float:
+        return self.quotes_rejected_first_attempt / self.reports if self.reports else 0.0
+
+    @property
+    def memos_refused_after_rewrite(self) -> float:
+        return self.memos_refused / self.reports if self.reports else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "rejected_quotes_per_report": self.rejected_quotes_per_report,
+            "memos_refused_after_rewrite": self.memos_refused_after_rewrite,
+        }
+
+
+def rates_of(run: MemoRun, *, source: str) -> MemoRates:
+    """The counts of one run (no gold needed)."""
+    return MemoRates(
+        recorded_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        run_id=run.run_id,
+        engine=run.engine,
+        source=source,
+        reports=len(run.companies),
+        quotes_rejected_first_attempt=sum(c.reading.first_rejected for c in run.companies),
+        signals_dropped=run.signals_rejected,
+        memos_refused=sum(not c.memo.verified for c in run.companies),
+    )
+
+
+def append_rates(path: Path, rates: MemoRates) -> None:
+    """Append one line to the rates file (created with its folder if needed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(rates.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
+
+
+_FIELDS = (
+    "recorded_at", "run_id", "engine", "source", "reports", "quotes_rejected_first_attempt",
+    "signals_dropped", "memos_refused",
+)  # fmt: skip
+
+
+def read_rates(path: Path) -> list[MemoRates]:
+    """Every recorded run, oldest first; none when the file does not exist yet."""
+    if not path.is_file():
+        return []
+    rows: list[MemoRates] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            rows.append(MemoRates(**{name: data[name] for name in _FIELDS}))
+        except (ValueError, KeyError, TypeError) as err:
+            raise InputError(f"{path}:{number}: not a rates record ({err})") from None
+    return rows
+
+
+def rates_overview(rows: Sequence[MemoRates]) -> dict[str, Any]:
+    """The mean of each rate over all runs and the last run's, so a rise stands out."""
+    if not rows:
+        return {"runs": 0}
+    last = rows[-1]
+    return {
+        "runs": len(rows),
+        "mean_rejected_quotes_per_report": statistics.fmean(
+            r.rejected_quotes_per_report for r in rows
+        ),
+        "mean_memos_refused_after_rewrite": statistics.fmean(
+            r.memos_refused_after_rewrite for r in rows
+        ),
+        "last_rejected_quotes_per_report": last.rejected_quotes_per_report,
+        "last_memos_refused_after_rewrite": last.memos_refused_after_rewrite,
+    }

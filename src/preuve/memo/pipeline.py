@@ -1,0 +1,247 @@
+"""Workflow 1 end to end: annual reports → verified signals and a checked credit memo.
+
+Per company: page texts → statement fields (code) → accounting identities (code) → ratios
+and alerts (code) → risk reader (model) → quote check, one re-ask → facts → writer (model)
+→ memo check, one rewrite. Every model call goes through a :class:`JournaledModel`; the
+run carries them all. Gold labels are never read here (evaluation lives in ``preuve.eval``).
+
+Pages are extracted one report at a time (pdfium is not thread-safe); the per-company
+analysis can then run ``concurrency`` companies at a time, since model calls mostly wait.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from preuve.core.facts import Fact
+from preuve.core.quotes import QuoteChecker
+from preuve.io.pdf import load_pages
+from preuve.memo.facts_builder import build_facts
+from preuve.memo.identities import IdentityReport, check_identities
+from preuve.memo.ratios import Alert, Company, Ratio, compute_alerts, compute_ratios, detect_company
+from preuve.memo.reader import Reading, read_signals
+from preuve.memo.statements import Statements, extract_statements
+from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
+from preuve.models.base import Model, ModelIdentity
+from preuve.models.journal import CallRecord, Journal, JournaledModel
+
+__all__ = ["CompanyMemo", "MemoRun", "analyse_report", "call_to_dict", "engine_label", "run_memo"]
+
+
+def engine_label(model: Model) -> str:
+    """``rules`` for the rules engine (never passed off as an LLM), else ``backend:name``."""
+    identity = model.identity
+    return "rules" if identity.backend == "rules" else identity.label()
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyMemo:
+    """Everything workflow 1 produced for one report. ``pages`` are the reference texts
+    (kept for evaluation and the viewer, not serialized)."""
+
+    report: str
+    pages: tuple[str, ...]
+    company: Company
+    statements: Statements
+    identities: IdentityReport
+    ratios: tuple[Ratio, ...]
+    alerts: tuple[Alert, ...]
+    reading: Reading
+    facts: tuple[Fact, ...]
+    memo: MemoOutcome
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "report": self.report,
+            "company": {"name": self.company.name, "slug": self.company.slug},
+            "n_pages": len(self.pages),
+            "statements": _statements_dict(self.statements),
+            "identities": {
+                "checked": self.identities.checked,
+                "ok": self.identities.ok,
+                "violations": [v.to_defect().render() for v in self.identities.violations],
+            },
+            "ratios": [_ratio_dict(r) for r in self.ratios],
+            "alerts": [
+                {"id": a.id, "rule": a.rule, "year": a.year, "fact": a.text()} for a in self.alerts
+            ],
+            "signals": self.reading.to_dict(),
+            "facts": [{"id": f.id, "text": f.text} for f in self.facts],
+            "memo": self.memo.to_dict(),
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MemoRun:
+    """One run over one or more reports, with every model call of the run."""
+
+    run_id: str
+    engine: str
+    model: ModelIdentity
+    companies: tuple[CompanyMemo, ...]
+    calls: tuple[CallRecord, ...]
+    seconds: float
+
+    @property
+    def status(self) -> MemoStatus:
+        """VERIFIED when every company's memo is verified."""
+        ok = self.companies and all(c.memo.verified for c in self.companies)
+        return MemoStatus.VERIFIED if ok else MemoStatus.REFUSED
+
+    @property
+    def signals_rejected(self) -> int:
+        return sum(c.reading.signals_rejected for c in self.companies)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "engine": self.engine,
+            "model": _identity_dict(self.model),
+            "status": self.status.value,
+            "signals_rejected": self.signals_rejected,
+            "seconds": round(self.seconds, 4),
+            "companies": [c.to_dict() for c in self.companies],
+            "calls": [call_to_dict(c) for c in self.calls],
+        }
+
+
+def _identity_dict(identity: ModelIdentity) -> dict[str, str]:
+    return {
+        "backend": identity.backend,
+        "name": identity.name,
+        "tokenizer": identity.tokenizer,
+        "version": identity.version,
+    }
+
+
+def _statements_dict(statements: Statements) -> dict[str, Any]:
+    return {
+        "locale": statements.locale.value,
+        "years": list(statements.years),
+        "fields": [
+            {
+                "key": f.key,
+                "label": f.label,
+                "statement": f.statement.value,
+                "year": f.year,
+                "value": str(f.value),
+                "raw": f.raw,
+                "unit": f.unit,
+                "page": f.page,
+            }
+            for f in statements.fields
+        ],
+        "unmapped": [
+            {"label": r.label, "statement": r.statement.value, "page": r.page}
+            for r in statements.unmapped
+        ],
+    }
+
+
+def _ratio_dict(ratio: Ratio) -> dict[str, Any]:
+    return {
+        "id": ratio.id,
+        "name": ratio.name,
+        "formula": ratio.formula,
+        "unit": ratio.unit,
+        "values": [
+            {
+                "year": v.year,
+                "value": str(v.value),
+                "numerator": str(v.numerator),
+                "denominator": str(v.denominator),
+            }
+            for v in ratio.values
+        ],
+        "fact": ratio.text(),
+    }
+
+
+def call_to_dict(call: CallRecord) -> dict[str, Any]:
+    """A journaled call as plain data, for the run record."""
+    return {
+        "id": call.id,
+        "created_at": call.created_at,
+        "run_id": call.run_id,
+        "task": call.task,
+        "request_hash": call.request_hash,
+        "model": _identity_dict(call.identity),
+        "messages": [{"role": m.role, "content": m.content} for m in call.messages],
+        "settings": call.settings,
+        "raw_output": call.raw_output,
+        "finish_reason": call.finish_reason,
+        "prompt_tokens": call.prompt_tokens,
+        "generated_tokens": call.generated_tokens,
+        "tokens_estimated": call.tokens_estimated,
+        "token_ids": None if call.token_ids is None else list(call.token_ids),
+        "seconds": call.seconds,
+        "status": call.status,
+        "error": call.error,
+    }
+
+
+def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMemo:
+    """The whole workflow for one report whose page texts are already extracted."""
+    started = time.perf_counter()
+    company = detect_company(pages)
+    statements = extract_statements(pages)
+    identities = check_identities(statements)
+    ratios = compute_ratios(statements, company)
+    alerts = compute_alerts(statements, ratios, company)
+    reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages))
+    facts = build_facts(company, ratios, alerts, reading.verified)
+    memo = write_memo(model, company.name, facts, statements.years)
+    return CompanyMemo(
+        report=report,
+        pages=tuple(pages),
+        company=company,
+        statements=statements,
+        identities=identities,
+        ratios=ratios,
+        alerts=alerts,
+        reading=reading,
+        facts=facts,
+        memo=memo,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def run_memo(
+    report_paths: Sequence[Path],
+    model: Model,
+    *,
+    journal: Journal,
+    run_id: str | None = None,
+    concurrency: int = 1,
+) -> MemoRun:
+    """Run workflow 1 on each report; every model call is journaled under ``run_id``."""
+    if concurrency < 1:
+        raise ValueError("concurrency must be at least 1")
+    started = time.perf_counter()
+    run_id = run_id or uuid.uuid4().hex
+    journaled = JournaledModel(model, journal, run_id)
+    documents = [(str(path), load_pages(path)) for path in report_paths]
+    if concurrency == 1 or len(documents) < 2:
+        companies = [analyse_report(name, pages, journaled) for name, pages in documents]
+    else:
+        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="preuve-memo") as pool:
+            futures = [
+                pool.submit(analyse_report, name, pages, journaled) for name, pages in documents
+            ]
+            companies = [future.result() for future in futures]
+    return MemoRun(
+        run_id=run_id,
+        engine=engine_label(model),
+        model=model.identity,
+        companies=tuple(companies),
+        calls=tuple(journal.calls(run_id)),
+        seconds=time.perf_counter() - started,
+    )

@@ -1,0 +1,263 @@
+"""The writer role: a credit memo over identified facts only, checked in code.
+
+The writer (an LLM, or the French template writer :func:`rules_writer`) sees the facts of
+one company and nothing else, and answers ``{"paragraphs": [{"text", "sources"}]}``. The
+memo check of :mod:`preuve.core.memocheck` runs on every answer: each paragraph cites known
+facts, and each number in it comes from the facts *it cites*, sign included. Defects go
+back once (the loop of :mod:`preuve.models.loop`); a memo still defective is REFUSED and
+kept with its defects, never shown as verified.
+
+What the check cannot see is stated with every memo (:data:`KNOWN_LIMITS`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from preuve.core.defects import Defect
+from preuve.core.errors import InputError
+from preuve.core.facts import Fact, render_facts
+from preuve.core.jsonout import parse_model_json
+from preuve.core.memocheck import Paragraph, check_memo, parse_memo
+from preuve.core.numbers import Locale
+from preuve.memo.cues import CATEGORY_LABELS, classify_sentence
+from preuve.models.base import Completion, Message, Model, Request
+from preuve.models.loop import Checked, LoopStatus, ask_verified
+
+__all__ = [
+    "KNOWN_LIMITS",
+    "MEMO_SCHEMA",
+    "WRITER_SYSTEM",
+    "WRITER_TASK",
+    "MemoOutcome",
+    "MemoStatus",
+    "rules_writer",
+    "write_memo",
+    "writer_request",
+]
+
+WRITER_TASK = "memo.writer"
+MEMO_LOCALE = Locale.FR  # the memo is written in French, whatever the report's language
+
+KNOWN_LIMITS: tuple[str, ...] = (
+    "Une affirmation causale sans chiffre n'est pas vérifiée (par exemple « un free cash-flow "
+    "porté par la gestion du besoin en fonds de roulement » citant un fait qui n'en dit rien).",
+    "Une citation exacte peut tromper hors de son contexte : ouvrir la page citée pour le voir.",
+)
+
+MEMO_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "paragraphs": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "text": {"type": "string", "minLength": 1},
+                    "sources": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                },
+                "required": ["text", "sources"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["paragraphs"],
+    "additionalProperties": False,
+}
+
+WRITER_SYSTEM = (
+    "Tu rédiges en français une note de crédit sur une entreprise à partir des seuls faits "
+    "fournis, un par ligne, chacun précédé de son identifiant entre crochets.\n"
+    'Réponds uniquement par un objet JSON : {"paragraphs": [{"text": "...", "sources": '
+    '["ID", ...]}]}.\n'
+    "Règles :\n"
+    "- chaque paragraphe cite dans sources les identifiants des faits qu'il utilise, et "
+    "aucun autre identifiant que ceux de la liste ;\n"
+    "- chaque nombre est recopié tel qu'il est écrit dans un fait cité par ce paragraphe ; "
+    "ne calcule jamais rien (ni écart, ni variation, ni moyenne) ;\n"
+    "- une valeur négative garde son signe moins, ou la même proposition dit « négatif », "
+    "« perte » ou « déficit » ;\n"
+    "- une citation entre « » est recopiée telle quelle depuis un fait Q-."
+)
+
+
+class MemoStatus(StrEnum):
+    VERIFIED = "VERIFIED"
+    REFUSED = "REFUSED"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoOutcome:
+    """The memo of one company: VERIFIED, or REFUSED with the defects of its last version.
+
+    ``paragraphs`` are the accepted ones, or those of the last answer that parsed (shown
+    under REFUSED, never as verified); ``first_defects`` are the defects sent back.
+    """
+
+    status: MemoStatus
+    paragraphs: tuple[Paragraph, ...]
+    defects: tuple[Defect, ...]
+    first_defects: tuple[Defect, ...]
+    attempts: int
+
+    @property
+    def verified(self) -> bool:
+        return self.status is MemoStatus.VERIFIED
+
+    def cited(self) -> tuple[str, ...]:
+        """Distinct source ids cited by the paragraphs, in order of first citation."""
+        return tuple(dict.fromkeys(s for p in self.paragraphs for s in p.sources))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "paragraphs": [{"text": p.text, "sources": list(p.sources)} for p in self.paragraphs],
+            "defects": [_defect_dict(d) for d in self.defects],
+            "first_attempt_defects": [_defect_dict(d) for d in self.first_defects],
+            "attempts": self.attempts,
+        }
+
+
+def _defect_dict(defect: Defect) -> dict[str, Any]:
+    return {"code": defect.code, "detail": defect.detail, "paragraph": defect.paragraph}
+
+
+def writer_request(company: str, facts: Sequence[Fact], years: Iterable[int]) -> Request:
+    """The writer's request: the facts as lines (messages) and as data (payload)."""
+    year_list = sorted({int(y) for y in years}, reverse=True)
+    user = (
+        f"Entreprise : {company}\nExercices : {', '.join(map(str, year_list))}\n\n"
+        f"Faits :\n{render_facts(facts)}"
+    )
+    return Request(
+        messages=(Message("system", WRITER_SYSTEM), Message("user", user)),
+        task=WRITER_TASK,
+        payload={
+            "company": company,
+            "years": year_list,
+            "facts": [{"id": f.id, "text": f.text} for f in facts],
+        },
+        response_schema=MEMO_SCHEMA,
+        max_new_tokens=2048,
+    )
+
+
+# --- The rules implementation: a French template over the facts -------------------------
+
+_RATIO = re.compile(
+    r"^(?P<name>.+?) (?P<year>(?:19|20)\d\d) : (?P<value>[^()]+?)"
+    r"(?: \((?P<prior>[^()]*)\))? ; formule : (?P<formula>.+)$"
+)
+_PRIOR = re.compile(r"((?:19|20)\d\d) : ([^;]+)")
+_QUOTE = re.compile(r"^« (?P<quote>.+) » \(p\. (?P<page>\d+)\)$")
+
+
+def _ratio_sentence(text: str) -> str:
+    match = _RATIO.match(text)
+    if match is None:
+        return f"{text.rstrip('.')}."
+    sentence = f"{match['name']} ({match['formula']}) : {match['value']} en {match['year']}"
+    earlier = _PRIOR.findall(match["prior"] or "")
+    if earlier:
+        sentence += ", contre " + ", ".join(f"{v.strip()} en {y}" for y, v in earlier)
+    return f"{sentence}."
+
+
+def _quote_sentence(text: str) -> str:
+    match = _QUOTE.match(text)
+    if match is None:
+        return f"Le rapport indique : {text}."
+    found = classify_sentence(match["quote"])
+    label = CATEGORY_LABELS[found[0]] if found else "Signal de risque"
+    return f"{label} (p. {match['page']}) : « {match['quote']} »."
+
+
+def _own_text(fact_text: str, company: str) -> str:
+    prefix = f"{company} - "
+    return fact_text[len(prefix) :] if fact_text.startswith(prefix) else fact_text
+
+
+def rules_writer(request: Request) -> str:
+    """The template writer: it copies every number as written in the fact it cites (signs
+    included), one paragraph for the ratios, one for the alerts, one per quoted signal."""
+    company = str(request.payload.get("company", ""))
+    facts = [(str(f["id"]), _own_text(str(f["text"]), company)) for f in request.payload["facts"]]
+    ratios = [(i, t) for i, t in facts if i.startswith("R-")]
+    alerts = [(i, t) for i, t in facts if i.startswith("A-")]
+    quotes = [(i, t) for i, t in facts if i.startswith("Q-")]
+    others = [(i, t) for i, t in facts if not i.startswith(("R-", "A-", "Q-"))]
+    paragraphs: list[dict[str, Any]] = []
+    if ratios:
+        body = " ".join(_ratio_sentence(t) for _, t in ratios)
+        text = f"{company} : ratios calculés à partir des états financiers. {body}"
+        paragraphs.append({"text": text, "sources": [i for i, _ in ratios]})
+    if alerts:
+        body = " ".join(f"{t.rstrip('.')}." for _, t in alerts)
+        text = f"Points d'alerte relevés par les règles de contrôle. {body}"
+        paragraphs.append({"text": text, "sources": [i for i, _ in alerts]})
+    paragraphs += [{"text": _quote_sentence(t), "sources": [i]} for i, t in quotes]
+    if others:
+        body = " ".join(f"{t.rstrip('.')}." for _, t in others)
+        paragraphs.append({"text": f"Autres faits. {body}", "sources": [i for i, _ in others]})
+    if not paragraphs:
+        # Nothing to write from: an honest paragraph without source, which the check refuses.
+        paragraphs.append(
+            {"text": f"Aucun fait vérifié n'est disponible pour {company}.", "sources": []}
+        )
+    return json.dumps({"paragraphs": paragraphs}, ensure_ascii=False)
+
+
+# --- The memo check and the loop ----------------------------------------------------------
+
+
+def _parse(completion: Completion) -> tuple[tuple[Paragraph, ...] | None, tuple[Defect, ...]]:
+    parsed = parse_model_json(completion.text, MEMO_SCHEMA, finish_reason=completion.finish_reason)
+    if not parsed.ok:
+        return None, parsed.defects
+    try:
+        return tuple(parse_memo(parsed.value)), ()
+    except InputError as err:
+        return None, (Defect("schema", err.one_line()),)
+
+
+def _memo_check(
+    facts: Sequence[Fact], years: Sequence[int]
+) -> Callable[[Completion], Checked[tuple[Paragraph, ...]]]:
+    def check(completion: Completion) -> Checked[tuple[Paragraph, ...]]:
+        paragraphs, defects = _parse(completion)
+        if paragraphs is None:
+            return Checked.reject(*defects)
+        found = check_memo(paragraphs, facts, locale=MEMO_LOCALE, years=years)
+        return Checked.reject(*found) if found else Checked.accept(paragraphs)
+
+    return check
+
+
+def write_memo(
+    model: Model, company: str, facts: Sequence[Fact], years: Iterable[int]
+) -> MemoOutcome:
+    """Ask the writer, check the memo, send the defects back once, then verify or refuse."""
+    year_list = sorted({int(y) for y in years}, reverse=True)
+    request = writer_request(company, facts, year_list)
+    result = ask_verified(model, request, _memo_check(facts, year_list))
+    first_defects = result.attempts[0].defects if result.attempts else ()
+    if result.status is LoopStatus.VALID and result.value is not None:
+        return MemoOutcome(
+            MemoStatus.VERIFIED, result.value, (), first_defects, len(result.attempts)
+        )
+    shown: tuple[Paragraph, ...] = ()
+    for attempt in reversed(result.attempts):
+        if attempt.completion is not None:
+            paragraphs, _ = _parse(attempt.completion)
+            if paragraphs is not None:
+                shown = paragraphs
+                break
+    return MemoOutcome(
+        MemoStatus.REFUSED, shown, result.defects, first_defects, len(result.attempts)
+    )

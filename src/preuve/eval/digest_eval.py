@@ -23,7 +23,7 @@ import hashlib
 import json
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -208,8 +208,12 @@ def run_digest_eval(
     dossiers: Sequence[str] | None = None,
     concurrency: int = 4,
     exercise: bool = True,
+    on_dossier: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Run the evaluation, write the report and the review sample, return the report."""
+    """Run the evaluation, write the report and the review sample, return the report.
+
+    ``on_dossier`` is called with each dossier's name once its events are done (progress).
+    """
     started = time.perf_counter()
     root, paths = _prepare(out_dir, corpus_root)
     chosen = list(dossiers) if dossiers is not None else _test_dossiers(root)
@@ -254,6 +258,8 @@ def run_digest_eval(
                             step.incremental.root.claims,
                         )
                     )
+            if on_dossier is not None:
+                on_dossier(name)
         report = _report(summarizer, steps, audits, rows, extractive)
         # The main figures' own hash: the exercise below must leave them as they are.
         report["main_sha256"] = report_sha256(report, main_only=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,8 @@ import typer
 from rich.console import Console
 
 from preuve.core.errors import InputError, PreuveError
+from preuve.models.base import Model
+from preuve.models.spec import load_model
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -28,6 +31,7 @@ __all__ = [
     "read_json_file",
     "read_jsonl_file",
     "read_text_file",
+    "resolve_model",
 ]
 
 EXIT_OK = 0
@@ -59,6 +63,12 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
             raise typer.Exit(EXIT_BAD_INPUT) from None
 
     return wrapper
+
+
+def resolve_model(spec: str | None, rules: Callable[[], Model]) -> Model:
+    """``--model``, else ``$PREUVE_MODEL``, else the workflow's rules engine (built lazily)."""
+    chosen = spec or os.environ.get("PREUVE_MODEL") or "rules"
+    return load_model(chosen, rules=rules() if chosen == "rules" else None, env=os.environ)
 
 
 def print_json(value: Any) -> None:

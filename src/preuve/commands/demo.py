@@ -1,71 +1,251 @@
-"""`preuve demo`: show the checks at work on the bundled example, offline, in seconds."""
+"""`preuve demo`: the three workflows on the bundled corpora, offline, in well under a minute.
+
+Everything is written under one folder (default ``preuve-out/``)::
+
+    corpora/memo/        three French annual reports (PDF) and, apart, their gold
+    corpora/synthesis/   the architecture-committee dossier and, apart, its grid
+    corpora/digest/      30 dossiers x 12 documents x 2 versions and, apart, their gold
+    memo/                memo.md, facts.txt, dashboard.json, run.json, journal.sqlite
+    synthesis/           synthesis.md, synthesis.json, trajectory.json, grade.json, journal.sqlite
+    digest/              digest.sqlite, exercise.json, digest-eval.json, review-sample.json
+    refusals/            the reference failures, replayed: what preuve refuses, and why
+    demo.json            the summary lines
+
+Gold files are read only by :mod:`preuve.eval` to print the figures; no workflow reads them.
+A rerun replaces the demo's own entries in that folder (and nothing else), so each run starts
+from empty stores and shows the same counts.
+"""
 
 from __future__ import annotations
 
 import json
+import shutil
+import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.rule import Rule
 from rich.table import Table
 
-from preuve.commands.common import console, handles_errors
+from preuve.commands.common import console, handles_errors, resolve_model
+from preuve.commands.memo import print_dashboard, write_memo_run
+from preuve.commands.synthesize import print_summary, write_run
 from preuve.core.facts import parse_facts
 from preuve.core.memocheck import check_memo, parse_memo
 from preuve.core.numbers import Locale
 from preuve.core.quotes import QuoteChecker
+from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.corpora.example import EXAMPLE_FACTS, EXAMPLE_MEMO, EXAMPLE_PAGES, EXAMPLE_QUOTES
+from preuve.corpora.memo_reports import generate_memo_corpus
+from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.digest.dossier import load_dossier as load_digest_dossier
+from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.summarize import DigestSettings
+from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
+from preuve.eval.memo_eval import evaluate_run, load_gold
+from preuve.eval.synthesis_eval import grade_run
+from preuve.io.store import DigestStore
+from preuve.memo.dashboard import build_dashboard
+from preuve.memo.pipeline import run_memo
+from preuve.memo.rules_engine import memo_rules_model
+from preuve.models.journal import Journal
+from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
+from preuve.synthesis.grid import load_grid
+from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 
 __all__ = ["demo_command"]
+
+ModelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        help="rules (offline default, or $PREUVE_MODEL), openai:NAME@BASE_URL, hf:PATH, "
+        "replay:FILE.",
+    ),
+]
 
 
 @handles_errors
 def demo_command(
-    out: Annotated[Path, typer.Option("--out", help="Where to write the demo's files.")] = Path(
+    out: Annotated[Path, typer.Option("--out", help="Where to write everything.")] = Path(
         "preuve-out"
     ),
+    model: ModelOpt = None,
 ) -> None:
-    """Run the quote and memo checks on a bundled example and write every input and verdict."""
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "example-report.txt").write_text("\f".join(EXAMPLE_PAGES), encoding="utf-8")
-    (out / "example-facts.txt").write_text(EXAMPLE_FACTS, encoding="utf-8")
-    (out / "example-memo.json").write_text(
-        json.dumps(EXAMPLE_MEMO, ensure_ascii=False, indent=2), encoding="utf-8"
+    """Run the three workflows on the bundled corpora and write every output to one folder."""
+    started = time.perf_counter()
+    _clear_previous_demo(out)
+    corpora = out / "corpora"
+    with console.status("Generating the bundled corpora (PDF reports, dossier, 720 texts)"):
+        reports = generate_memo_corpus(corpora / "memo")
+        dossier = generate_synthesis_dossier(corpora / "synthesis")
+        digest_corpus = generate_digest_corpus(corpora / "digest")
+    summary: dict[str, Any] = {}
+    summary["memo"] = _memo(reports, corpora / "memo", out / "memo", model)
+    summary["synthesis"] = _synthesis(dossier.dossier, dossier.grid, out / "synthesis", model)
+    summary["digest"] = _digest(digest_corpus.root, out / "digest", model)
+    summary["refusals"] = _refusals(out / "refusals")
+    summary["seconds"] = round(time.perf_counter() - started, 1)
+    (out / "demo.json").write_text(
+        json.dumps(summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
+    console.print(Rule())
+    console.print(f"Done in {summary['seconds']} s. Every output is in {out}/", markup=False)
+    console.print(f"Open the viewer: preuve view {out}", markup=False)
 
-    checker = QuoteChecker(EXAMPLE_PAGES)
-    table = Table(title="Quote check — example answers (scripted, not a model)")
-    for column in ("case", "page", "verdict", "span / reason"):
+
+_DEMO_ENTRIES = ("corpora", "memo", "synthesis", "digest", "refusals", "demo.json")
+
+
+def _clear_previous_demo(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name in _DEMO_ENTRIES:
+        entry = out / name
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        elif entry.exists() or entry.is_symlink():
+            entry.unlink()
+
+
+def _memo(reports: list[Path], corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
+    console.print(Rule("Workflow 1 — cited risk signals and a verified credit memo"))
+    out.mkdir(parents=True, exist_ok=True)
+    model = resolve_model(spec, memo_rules_model)
+    with Journal(out / "journal.sqlite") as journal:
+        run = run_memo(reports, model, journal=journal)
+    evaluation = evaluate_run(run, load_gold(corpus / "gold" / "memo_gold.json"), source="demo")
+    dashboard = build_dashboard(run, evaluation.scores)
+    write_memo_run(run, dashboard, out)
+    print_dashboard(dashboard)
+    return {"line": dashboard.summary.line(), "status": run.status.value}
+
+
+def _synthesis(dossier: Path, grid: Path, out: Path, spec: str | None) -> dict[str, Any]:
+    console.print(Rule("Workflow 2 — aggregated findings, arbitrated contradictions"))
+    out.mkdir(parents=True, exist_ok=True)
+    model = resolve_model(spec, synthesis_rules_model)
+    with Journal(out / "journal.sqlite") as journal:
+        run = synthesize(load_synthesis_dossier(dossier), model, journal=journal)
+    files = write_run(run, out)
+    score = grade_run(run, load_grid(grid))
+    (out / "grade.json").write_text(
+        json.dumps(score.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+    )
+    print_summary(run, files, show_files=False)
+    for line in score.lines():
+        console.print(f"grid {line}", markup=False)
+    return {"status": run.status.value, "score": score.to_dict()}
+
+
+def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
+    console.print(Rule("Workflow 3 — versioned, incremental summaries that refuse to be stale"))
+    out.mkdir(parents=True, exist_ok=True)
+    model = resolve_model(spec, rules_summarizer)
+    settings = DigestSettings()
+    first = sorted(p.name for p in (corpus / "dossiers").iterdir() if p.name.startswith("test"))[0]
+    with DigestStore(out / "digest.sqlite") as store:
+        exercise = exercise_scenario(
+            corpus / "dossiers" / first, model, store, settings, dossier=first
+        )
+    (out / "exercise.json").write_text(json.dumps(exercise, indent=2) + "\n", encoding="utf-8")
+    _print_exercise(first, exercise, len(load_digest_dossier(corpus / "dossiers" / first)))
+
+    evaluation_dir = out / "evaluation"
+    tests = [p.name for p in (corpus / "dossiers").iterdir() if p.name.startswith("test")]
+    with Progress(
+        TextColumn("60 mutations: incremental vs full rebuild"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("dossiers", total=len(tests))
+        report = run_digest_eval(
+            evaluation_dir,
+            corpus_root=corpus,
+            model=model,
+            settings=settings,
+            exercise=False,
+            on_dossier=lambda _name: progress.advance(task),
+        )
+    lines = _digest_lines(report)
+    for line in lines:
+        console.print(line, markup=False)
+    return {"exercise": exercise, "lines": lines}
+
+
+def _print_exercise(dossier: str, exercise: dict[str, Any], documents: int) -> None:
+    table = Table(title=f"Exercise on {dossier} ({documents} documents, 16 nodes)")
+    for column in ("change", "served before rebuild", "recomputed", "model calls", "hits"):
         table.add_column(column)
-    results = []
-    for case in EXAMPLE_QUOTES:
-        result = checker.verify(case.page, case.quote)
-        results.append(result.to_dict() | {"case": case.label})
-        where = f"[{result.start}:{result.end}]" if result.verified else result.reason
-        table.add_row(case.label, str(case.page), result.verdict.value, where)
+    table.add_column("identical to a full rebuild")
+    for label, key in (
+        ("doc-11 gets a new date (v2)", "document_moved"),
+        ("only the reduce prompt changes", "reduce_prompt_changed"),
+    ):
+        step = exercise[key]
+        table.add_row(
+            label,
+            str(step["served_before_rebuild"]),
+            ", ".join(step["recomputed"]),
+            json.dumps(step["calls_by_task"]),
+            str(step["cache_hits"]),
+            "yes" if step["identical_to_full"] else "NO",
+        )
     console.print(table)
 
-    facts = parse_facts(EXAMPLE_FACTS, source="example-facts.txt")
+
+def _digest_lines(report: dict[str, Any]) -> list[str]:
+    calls, tokens = report["model_calls"], report["generated_tokens"]
+    comparisons, audit = report["comparisons"], report["audit"]
+    extractive = report["extractive"]
+    return [
+        f"engine: {report['engine']} · {report['events']} mutations on {report['dossiers']} "
+        "test dossiers",
+        f"model calls: incremental {calls['incremental']} vs full {calls['full']} · "
+        f"new tokens: {tokens['incremental']} vs {tokens['full']} · comparisons identical: "
+        f"{comparisons['identical']}/{comparisons['events']}",
+        f"roots after mutation: {report['roots_after_mutation']} · audit: "
+        + ", ".join(f"{k} {_short(v)}" for k, v in audit.items()),
+        f"extractive baseline: {extractive['initial_facts']} initial and "
+        f"{extractive['post_mutation_facts']} post-mutation facts, precision "
+        f"{_short(extractive['precision'])}, recall {_short(extractive['recall'])}",
+    ]
+
+
+def _short(value: object) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def _refusals(out: Path) -> dict[str, Any]:
+    """The reference failures of SPEC.md, replayed as scripted answers: what gets refused."""
+    console.print(Rule("What preuve refuses — the reference failures, replayed (scripted answers)"))
+    out.mkdir(parents=True, exist_ok=True)
+    checker = QuoteChecker(EXAMPLE_PAGES)
+    table = Table(title="Quote check")
+    for column in ("answer", "page", "verdict", "why"):
+        table.add_column(column)
+    quotes = []
+    for case in EXAMPLE_QUOTES:
+        result = checker.verify(case.page, case.quote)
+        quotes.append(result.to_dict() | {"case": case.label})
+        why = f"span [{result.start}:{result.end}]" if result.verified else result.reason
+        table.add_row(case.label, str(case.page), result.verdict.value, why)
+    console.print(table)
     defects = check_memo(
-        parse_memo(EXAMPLE_MEMO, source="example-memo.json"),
-        facts,
+        parse_memo(EXAMPLE_MEMO, source="example memo"),
+        parse_facts(EXAMPLE_FACTS, source="example facts"),
         locale=Locale.FR,
         years={2024, 2025},
     )
-    console.print("\n[bold]Memo check — example memo[/bold]")
+    console.print(f"Memo check: REFUSED with {len(defects)} defects", markup=False)
     for defect in defects:
         console.print(f"  - {defect.render()}", markup=False)
-    status = "VERIFIED" if not defects else "REFUSED"
-    console.print(f"memo {status}: {len(defects)} defects", markup=False)
-    (out / "example-verdicts.json").write_text(
-        json.dumps(
-            {
-                "quotes": results,
-                "memo": {"status": status, "defects": [d.render() for d in defects]},
-            },
-            ensure_ascii=False,
-            indent=2,
-        ),
-        encoding="utf-8",
+    verdicts = {"quotes": quotes, "memo_defects": [d.render() for d in defects]}
+    (out / "verdicts.json").write_text(
+        json.dumps(verdicts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
-    console.print(f"\nWrote inputs and verdicts to {out}/", markup=False)
+    return {"quotes_refused": sum(not q["verified"] for q in quotes), "memo_defects": len(defects)}

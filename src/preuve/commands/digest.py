@@ -20,7 +20,14 @@ from typing import Annotated, Literal
 
 import typer
 
-from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_errors, print_json
+from preuve.commands.common import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    console,
+    handles_errors,
+    print_json,
+    resolve_model,
+)
 from preuve.commands.digest_views import (
     build_dict,
     print_build,
@@ -45,8 +52,6 @@ from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import gold_tuples
 from preuve.io.store import DigestStore
-from preuve.models.base import Model
-from preuve.models.spec import load_model
 
 __all__ = ["digest_app"]
 
@@ -146,11 +151,6 @@ def _store_path(store: Path | None) -> Path:
     return home / "digest.sqlite"
 
 
-def _model(spec: str | None) -> Model:
-    chosen = spec or os.environ.get("PREUVE_MODEL") or "rules"
-    return load_model(chosen, rules=rules_summarizer(), env=os.environ)
-
-
 @digest_app.command("build")
 @handles_errors
 def build_command(
@@ -171,7 +171,7 @@ def build_command(
 ) -> None:
     """Build (or bring up to date) the summary tree of a dossier."""
     target = _dossier(dossier, version, withdraw, revoke, versions)
-    summarizer = _model(model)
+    summarizer = resolve_model(model, rules_summarizer)
     with DigestStore(_store_path(store)) as opened:
         report = build_digest(
             target.snapshot,
@@ -210,7 +210,7 @@ def serve_command(
 ) -> None:
     """Show the dossier's summary only if it is current; refuse it as STALE otherwise."""
     target = _dossier(dossier, version, withdraw, revoke, versions)
-    identity = _model(model).identity
+    identity = resolve_model(model, rules_summarizer).identity
     with DigestStore(_store_path(store), read_only=True) as opened:
         result = serve_digest(
             target.snapshot,
@@ -242,7 +242,7 @@ def mutate_command(
     """Apply SPEC's three events (doc-00 v2, withdraw doc-04, revoke doc-08), each followed
     by an incremental and a full build compared node by node."""
     target = _dossier(dossier, None, None, None, VersionChoice.FIRST)
-    summarizer = _model(model)
+    summarizer = resolve_model(model, rules_summarizer)
     with DigestStore(_store_path(store)) as opened:
         _, steps = run_mutations(
             dossier,
@@ -295,7 +295,7 @@ def audit_command(
 ) -> None:
     """Audit the current summary: references, support, duplicates (and gold, for the corpus)."""
     target = _dossier(dossier, version, withdraw, revoke, versions)
-    identity = _model(model).identity
+    identity = resolve_model(model, rules_summarizer).identity
     with DigestStore(_store_path(store), read_only=True) as opened:
         served = serve_digest(
             target.snapshot,

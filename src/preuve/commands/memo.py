@@ -24,7 +24,14 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_errors, print_json
+from preuve.commands.common import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    console,
+    handles_errors,
+    print_json,
+    resolve_model,
+)
 from preuve.core.errors import InputError
 from preuve.core.facts import render_facts
 from preuve.corpora.memo_reports import GOLD_RELATIVE, REPORTS_DIR, generate_memo_corpus
@@ -34,16 +41,14 @@ from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, f
 from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.writer import KNOWN_LIMITS, MemoStatus
-from preuve.models.base import Model
 from preuve.models.journal import Journal
-from preuve.models.spec import load_model
 
 __all__ = [
     "eval_memo_command",
     "eval_rates_command",
     "memo_command",
     "memo_markdown",
-    "resolve_model",
+    "print_dashboard",
     "write_memo_run",
 ]
 
@@ -60,12 +65,6 @@ LIMITS_EN = (
     "causal claims without numbers are not checked",
     "an exact quote can mislead out of context: open the cited page to see it",
 )
-
-
-def resolve_model(spec: str | None) -> Model:
-    """``--model``, else ``$PREUVE_MODEL``, else the rules engine."""
-    chosen = spec or os.environ.get("PREUVE_MODEL") or "rules"
-    return load_model(chosen, rules=memo_rules_model(), env=os.environ)
 
 
 def _rates_path(rates: Path | None) -> Path:
@@ -137,7 +136,7 @@ def write_memo_run(run: MemoRun, dashboard: Dashboard, out: Path) -> dict[str, P
     return files
 
 
-def _print_dashboard(dashboard: Dashboard) -> None:
+def print_dashboard(dashboard: Dashboard) -> None:
     console.print(dashboard_table(dashboard))
     console.print(f"engine: {dashboard.engine}", markup=False)
     console.print(dashboard.summary.line(), markup=False)
@@ -165,7 +164,7 @@ def memo_command(
 ) -> None:
     """Cited risk signals and a verified credit memo from annual reports."""
     _check_reports(reports)
-    chosen = resolve_model(model)
+    chosen = resolve_model(model, memo_rules_model)
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:
         run = run_memo(reports, chosen, journal=journal)
@@ -175,7 +174,7 @@ def memo_command(
     if as_json:
         print_json({**dashboard.to_dict(), "files": {k: str(v) for k, v in files.items()}})
     else:
-        _print_dashboard(dashboard)
+        print_dashboard(dashboard)
         console.print(f"Wrote {', '.join(str(p) for p in files.values())}", markup=False)
     raise typer.Exit(EXIT_OK if run.status is MemoStatus.VERIFIED else EXIT_REJECTED)
 
@@ -235,7 +234,7 @@ def eval_memo_command(
     """Grade workflow 1 against the gold N times: mean and worst case of each figure."""
     out.mkdir(parents=True, exist_ok=True)
     reports, gold = _corpus(corpus, out)
-    chosen = resolve_model(model)
+    chosen = resolve_model(model, memo_rules_model)
     with Journal(out / "journal.sqlite") as journal:
         result = evaluate_memo(
             reports, gold, chosen, journal=journal, repeat=repeat, rates_path=_rates_path(rates)
@@ -245,7 +244,7 @@ def eval_memo_command(
     if as_json:
         print_json(result.to_dict())
     else:
-        _print_dashboard(build_dashboard(last.run, last.scores))
+        print_dashboard(build_dashboard(last.run, last.scores))
         console.print(_figures_table(result.mean, result.worst, len(result.runs)))
         console.print(f"Wrote {out / 'eval.json'}", markup=False)
     raise typer.Exit(EXIT_OK if result.worst.memo_verified == 1.0 else EXIT_REJECTED)

@@ -15,7 +15,6 @@ eval synthesis [--repeat N] [--model M] [--json]
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -30,14 +29,13 @@ from preuve.commands.common import (
     handles_errors,
     print_json,
     read_json_file,
+    resolve_model,
 )
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.eval.synthesis_eval import evaluate_bundled
-from preuve.models.base import Model
 from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
-from preuve.models.spec import load_model
 from preuve.synthesis.dossier import load_dossier
 from preuve.synthesis.findings import Synthesis, synthesis_from_dict, synthesis_to_dict
 from preuve.synthesis.grid import grade, load_grid
@@ -48,6 +46,7 @@ __all__ = [
     "check_synthesis_command",
     "eval_synthesis_command",
     "grade_command",
+    "print_summary",
     "synthesize_command",
     "write_run",
 ]
@@ -65,10 +64,6 @@ ModelOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
-
-
-def _model(spec: str) -> Model:
-    return load_model(spec, rules=synthesis_rules_model(), env=os.environ)
 
 
 def _write_json(path: Path, value: object) -> None:
@@ -107,7 +102,8 @@ def write_run(run: SynthesisRun, out: Path) -> dict[str, Path]:
     return files
 
 
-def _print_summary(run: SynthesisRun, files: dict[str, Path]) -> None:
+def print_summary(run: SynthesisRun, files: dict[str, Path], *, show_files: bool = True) -> None:
+    """The run in the terminal: status, contradictions, limits, defects, files written."""
     console.print(f"engine: {run.engine} · status: {run.status.value}", markup=False)
     synthesis = run.synthesis if run.status is LoopStatus.VALID else None
     if synthesis is not None:
@@ -124,7 +120,8 @@ def _print_summary(run: SynthesisRun, files: dict[str, Path]) -> None:
         console.print(f"  {line}", markup=False)
     for defect in run.defects:
         console.print(f"  defect: {defect.render()}", markup=False)
-    console.print(f"Wrote {', '.join(str(p) for p in files.values())}", markup=False)
+    if show_files:
+        console.print(f"Wrote {', '.join(str(p) for p in files.values())}", markup=False)
 
 
 @handles_errors
@@ -140,7 +137,7 @@ def synthesize_command(
 ) -> None:
     """Synthesize a dossier: plan, sub-agents, evidence dossier, synthesis, checks in code."""
     dossier = load_dossier(dossier_dir)
-    chosen = _model(model)
+    chosen = resolve_model(model, synthesis_rules_model)
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:
         run = synthesize(dossier, chosen, journal=journal)
@@ -156,7 +153,7 @@ def synthesize_command(
             }
         )
     else:
-        _print_summary(run, files)
+        print_summary(run, files)
     raise typer.Exit(EXIT_OK if run.status is LoopStatus.VALID else EXIT_REJECTED)
 
 
@@ -241,7 +238,9 @@ def eval_synthesis_command(
 ) -> None:
     """Run the bundled dossier N times and grade each run: mean and worst case."""
     with tempfile.TemporaryDirectory(prefix="preuve-eval-") as workdir:
-        result = evaluate_bundled(lambda: _model(model), Path(workdir), repeat=repeat)
+        result = evaluate_bundled(
+            lambda: resolve_model(model, synthesis_rules_model), Path(workdir), repeat=repeat
+        )
     if as_json:
         print_json(result.to_dict())
     else:

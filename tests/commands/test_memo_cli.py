@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,7 @@ def test_refused_memo_exits_1_and_shows_its_defects(
     )
     scripted = ScriptedModel(['{"signals": []}', bad, bad])
 
-    def scripted_model(spec: str | None) -> Model:
+    def scripted_model(spec: str | None, rules: Callable[[], Model]) -> Model:
         return scripted
 
     monkeypatch.setattr(memo_module, "resolve_model", scripted_model)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,10 +94,10 @@ def test_a_refused_synthesis_exits_1_and_is_not_written_as_valid(
         data["paragraphs"][0]["sources"].append("doc-77")
         return json.dumps(data, ensure_ascii=False)
 
-    def scripted(spec: str) -> Model:
+    def scripted(spec: str | None, rules: Callable[[], Model]) -> Model:
         return FunctionModel(answer, name="doc-77")
 
-    monkeypatch.setattr(synthesize_module, "_model", scripted)
+    monkeypatch.setattr(synthesize_module, "resolve_model", scripted)
     code, stdout, _ = invoke("synthesize", str(corpus.dossier), "--out", str(tmp_path))
     assert code == 1
     assert "status: REFUSED" in stdout and "unknown_citation" in stdout

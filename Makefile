@@ -6,12 +6,12 @@ BASE   := $(VENV)/.installed-base
 DEV    := $(VENV)/.installed-dev
 SRC    := src tests benchmarks
 
-.PHONY: demo test check lint typecheck layers pytest bench clean
+.PHONY: demo test check lint typecheck layers pytest bench browser screenshot clean
 
 demo: $(BASE)
 	$(BIN)/preuve demo
 
-test: $(DEV) check pytest
+test: $(DEV) browser check pytest
 
 check: $(DEV) lint typecheck layers
 
@@ -27,6 +27,18 @@ layers: $(DEV)
 
 pytest: $(DEV)
 	$(BIN)/pytest -q
+
+# The viewer's browser tests drive Debian's Chromium (no browser download); installed when missing.
+browser:
+	@[ -x /usr/bin/chromium ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "note: /usr/bin/chromium is missing (apt-get install chromium); browser tests will skip"; \
+	  fi; }
+
+screenshot: $(DEV) browser
+	UPDATE_DOCS_SCREENSHOT=1 $(BIN)/pytest -q tests/web/test_browser.py
 
 bench: $(DEV)
 	$(BIN)/python benchmarks/quotes.py

@@ -98,6 +98,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "VerificationError",
     ),
     "preuve.io.pdf": (
+        "PDFIUM_LOCK",
         "load_pages",
         "read_pdf_pages",
         "read_text_pages",

@@ -1,4 +1,4 @@
-"""The one entry point: `preuve demo | check-* | synthesize | eval ...`.
+"""The one entry point: `preuve demo | check-* | memo | synthesize | digest | eval | view`.
 
 Thin on purpose: each subcommand lives in :mod:`preuve.commands` and calls library code.
 """
@@ -17,6 +17,7 @@ from preuve.commands.synthesize import (
     grade_command,
     synthesize_command,
 )
+from preuve.commands.view import view_command
 
 __all__ = ["app", "main"]
 
@@ -40,6 +41,7 @@ def build_app() -> typer.Typer:
     app.command("check-synthesis")(check_synthesis_command)
     app.command("grade")(grade_command)
     app.add_typer(digest_app, name="digest")
+    app.command("view")(view_command)
 
     eval_app = typer.Typer(help="Evaluate a workflow against its gold, over repeated runs.")
     eval_app.command("memo")(eval_memo_command)

@@ -71,6 +71,20 @@ def test_calls_are_read_back_per_run(tmp_path: Path) -> None:
         assert [c.id for c in reopened.calls()] == [1, 2, 3, 4]
 
 
+def test_readonly_journal_reads_without_writing(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        journal_three_calls(journal)
+    before = path.read_bytes()
+    with Journal(path, readonly=True) as reader:
+        assert len(reader.calls("run-a")) == 3
+        assert reader.run_ids() == ["run-a"]
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            reader.record(reader.calls()[0])
+    # A WAL reader may create the -shm index beside it; the database itself is untouched.
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize(
     "statement",
     ["UPDATE calls SET raw_output = 'forged'", "DELETE FROM calls"],

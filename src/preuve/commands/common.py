@@ -83,19 +83,32 @@ def read_json_file(path: Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError(f"{path}:{err.lineno}:{err.colno}: invalid JSON ({err.msg})") from None
+    except (ValueError, RecursionError) as err:
+        raise InputError(f"{path}: invalid JSON ({_json_limit(err)})") from None
 
 
 def read_jsonl_file(path: Path) -> list[tuple[int, Any]]:
     """Parse a JSON-lines file into (line number, value) pairs; blank lines are skipped."""
     rows: list[tuple[int, Any]] = []
-    for number, line in enumerate(read_text_file(path).splitlines(), start=1):
+    # Split on \n only: str.splitlines() also breaks on U+2028 and friends, which a JSON
+    # string may hold raw, and would shift every line number after them.
+    for number, line in enumerate(read_text_file(path).split("\n"), start=1):
         if not line.strip():
             continue
         try:
             rows.append((number, json.loads(line)))
         except json.JSONDecodeError as err:
             raise InputError(f"{path}:{number}: invalid JSON ({err.msg})") from None
+        except (ValueError, RecursionError) as err:
+            raise InputError(f"{path}:{number}: invalid JSON ({_json_limit(err)})") from None
     return rows
+
+
+def _json_limit(err: ValueError | RecursionError) -> str:
+    """Why valid-looking JSON was refused: nested too deep, or an integer too long."""
+    if isinstance(err, RecursionError):
+        return "nested too deeply"
+    return str(err).split(":", 1)[0]  # "Exceeds the limit (4300 digits) for integer ..."
 
 
 def read_text_file(path: Path) -> str:

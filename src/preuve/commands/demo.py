@@ -6,8 +6,8 @@ Everything is written under one folder (default ``preuve-out/``)::
     corpora/synthesis/   the architecture-committee dossier and, apart, its grid
     corpora/digest/      30 dossiers x 12 documents x 2 versions and, apart, their gold
     memo/                memo.md, facts.txt, dashboard.json, run.json, journal.sqlite
-    synthesis/           synthesis.md, synthesis.json, trajectory.json, grade.json, journal.sqlite
-    digest/              digest.sqlite, exercise.json, digest-eval.json, review-sample.json
+    synthesis/           synthesis.md, synthesis.json, trajectory.json, score.json, journal.sqlite
+    digest/              digest.sqlite, serve.json, exercise.json, evaluation/ (60 mutations)
     refusals/            the reference failures, replayed: what preuve refuses, and why
     demo.json            the summary lines
 
@@ -30,6 +30,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from preuve.commands.common import console, handles_errors, resolve_model
+from preuve.commands.digest_views import serve_dict
 from preuve.commands.memo import print_dashboard, write_memo_run
 from preuve.commands.synthesize import print_summary, write_run
 from preuve.core.facts import parse_facts
@@ -46,6 +47,7 @@ from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
 from preuve.eval.memo_eval import evaluate_run, load_gold
 from preuve.eval.synthesis_eval import grade_run
+from preuve.io.registry import RegistryEntry, copy_into, write_registry
 from preuve.io.store import DigestStore
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
@@ -126,11 +128,12 @@ def _synthesis(dossier: Path, grid: Path, out: Path, spec: str | None) -> dict[s
     console.print(Rule("Workflow 2 — aggregated findings, arbitrated contradictions"))
     out.mkdir(parents=True, exist_ok=True)
     model = resolve_model(spec, synthesis_rules_model)
+    documents = load_synthesis_dossier(dossier)
     with Journal(out / "journal.sqlite") as journal:
-        run = synthesize(load_synthesis_dossier(dossier), model, journal=journal)
-    files = write_run(run, out)
+        run = synthesize(documents, model, journal=journal)
+    files = write_run(run, out, documents)
     score = grade_run(run, load_grid(grid))
-    (out / "grade.json").write_text(
+    (out / "score.json").write_text(
         json.dumps(score.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
     print_summary(run, files, show_files=False)
@@ -145,11 +148,21 @@ def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
     model = resolve_model(spec, rules_summarizer)
     settings = DigestSettings()
     first = sorted(p.name for p in (corpus / "dossiers").iterdir() if p.name.startswith("test"))[0]
+    answers: list[dict[str, Any]] = []
     with DigestStore(out / "digest.sqlite") as store:
         exercise = exercise_scenario(
-            corpus / "dossiers" / first, model, store, settings, dossier=first
+            corpus / "dossiers" / first,
+            model,
+            store,
+            settings,
+            dossier=first,
+            on_serve=lambda label, answer: answers.append({"label": label, **serve_dict(answer)}),
         )
     (out / "exercise.json").write_text(json.dumps(exercise, indent=2) + "\n", encoding="utf-8")
+    (out / "serve.json").write_text(
+        json.dumps(answers, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+    )
+    _register_versions(corpus / "dossiers" / first, out)
     _print_exercise(first, exercise, len(load_digest_dossier(corpus / "dossiers" / first)))
 
     evaluation_dir = out / "evaluation"
@@ -175,6 +188,18 @@ def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
     for line in lines:
         console.print(line, markup=False)
     return {"exercise": exercise, "lines": lines}
+
+
+def _register_versions(dossier: Path, out: Path) -> None:
+    """Copy every version of the exercise's documents into the run folder, registered as
+    ``doc@version`` so the viewer can open each cited span."""
+    entries = []
+    for document in sorted(p for p in dossier.iterdir() if p.is_dir()):
+        for version in sorted(document.glob("v*.txt")):
+            doc_id = f"{document.name}@{version.stem.removeprefix('v')}"
+            copy = copy_into(version, out / "documents", f"{doc_id}.txt")
+            entries.append(RegistryEntry(doc_id, f"{document.name}, version {version.stem}", copy))
+    write_registry(out, entries)
 
 
 def _print_exercise(dossier: str, exercise: dict[str, Any], documents: int) -> None:

@@ -11,7 +11,6 @@ Exit codes: 0 all verified, 1 something refused (STALE, INVALID, a difference), 
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from enum import StrEnum
@@ -51,6 +50,7 @@ from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import gold_tuples
+from preuve.io.files import write_json_atomic
 from preuve.io.store import DigestStore
 
 __all__ = ["digest_app"]
@@ -356,5 +356,5 @@ def prov_command(
         print_json(document)
         return
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", "utf-8")
+    write_json_atomic(out, document)
     console.print(f"wrote {out}", markup=False)

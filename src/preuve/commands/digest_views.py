@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from preuve.commands.common import console, error_console
 from preuve.digest.build import BuildReport
 from preuve.digest.mutations import Comparison, MutationStep
 from preuve.digest.serve import ServeResult
+from preuve.io.files import write_json_atomic
 from preuve.io.store_rows import RunInfo
 from preuve.models.base import Model
 
@@ -39,7 +39,7 @@ def write_json(out: Path | None, name: str, data: Any) -> None:
     if out is None:
         return
     out.mkdir(parents=True, exist_ok=True)
-    (out / name).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", "utf-8")
+    write_json_atomic(out / name, data)
     # On stderr, so that --json output on stdout stays one JSON document.
     error_console.print(f"wrote {out / name}", markup=False)
 

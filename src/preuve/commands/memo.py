@@ -37,6 +37,7 @@ from preuve.core.facts import render_facts
 from preuve.corpora.memo_reports import GOLD_RELATIVE, REPORTS_DIR, generate_memo_corpus
 from preuve.eval.memo_eval import EvalFigures, evaluate_memo
 from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_overview, read_rates
+from preuve.io.registry import RegistryEntry, copy_into, write_registry
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
 from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
 from preuve.memo.rules_engine import memo_rules_model
@@ -133,7 +134,25 @@ def write_memo_run(run: MemoRun, dashboard: Dashboard, out: Path) -> dict[str, P
     files["facts"].write_text(_facts_text(run), encoding="utf-8")
     _write_json(files["dashboard"], dashboard.to_dict())
     _write_json(files["run"], run.to_dict())
+    files["documents"] = _register_reports(run, out)
     return files
+
+
+def _register_reports(run: MemoRun, out: Path) -> Path:
+    """Copy each report into the run folder and register it by company slug, so the run
+    folder holds the exact bytes its quotes were verified against."""
+    entries: list[RegistryEntry] = []
+    taken: set[str] = set()
+    for company in run.companies:
+        doc_id, n = company.company.slug, 1
+        while doc_id in taken:
+            n += 1
+            doc_id = f"{company.company.slug}-{n}"
+        taken.add(doc_id)
+        source = Path(company.report)
+        copy = copy_into(source, out / "reports", f"{doc_id}{source.suffix.lower() or '.pdf'}")
+        entries.append(RegistryEntry(doc_id, company.company.name, copy))
+    return write_registry(out, entries)
 
 
 def print_dashboard(dashboard: Dashboard) -> None:

@@ -14,7 +14,6 @@ eval synthesis [--repeat N] [--model M] [--json]
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -34,9 +33,11 @@ from preuve.commands.common import (
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.eval.synthesis_eval import evaluate_bundled
+from preuve.io.files import write_json_atomic, write_text_atomic
+from preuve.io.registry import RegistryEntry, write_registry
 from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
-from preuve.synthesis.dossier import load_dossier
+from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Synthesis, synthesis_from_dict, synthesis_to_dict
 from preuve.synthesis.grid import grade, load_grid
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
@@ -67,7 +68,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JS
 
 
 def _write_json(path: Path, value: object) -> None:
-    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    write_json_atomic(path, value)  # a killed run never leaves half a file behind
 
 
 def _defect_rows(defects: tuple[Defect, ...] | list[Defect]) -> list[dict[str, object]]:
@@ -77,8 +78,11 @@ def _defect_rows(defects: tuple[Defect, ...] | list[Defect]) -> list[dict[str, o
     ]
 
 
-def write_run(run: SynthesisRun, out: Path) -> dict[str, Path]:
-    """Write a run's files under ``out``; a refused synthesis never goes to synthesis.json."""
+def write_run(run: SynthesisRun, out: Path, dossier: Dossier | None = None) -> dict[str, Path]:
+    """Write a run's files under ``out``; a refused synthesis never goes to synthesis.json.
+
+    With the ``dossier``, the text of each document as the sub-agents read it is written
+    under ``documents/`` and registered by id, so the run folder is self-contained."""
     out.mkdir(parents=True, exist_ok=True)
     files = {"markdown": out / "synthesis.md", "trajectory": out / TRAJECTORY}
     files["defects"] = out / "defects.json"
@@ -92,14 +96,27 @@ def write_run(run: SynthesisRun, out: Path) -> dict[str, Path]:
         limits=run.limit_lines,
         defects=run.defects,
     )
-    files["markdown"].write_text(markdown, encoding="utf-8")
+    write_text_atomic(files["markdown"], markdown)
     _write_json(files["trajectory"], run.to_dict())
     _write_json(files["defects"], _defect_rows(run.defects))
     if run.synthesis is not None:
         valid = run.status is LoopStatus.VALID
         files["synthesis"] = out / (SYNTHESIS if valid else REFUSED_SYNTHESIS)
         _write_json(files["synthesis"], synthesis_to_dict(run.synthesis))
+    if dossier is not None:
+        files["documents"] = _register_documents(dossier, out)
     return files
+
+
+def _register_documents(dossier: Dossier, out: Path) -> Path:
+    folder = out / "documents"
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for document in dossier.documents:
+        path = folder / f"{document.id}.txt"
+        path.write_text(document.text, encoding="utf-8")
+        entries.append(RegistryEntry(document.id, document.title, path))
+    return write_registry(out, entries)
 
 
 def print_summary(run: SynthesisRun, files: dict[str, Path], *, show_files: bool = True) -> None:
@@ -141,7 +158,7 @@ def synthesize_command(
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:
         run = synthesize(dossier, chosen, journal=journal)
-    files = write_run(run, out)
+    files = write_run(run, out, dossier)
     if as_json:
         print_json(
             {

@@ -7,6 +7,8 @@ deterministic and per paragraph (numbered from 1):
 - ``unknown_source``: it cites an id that is not among the facts;
 - ``number_not_in_facts``: a number whose value is in none of the facts *it cites* (the
   years of the report are allowed anywhere);
+- ``link_not_in_facts``: a link (URL) written in none of the facts it cites: a document
+  may have told the model to print one, and preuve never follows links;
 - ``number_sign``: the value is there but with the other sign. A number written without
   sign is accepted only if the same value exists without sign in the cited facts, or if
   its own clause carries a word that gives the sign (négatif, perte, déficit, negative,
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import Fact
+from preuve.core.links import unsupported_links
 from preuve.core.numbers import Locale, NumberMention, extract_numbers
 
 __all__ = [
@@ -47,6 +50,7 @@ NO_SOURCE = "no_source"
 UNKNOWN_SOURCE = "unknown_source"
 NUMBER_NOT_IN_FACTS = "number_not_in_facts"
 NUMBER_SIGN = "number_sign"
+LINK_NOT_IN_FACTS = "link_not_in_facts"
 
 _MEMO_FIX = 'expected {"paragraphs": [{"text": "...", "sources": ["ID", ...]}, ...]}'
 
@@ -225,6 +229,9 @@ def check_memo(
     for index, paragraph in enumerate(paragraphs, start=1):
         defects += _source_defects(paragraph, set(by_id), index)
         cited = [sid for sid in dict.fromkeys(paragraph.sources) if sid in by_id]
+        for link in unsupported_links(paragraph.text, (by_id[sid].text for sid in cited)):
+            detail = f"{_shorten(link)} appears in none of the facts cited; remove the link"
+            defects.append(Defect(LINK_NOT_IN_FACTS, detail, paragraph=index))
         allowed = [number for sid in cited for number in numbers_of[sid]]
         mentions = extract_numbers(paragraph.text, locale)
         clauses = split_clauses(paragraph.text, mentions)

@@ -139,6 +139,8 @@ def read_meta(path: Path, versions: tuple[int, ...]) -> DocumentMeta:
         raise InputError(f"{path}: line {err.lineno}, column {err.colno}: {err.msg}") from None
     except ValueError as err:
         raise InputError(f"{path}: {err}") from None
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply") from None
     common = _fields(path, "the top level", data, (*_META_FIELDS, "versions"))
     overrides = data.get("versions", {})
     if not isinstance(overrides, dict):

@@ -45,7 +45,7 @@ from preuve.digest.mutations import (
     run_mutations,
 )
 from preuve.digest.rules_summarizer import rules_summarizer
-from preuve.digest.serve import ServeStatus, serve_digest
+from preuve.digest.serve import ServeResult, ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
@@ -151,21 +151,30 @@ def exercise_scenario(
     *,
     dossier: str,
     concurrency: int = 4,
+    on_serve: Callable[[str, ServeResult], None] | None = None,
 ) -> dict[str, Any]:
-    """SPEC's exercise: doc-11 moved, then only the reduce prompt; each served, built, compared."""
+    """SPEC's exercise: doc-11 moved, then only the reduce prompt; each served, built, compared.
+
+    ``on_serve`` receives every serve answer with a label (for a viewer's history)."""
     label = f"{dossier}#exercise"
     snapshot = load_dossier(folder)
     identity = model.identity
 
-    def step(current: Snapshot, config: DigestSettings) -> dict[str, Any]:
-        before = serve_digest(current, store, config, identity=identity, dossier=label)
+    def served(step_label: str, current: Snapshot, config: DigestSettings) -> ServeResult:
+        answer = serve_digest(current, store, config, identity=identity, dossier=label)
+        if on_serve is not None:
+            on_serve(step_label, answer)
+        return answer
+
+    def step(name: str, current: Snapshot, config: DigestSettings) -> dict[str, Any]:
+        before = served(f"{name}, before rebuilding", current, config)
         incremental = build_digest(
             current, model, store, config, concurrency=concurrency, dossier=label
         )
         full = build_digest(
             current, model, store, config, mode="full", concurrency=concurrency, dossier=label
         )
-        after = serve_digest(current, store, config, identity=identity, dossier=label)
+        after = served(f"{name}, after rebuilding", current, config)
         return {
             "served_before_rebuild": before.status.value,
             "calls_by_task": dict(incremental.counters.calls_by_task),
@@ -176,10 +185,11 @@ def exercise_scenario(
         }
 
     build_digest(snapshot, model, store, settings, concurrency=concurrency, dossier=label)
+    served("initial build", snapshot, settings)
     moved = apply_mutation(snapshot, Mutation(MutationKind.NEW_VERSION, EXERCISE_DOC, 2), folder)
-    first = step(moved, settings)
+    first = step(f"{EXERCISE_DOC} v2", moved, settings)
     prompt = replace(settings, reduce_prompt=settings.reduce_prompt + "\nKeep field diversity.")
-    second = step(moved, prompt)
+    second = step("reduce prompt changed", moved, prompt)
     return {"dossier": dossier, "document_moved": first, "reduce_prompt_changed": second}
 
 

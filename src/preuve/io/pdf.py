@@ -12,9 +12,10 @@ import pypdfium2 as pdfium
 
 from preuve.core.errors import DocumentError
 
-__all__ = ["load_pages", "read_pdf_pages", "read_text_pages"]
+__all__ = ["PDFIUM_LOCK", "load_pages", "read_pdf_pages", "read_text_pages"]
 
-_PDFIUM_LOCK = threading.Lock()
+# One process-wide lock: pdfium is not thread-safe (the viewer renders pages with it too).
+PDFIUM_LOCK = threading.Lock()
 _MIN_TEXT_CHARS = 1
 
 
@@ -26,7 +27,7 @@ def read_pdf_pages(path: Path) -> list[str]:
     """
     if not path.is_file():
         raise DocumentError(f"{path}: no such file")
-    with _PDFIUM_LOCK:
+    with PDFIUM_LOCK:
         try:
             pdf = pdfium.PdfDocument(str(path))
         except pdfium.PdfiumError as err:
@@ -34,6 +35,10 @@ def read_pdf_pages(path: Path) -> list[str]:
             if "password" in reason:
                 raise DocumentError(
                     f"{path}: the PDF is encrypted", fix="give a decrypted copy"
+                ) from None
+            if "success" in reason:  # pdfium refuses an empty page tree without an error code
+                raise DocumentError(
+                    f"{path}: not a readable PDF (no page could be loaded)"
                 ) from None
             raise DocumentError(f"{path}: not a readable PDF ({err})") from None
         try:

@@ -101,7 +101,7 @@ def _why(err: sqlite3.Error) -> str | None:
     text = str(err).lower()
     if "readonly" in text or "read-only" in text:
         return "give a writable --store path (this store is read-only)"
-    if "full" in text:
+    if "full" in text or "disk i/o" in text:  # EFBIG (a file size limit) is an I/O error
         return "free disk space or choose another --store path"
     if "unable to open" in text:
         return "check that the folder of --store exists and is writable"

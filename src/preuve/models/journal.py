@@ -16,13 +16,15 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, cast
 
+from preuve.core.errors import InputError
 from preuve.models.base import Completion, Message, Model, ModelIdentity, Request, request_hash
 from preuve.models.budget import is_estimated
 
@@ -145,16 +147,37 @@ def _dumps(value: object) -> str:
 class Journal:
     """An append-only SQLite journal of model calls; safe to share between threads."""
 
-    def __init__(self, path: Path | str, *, secrets: Sequence[str] = ()) -> None:
+    def __init__(
+        self, path: Path | str, *, secrets: Sequence[str] = (), readonly: bool = False
+    ) -> None:
+        """Open (or create) a journal; ``readonly=True`` opens an existing one for reading
+        only: no schema script, no mode change, nothing written to the file."""
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._secrets = tuple(secrets)
         self._lock = threading.Lock()
-        # One connection shared by the pool's threads, serialized by the lock.
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        if readonly:
+            uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            with self._storage():
+                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._storage():
+            # One connection shared by the pool's threads, serialized by the lock.
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+
+    @contextmanager
+    def _storage(self) -> Iterator[None]:
+        """A storage failure (read-only folder, full disk, not a database) is one line."""
+        try:
+            yield
+        except sqlite3.Error as err:
+            raise InputError(
+                f"journal {self.path}: {err}",
+                fix="write the run to a folder that exists, is writable and has free space",
+            ) from None
 
     def __enter__(self) -> Journal:
         return self
@@ -201,7 +224,7 @@ class Journal:
             clean(call.error),
         )
         marks = ", ".join("?" * len(row))
-        with self._lock:
+        with self._lock, self._storage():
             cursor = self._db.execute(f"INSERT INTO calls ({_COLUMNS}) VALUES ({marks})", row)
         return int(cast(int, cursor.lastrowid))
 
@@ -212,13 +235,13 @@ class Journal:
         if run_id is not None:
             query += " WHERE run_id = ?"
             params = (run_id,)
-        with self._lock:
+        with self._lock, self._storage():
             rows = self._db.execute(query + " ORDER BY id", params).fetchall()
         return [_record_from_row(row) for row in rows]
 
     def run_ids(self) -> list[str]:
         """Run ids in the order their first call was recorded."""
-        with self._lock:
+        with self._lock, self._storage():
             rows = self._db.execute(
                 "SELECT run_id FROM calls GROUP BY run_id ORDER BY MIN(id)"
             ).fetchall()

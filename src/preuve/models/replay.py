@@ -109,8 +109,12 @@ def _load(path: Path) -> tuple[dict[str, dict[str, Any]], bytes]:
     if not path.is_file():
         raise ConfigError(f"replay file not found: {path}", fix=RECORD_HINT)
     raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start})", fix=RECORD_HINT) from None
     entries: dict[str, dict[str, Any]] = {}
-    for number, line in enumerate(raw.decode("utf-8").splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -118,7 +122,7 @@ def _load(path: Path) -> tuple[dict[str, dict[str, Any]], bytes]:
             key = str(entry["hash"])
             if "completion" not in entry and "error" not in entry:
                 raise KeyError("completion")
-        except (json.JSONDecodeError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             raise ConfigError(
                 f"{path} line {number} is not a recorded call", fix=RECORD_HINT
             ) from None
@@ -159,6 +163,14 @@ class ReplayModel:
                 f"no recorded answer for request {key[:16]}{task} in {self.path}",
                 fix=RECORD_HINT,
             )
-        if "error" in entry:
-            raise ModelError(str(entry["error"]["message"]))
-        return completion_from_json(entry["completion"])
+        try:
+            if "error" in entry:
+                message = str(entry["error"]["message"])
+            else:
+                return completion_from_json(entry["completion"])
+        except (KeyError, TypeError, ValueError, AttributeError):
+            # A damaged recording is a bad input file, not a model failure to re-ask.
+            raise ConfigError(
+                f"{self.path}: the recording of request {key[:16]} is damaged", fix=RECORD_HINT
+            ) from None
+        raise ModelError(message)

@@ -205,8 +205,10 @@ def load_grid(path: Path) -> Grid:
     """Read a grid data file (JSON); a malformed file raises :class:`InputError`."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+    except (OSError, ValueError) as err:  # ValueError: undecodable bytes, bad or huge JSON
         raise InputError(f"{path}: cannot read the grid ({err})") from None
+    except RecursionError:
+        raise InputError(f"{path}: cannot read the grid (JSON nested too deeply)") from None
     return grid_from_dict(data, str(path))
 
 

@@ -293,7 +293,8 @@ class SynthesisRun:
             raise InputError(f"{where}: not a synthesis run (format {RUN_FORMAT} expected)")
         try:
             return _run_from(data)
-        except (KeyError, TypeError, ValueError) as err:
+        # AttributeError: an object where a list was expected; ArithmeticError: a bad Decimal.
+        except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as err:
             raise InputError(f"{where}: malformed synthesis run ({err!r})") from None
 
 

@@ -15,9 +15,11 @@ document) and gaps (what the sub-task asks that the documents do not say).
 - *LLM*: the same schema, with the documents in the messages.
 
 Checked in code (:func:`check_findings`): every source is a document of the sub-task's
-scope, and every number of a per-source value appears in that document. One re-ask, then
-the sub-task is NOT INVESTIGATED with its error (:func:`not_investigated`). ``docs_read``
-is the scope, set by code: what no statement cites is recorded as read but not used.
+scope, every number of a per-source value appears in that document, and every link in a
+statement appears in one of its documents (a document may tell the model to print one).
+One re-ask, then the sub-task is NOT INVESTIGATED with its error (:func:`not_investigated`).
+``docs_read`` is the scope, set by code: what no statement cites is recorded as read but
+not used.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 
 from preuve.core.defects import Defect, render_defects
 from preuve.core.jsonout import parse_model_json
+from preuve.core.links import unsupported_links
 from preuve.core.numbers import detect_locale, extract_numbers
 from preuve.models.base import Completion, Message, Request
 from preuve.models.loop import Checked, LoopResult
@@ -425,6 +428,21 @@ def _value_defect(
     return Defect("value_not_in_source", detail, path=path)
 
 
+def _link_defects(
+    statement: Statement, by_id: Mapping[str, DossierDocument], path: str
+) -> list[Defect]:
+    texts = [f"{d.title}\n{d.text}" for d in (by_id.get(i) for i in statement.doc_ids) if d]
+    written = " ".join(
+        [statement.value, statement.text, *(v for _, v in statement.values_by_source())]
+    )
+    return [
+        Defect(
+            "link_not_in_source", f"{link} is in none of the documents cited; remove it", path=path
+        )
+        for link in unsupported_links(written, texts)
+    ]
+
+
 def check_findings(
     completion: Completion, subtask: SubTask, documents: Sequence[DossierDocument]
 ) -> Checked[Finding]:
@@ -451,6 +469,7 @@ def check_findings(
             defect = _value_defect(statement, doc_id, value, document, path)
             if defect is not None:
                 defects.append(defect)
+        defects += _link_defects(statement, by_id, f"statements[{index}]")
     if defects:
         return Checked.reject(*defects)
     return Checked.accept(finding)

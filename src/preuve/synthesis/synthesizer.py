@@ -14,7 +14,8 @@ the evidence dossier, never a document:
 Checked in code (:func:`check_candidate`): :func:`~preuve.synthesis.checks.check_synthesis`
 (citations, arbitrations, missing contradictions, unsupported numbers, computations), plus
 an empty synthesis, and document ids written in a paragraph's text that its sources do not
-list or that the dossier does not hold (``doc-99``). One re-ask with the defects, then
+list or that the dossier does not hold (``doc-99``), and links that no finding gives (a
+document may have told the model to print one). One re-ask with the defects, then
 REFUSED with them. The ``engine`` of the synthesis is set by code, not by the model.
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 
 from preuve.core.defects import Defect
 from preuve.core.jsonout import parse_model_json
+from preuve.core.links import unsupported_links
 from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.loop import Checked, LoopResult, ask_verified
 from preuve.synthesis.checks import check_synthesis
@@ -109,6 +111,17 @@ def _text_citation_defects(synthesis: Synthesis, known: Iterable[str]) -> list[D
     return defects
 
 
+def _link_defects(synthesis: Synthesis, findings: Iterable[Finding]) -> list[Defect]:
+    """A link the synthesis writes must come from a finding: the synthesizer never sees a
+    document, so any other link was invented or planted."""
+    said = [f"{s.value}\n{s.text}" for finding in findings for s in finding.statements]
+    return [
+        Defect("link_not_in_findings", f"{link} is in no finding; remove it", paragraph=number)
+        for number, paragraph in enumerate(synthesis.paragraphs, start=1)
+        for link in unsupported_links(paragraph.text, said)
+    ]
+
+
 def check_candidate(synthesis: Synthesis, context: SynthesisContext) -> tuple[Defect, ...]:
     """Every check in code on a synthesis (see the module docstring)."""
     empty = (
@@ -120,6 +133,7 @@ def check_candidate(synthesis: Synthesis, context: SynthesisContext) -> tuple[De
         *empty,
         *check_synthesis(synthesis, context.findings, context.sources, context.computed),
         *_text_citation_defects(synthesis, context.sources.keys()),
+        *_link_defects(synthesis, context.findings),
     )
 
 

@@ -1,0 +1,48 @@
+"""`preuve view DIR`: open a run folder in the local web viewer (read-only)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from preuve.commands.common import EXIT_BAD_INPUT, console, error_console, handles_errors
+
+__all__ = ["secret_values", "view_command"]
+
+# Environment variables whose values must never be displayed, e.g. OPENAI_API_KEY.
+_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$", re.IGNORECASE)
+
+
+def secret_values(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """Values of secret-looking variables, for the viewer to redact wherever they appear."""
+    return tuple(v for k, v in environ.items() if _SECRET_NAME.search(k) and len(v) >= 8)
+
+
+@handles_errors
+def view_command(
+    run_dir: Annotated[Path, typer.Argument(help="A folder written by preuve (demo, memo, ...).")],
+    host: Annotated[
+        str, typer.Option("--host", help="Interface to bind (local only by default).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = 8000,
+) -> None:
+    """Browse a run folder: memos with each quote on its page, dashboards, the synthesis
+    and its trajectory, the digest tree, and every model call."""
+    # Imported here: the viewer's dependencies are an optional extra.
+    from preuve.web.layout import discover
+    from preuve.web.server import serve
+
+    if discover(run_dir).empty:
+        error_console.print(
+            f"preuve: error: {run_dir}: not a run folder (no memo, synthesis, digest or "
+            "journal output found)",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_BAD_INPUT)
+    console.print(f"preuve viewer: http://{host}:{port}/  (Ctrl+C to stop)", markup=False)
+    serve(run_dir, host, port, secrets=secret_values(os.environ))

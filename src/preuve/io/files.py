@@ -1,0 +1,45 @@
+"""Output files written whole or not at all: a temporary file, then one atomic rename.
+
+A reader (a person, the viewer, a rerun) never sees a half-written report, even if the
+process is killed or the disk fills up mid-write: the bytes go to a hidden temporary file
+in the same folder, are flushed to disk, then :func:`os.replace` swaps the file in. On any
+failure the temporary file is removed and the previous version, if any, stays intact.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from pathlib import Path
+
+__all__ = ["TEMP_PREFIX", "write_bytes_atomic", "write_json_atomic", "write_text_atomic"]
+
+# Hidden, and recognisable, so a check can tell a leftover temporary file from an output.
+TEMP_PREFIX = ".preuve-tmp-"
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (same folder, flushed, then renamed)."""
+    temporary = path.parent / f"{TEMP_PREFIX}{path.name}.{uuid.uuid4().hex}"
+    # os.open with 0o666 honours the umask, as a plain open() would (mkstemp forces 0o600).
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` as UTF-8 to ``path`` atomically."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_json_atomic(path: Path, value: object) -> None:
+    """Write ``value`` as indented UTF-8 JSON (one trailing newline) to ``path`` atomically."""
+    write_text_atomic(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")

@@ -1,0 +1,66 @@
+"""The document registry of a run folder (``documents.json``): which files a run verified.
+
+A run folder is self-contained: a workflow copies (or points to, inside the folder) the
+documents it read, and lists them here by id, so the viewer can show a page by id and never
+takes a path from a request::
+
+    {"format": "preuve-documents/1",
+     "documents": [{"id": "ferlac", "title": "Maison Ferlac SAS", "path": "reports/ferlac.pdf"}]}
+
+Paths are written relative to the registry's folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["REGISTRY_FORMAT", "REGISTRY_NAME", "RegistryEntry", "copy_into", "write_registry"]
+
+REGISTRY_NAME = "documents.json"
+REGISTRY_FORMAT = "preuve-documents/1"
+
+
+@dataclass(frozen=True, slots=True)
+class RegistryEntry:
+    id: str
+    title: str
+    path: Path
+
+
+def copy_into(source: Path, folder: Path, name: str) -> Path:
+    """Copy a document into the run folder (the exact bytes that were verified)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / name
+    if source.resolve() != target.resolve():
+        shutil.copyfile(source, target)
+    return target
+
+
+def write_registry(folder: Path, entries: Sequence[RegistryEntry]) -> Path:
+    """Write ``folder/documents.json`` atomically, paths relative to ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    base = folder.resolve()
+    documents = [
+        {
+            "id": entry.id,
+            "title": entry.title,
+            "path": Path(os.path.relpath(entry.path.resolve(), base)).as_posix(),
+        }
+        for entry in entries
+    ]
+    target = folder / REGISTRY_NAME
+    partial = target.with_suffix(".json.partial")
+    partial.write_text(
+        json.dumps(
+            {"format": REGISTRY_FORMAT, "documents": documents}, ensure_ascii=False, indent=2
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    os.replace(partial, target)
+    return target

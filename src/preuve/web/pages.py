@@ -1,0 +1,286 @@
+"""Documents of a run folder, looked up by id, and their pages: text, image, highlight boxes.
+
+A run folder lists its documents in registries (``documents.json``, in the folder or one
+level below)::
+
+    {"format": "preuve-documents/1",
+     "documents": [{"id": "ferlac", "title": "Maison Ferlac SAS - rapport 2025",
+                    "path": "reports/ferlac.pdf"}]}
+
+The viewer only ever receives a document *id* from a request; the id is looked up in the
+registry, and a registered path must resolve (symlinks followed) inside the run folder, so
+no request and no registry can make the viewer read another file. Page text comes from
+:func:`preuve.io.pdf.load_pages`, the very text every span was verified against, so
+``text[start:end]`` is the quote.
+
+For a PDF the page is also rendered as a PNG by pypdfium2 with the span's characters
+boxed: a page-text index maps to pdfium's text index (pdfium writes ``\\r\\n`` where the
+reference text has ``\\n``), then to its char index, then to its box. When the extracted
+text does not match the reference text exactly, no box is drawn (the text highlight
+remains the reference). pypdfium2 is not thread-safe: every call holds the same
+process-wide lock as :mod:`preuve.io.pdf`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from PIL import Image, ImageDraw
+
+from preuve.core.errors import DocumentError
+from preuve.io.pdf import PDFIUM_LOCK, load_pages
+from preuve.io.registry import REGISTRY_NAME
+
+__all__ = [
+    "REGISTRY_NAME",
+    "Box",
+    "DocumentLibrary",
+    "RegisteredDocument",
+    "Registry",
+    "load_registry",
+    "merge_line_boxes",
+    "reference_index_map",
+]
+
+
+RENDER_SCALE = 2.0
+# Ids are names, not paths: no slash, no backslash, no leading dot.
+_DOC_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@:+-]{0,199}")
+_PAGE_CACHE_SIZE = 32
+_HIGHLIGHT_FILL = (255, 208, 0, 96)
+_HIGHLIGHT_LINE = (214, 140, 0, 255)
+
+Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF units
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredDocument:
+    id: str
+    title: str
+    path: Path
+
+    @property
+    def is_pdf(self) -> bool:
+        with self.path.open("rb") as handle:
+            return b"%PDF-" in handle.read(1024)
+
+
+@dataclass(frozen=True, slots=True)
+class Registry:
+    documents: Mapping[str, RegisteredDocument]
+    problems: tuple[str, ...] = ()
+
+    def get(self, doc_id: str) -> RegisteredDocument | None:
+        return self.documents.get(doc_id)
+
+    def by_path(self, path: Path) -> RegisteredDocument | None:
+        """The registered document stored at ``path`` (as a run recorded it), if any."""
+        try:
+            wanted = path.resolve()
+        except OSError:
+            return None
+        return next((d for d in self.documents.values() if d.path == wanted), None)
+
+
+def _entries(path: Path) -> tuple[list[object], str | None]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        return [], f"{path.name}: unreadable registry ({err})"
+    if not isinstance(data, dict) or not isinstance(data.get("documents"), list):
+        return [], f"{path.name}: expected {{'documents': [...]}}"
+    return list(data["documents"]), None
+
+
+def _checked(entry: object, base: Path, root: Path) -> RegisteredDocument | str:
+    if not isinstance(entry, dict):
+        return "a registry entry is not an object"
+    doc_id, rel, title = entry.get("id"), entry.get("path"), entry.get("title", "")
+    if not isinstance(doc_id, str) or not _DOC_ID.fullmatch(doc_id):
+        return f"document id {str(doc_id)[:40]!r} refused (letters, digits, . _ @ : + - only)"
+    if not isinstance(rel, str) or not rel:
+        return f"document {doc_id}: no path"
+    resolved = (base / rel).resolve()
+    if not resolved.is_relative_to(root) or not resolved.is_file():
+        return f"document {doc_id}: {rel} is not a file inside the run folder"
+    return RegisteredDocument(doc_id, str(title) or doc_id, resolved)
+
+
+def load_registry(root: Path, files: Sequence[Path]) -> Registry:
+    """Every document registered in ``files``; an id registered twice is refused."""
+    root = root.resolve()
+    found: dict[str, RegisteredDocument] = {}
+    problems: list[str] = []
+    twice: set[str] = set()
+    for path in files:
+        entries, problem = _entries(path)
+        if problem:
+            problems.append(problem)
+        for entry in entries:
+            checked = _checked(entry, path.parent, root)
+            if isinstance(checked, str):
+                problems.append(checked)
+            elif checked.id in found:
+                twice.add(checked.id)
+            else:
+                found[checked.id] = checked
+    for doc_id in sorted(twice):
+        problems.append(f"document {doc_id} is registered twice: not shown")
+        del found[doc_id]
+    return Registry(found, tuple(problems))
+
+
+def reference_index_map(raw: str) -> tuple[str, list[int]]:
+    """pdfium's text → the reference text (``\\r\\n`` and ``\\r`` as ``\\n``, as in
+    :func:`preuve.io.pdf.read_pdf_pages`), and for each reference index its raw index."""
+    chars: list[str] = []
+    indices: list[int] = []
+    index = 0
+    while index < len(raw):
+        if raw.startswith("\r\n", index):
+            chars.append("\n")
+            indices.append(index + 1)
+            index += 2
+            continue
+        chars.append("\n" if raw[index] == "\r" else raw[index])
+        indices.append(index)
+        index += 1
+    return "".join(chars), indices
+
+
+def merge_line_boxes(boxes: Sequence[Box]) -> list[Box]:
+    """Character boxes, in reading order, merged into one box per line."""
+    lines: list[Box] = []
+    for left, bottom, right, top in boxes:
+        if right - left <= 0 or top - bottom <= 0:
+            continue  # generated characters (line ends) have no extent
+        if lines:
+            l0, b0, r0, t0 = lines[-1]
+            middle = (bottom + top) / 2
+            if b0 <= middle <= t0 and left >= l0 - 1:
+                lines[-1] = (min(l0, left), min(b0, bottom), max(r0, right), max(t0, top))
+                continue
+        lines.append((left, bottom, right, top))
+    return lines
+
+
+def _span_boxes(textpage: pdfium.PdfTextPage, reference: str, start: int, end: int) -> list[Box]:
+    raw = textpage.get_text_range()
+    text, indices = reference_index_map(raw)
+    if text != reference:
+        return []  # pdfium's view differs from the reference text: do not guess
+    boxes: list[Box] = []
+    for index in range(start, end):
+        if reference[index].isspace():
+            continue
+        char = int(pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, indices[index]))
+        if char >= 0:
+            left, bottom, right, top = textpage.get_charbox(char, loose=True)
+            boxes.append((float(left), float(bottom), float(right), float(top)))
+    return merge_line_boxes(boxes)
+
+
+class DocumentLibrary:
+    """Pages of the documents registered in a run folder (one per app: no global state)."""
+
+    def __init__(self, root: Path, registry_files: Sequence[Path]) -> None:
+        self.root = root.resolve()
+        self._files = tuple(registry_files)
+        self._cache: dict[tuple[str, int, int], list[str]] = {}
+        self._cache_lock = threading.Lock()
+
+    def registry(self) -> Registry:
+        return load_registry(self.root, self._files)
+
+    def pages(self, document: RegisteredDocument) -> list[str]:
+        """The reference text of every page (cached while the file is unchanged)."""
+        stat = document.path.stat()
+        key = (str(document.path), stat.st_mtime_ns, stat.st_size)
+        with self._cache_lock:
+            cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        pages = load_pages(document.path)
+        with self._cache_lock:
+            if len(self._cache) >= _PAGE_CACHE_SIZE:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = pages
+        return pages
+
+    def boxes(
+        self, document: RegisteredDocument, page: int, span: tuple[int, int] | None
+    ) -> list[Box]:
+        """Line boxes (PDF units) around ``span`` of ``page`` (from 1); [] when unmappable."""
+        if span is None or not document.is_pdf:
+            return []
+        reference = self.pages(document)[page - 1]
+        with PDFIUM_LOCK:
+            pdf = _open(document.path)
+            try:
+                pdf_page = pdf[page - 1]
+                textpage = pdf_page.get_textpage()
+                try:
+                    return _span_boxes(textpage, reference, *span)
+                finally:
+                    textpage.close()
+                    pdf_page.close()
+            finally:
+                pdf.close()
+
+    def png(self, document: RegisteredDocument, page: int, span: tuple[int, int] | None) -> bytes:
+        """The page rendered as a PNG, the span's lines boxed in yellow."""
+        boxes = self.boxes(document, page, span)
+        with PDFIUM_LOCK:
+            pdf = _open(document.path)
+            try:
+                pdf_page = pdf[page - 1]
+                try:
+                    bitmap = pdf_page.render(scale=RENDER_SCALE)
+                    convert = bitmap.get_posconv(pdf_page)
+                    corners = [
+                        (convert.to_bitmap(left, top), convert.to_bitmap(right, bottom))
+                        for left, bottom, right, top in boxes
+                    ]
+                    image = bitmap.to_pil().convert("RGBA")
+                    bitmap.close()
+                finally:
+                    pdf_page.close()
+            finally:
+                pdf.close()
+        return _highlighted_png(image, corners)
+
+
+def _open(path: Path) -> pdfium.PdfDocument:
+    try:
+        return pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as err:
+        raise DocumentError(f"{path.name}: not a readable PDF ({err})") from None
+
+
+def _highlighted_png(
+    image: Image.Image, corners: Sequence[tuple[tuple[float, float], tuple[float, float]]]
+) -> bytes:
+    overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(overlay)
+    # Loose glyph boxes already span the line height: pad sideways only, so lines don't overlap.
+    pad = 1.5 * RENDER_SCALE
+    for (x0, y0), (x1, y1) in corners:
+        left, right = sorted((x0, x1))
+        top, bottom = sorted((y0, y1))
+        draw.rectangle(
+            (left - pad, top, right + pad, bottom),
+            fill=_HIGHLIGHT_FILL,
+            outline=_HIGHLIGHT_LINE,
+            width=2,
+        )
+    out = io.BytesIO()
+    Image.alpha_composite(image, overlay).convert("RGB").save(out, format="PNG", compress_level=6)
+    return out.getvalue()

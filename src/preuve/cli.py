@@ -9,7 +9,7 @@ import typer
 
 from preuve.commands.check import check_memo_command, check_quote_command, check_quotes_command
 from preuve.commands.demo import demo_command
-from preuve.commands.digest import digest_app
+from preuve.commands.digest import digest_app, eval_digest_command
 from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_command
 from preuve.commands.synthesize import (
     check_synthesis_command,
@@ -44,6 +44,7 @@ def build_app() -> typer.Typer:
     app.command("view")(view_command)
 
     eval_app = typer.Typer(help="Evaluate a workflow against its gold, over repeated runs.")
+    eval_app.command("digest")(eval_digest_command)
     eval_app.command("memo")(eval_memo_command)
     eval_app.command("rates")(eval_rates_command)
     eval_app.command("synthesis")(eval_synthesis_command)

@@ -50,3 +50,13 @@ def test_demo_runs_the_three_workflows_and_can_run_again(tmp_path: Path) -> None
         json.loads((out / "demo.json").read_text(encoding="utf-8"))["digest"] == summary["digest"]
     )
     assert (out / "unrelated.txt").read_text(encoding="utf-8") == "kept"
+
+
+def test_eval_digest_runs_the_60_mutations(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["eval", "digest", "--out", str(tmp_path / "eval")])
+    assert result.exit_code == 0, result.output
+    assert "model calls: incremental 140 vs full 900" in result.stdout
+    assert "comparisons identical: 60/60" in result.stdout
+    again = CliRunner().invoke(app, ["eval", "digest", "--out", str(tmp_path / "eval")])
+    assert again.exit_code == 2  # an existing store would turn every build into cache hits
+    assert "already exists" in again.stderr

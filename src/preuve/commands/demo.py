@@ -30,7 +30,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from preuve.commands.common import console, handles_errors, resolve_model
-from preuve.commands.digest_views import serve_dict
+from preuve.commands.digest_views import eval_lines, serve_dict
 from preuve.commands.memo import print_dashboard, write_memo_run
 from preuve.commands.synthesize import print_summary, write_run
 from preuve.core.facts import parse_facts
@@ -184,7 +184,7 @@ def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
             exercise=False,
             on_dossier=lambda _name: progress.advance(task),
         )
-    lines = _digest_lines(report)
+    lines = eval_lines(report)
     for line in lines:
         console.print(line, markup=False)
     return {"exercise": exercise, "lines": lines}
@@ -221,28 +221,6 @@ def _print_exercise(dossier: str, exercise: dict[str, Any], documents: int) -> N
             "yes" if step["identical_to_full"] else "NO",
         )
     console.print(table)
-
-
-def _digest_lines(report: dict[str, Any]) -> list[str]:
-    calls, tokens = report["model_calls"], report["generated_tokens"]
-    comparisons, audit = report["comparisons"], report["audit"]
-    extractive = report["extractive"]
-    return [
-        f"engine: {report['engine']} · {report['events']} mutations on {report['dossiers']} "
-        "test dossiers",
-        f"model calls: incremental {calls['incremental']} vs full {calls['full']} · "
-        f"new tokens: {tokens['incremental']} vs {tokens['full']} · comparisons identical: "
-        f"{comparisons['identical']}/{comparisons['events']}",
-        f"roots after mutation: {report['roots_after_mutation']} · audit: "
-        + ", ".join(f"{k} {_short(v)}" for k, v in audit.items()),
-        f"extractive baseline: {extractive['initial_facts']} initial and "
-        f"{extractive['post_mutation_facts']} post-mutation facts, precision "
-        f"{_short(extractive['precision'])}, recall {_short(extractive['recall'])}",
-    ]
-
-
-def _short(value: object) -> str:
-    return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
 def _refusals(out: Path) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from preuve.commands.common import (
     EXIT_OK,
@@ -29,6 +30,7 @@ from preuve.commands.common import (
 )
 from preuve.commands.digest_views import (
     build_dict,
+    eval_lines,
     print_build,
     print_comparison,
     print_history,
@@ -49,11 +51,11 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
-from preuve.eval.digest_eval import gold_tuples
+from preuve.eval.digest_eval import gold_tuples, run_digest_eval
 from preuve.io.files import write_json_atomic
 from preuve.io.store import DigestStore
 
-__all__ = ["digest_app"]
+__all__ = ["digest_app", "eval_digest_command"]
 
 digest_app = typer.Typer(
     name="digest",
@@ -358,3 +360,49 @@ def prov_command(
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(out, document)
     console.print(f"wrote {out}", markup=False)
+
+
+@handles_errors
+def eval_digest_command(
+    out: Annotated[
+        Path, typer.Option("--out", help="A new folder for the store, report and review sample.")
+    ] = Path("preuve-out/digest-eval"),
+    corpus: Annotated[
+        Path | None,
+        typer.Option("--corpus", help="A generated digest corpus (default: generate one)."),
+    ] = None,
+    model: ModelOpt = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """The 60 test mutations, each followed by an incremental and an independent full build
+    compared node by node, the audit against gold, and the extractive baseline."""
+    summarizer = resolve_model(model, rules_summarizer)
+    root = corpus.resolve() if corpus is not None else None
+    dossiers = sorted(p for p in (root / "dossiers").iterdir()) if root is not None else []
+    total = sum(p.name.startswith("test") for p in dossiers) or 20
+    with Progress(
+        TextColumn("mutations: incremental vs full rebuild"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("dossiers", total=total)
+        report = run_digest_eval(
+            out,
+            corpus_root=root,
+            model=summarizer,
+            concurrency=concurrency,
+            on_dossier=lambda _name: progress.advance(task),
+        )
+    if as_json:
+        print_json(report)
+    else:
+        for line in eval_lines(report):
+            console.print(line, markup=False)
+        console.print(f"wrote {out}/", markup=False)
+    comparisons = report["comparisons"]
+    identical = comparisons["identical"] == comparisons["events"]
+    raise typer.Exit(EXIT_OK if identical else EXIT_REJECTED)

@@ -19,6 +19,7 @@ from preuve.models.base import Model
 __all__ = [
     "build_dict",
     "engine",
+    "eval_lines",
     "print_build",
     "print_comparison",
     "print_history",
@@ -186,3 +187,26 @@ def print_history(runs: Sequence[RunInfo], where: Path) -> None:
             str(counters.get("generated_tokens", "")),
         )
     console.print(table)
+
+
+def eval_lines(report: dict[str, Any]) -> list[str]:
+    """The summary lines of a digest evaluation report (60 mutations, audit, baseline)."""
+    calls, tokens = report["model_calls"], report["generated_tokens"]
+    comparisons, audit = report["comparisons"], report["audit"]
+    extractive = report["extractive"]
+    return [
+        f"engine: {report['engine']} · {report['events']} mutations on {report['dossiers']} "
+        "test dossiers",
+        f"model calls: incremental {calls['incremental']} vs full {calls['full']} · "
+        f"new tokens: {tokens['incremental']} vs {tokens['full']} · comparisons identical: "
+        f"{comparisons['identical']}/{comparisons['events']}",
+        f"roots after mutation: {report['roots_after_mutation']} · audit: "
+        + ", ".join(f"{k} {_short(v)}" for k, v in audit.items()),
+        f"extractive baseline: {extractive['initial_facts']} initial and "
+        f"{extractive['post_mutation_facts']} post-mutation facts, precision "
+        f"{_short(extractive['precision'])}, recall {_short(extractive['recall'])}",
+    ]
+
+
+def _short(value: object) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else str(value)

@@ -18,6 +18,7 @@ from rich.console import Console
 
 from preuve.core.errors import InputError, PreuveError
 from preuve.models.base import Model
+from preuve.models.replay import RecordingModel
 from preuve.models.spec import load_model
 
 __all__ = [
@@ -66,9 +67,14 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
 
 
 def resolve_model(spec: str | None, rules: Callable[[], Model]) -> Model:
-    """``--model``, else ``$PREUVE_MODEL``, else the workflow's rules engine (built lazily)."""
+    """``--model``, else ``$PREUVE_MODEL``, else the workflow's rules engine (built lazily).
+
+    With ``$PREUVE_RECORD=FILE`` every call is also recorded to FILE (secrets stripped), to
+    be replayed later with ``--model replay:FILE``."""
     chosen = spec or os.environ.get("PREUVE_MODEL") or "rules"
-    return load_model(chosen, rules=rules() if chosen == "rules" else None, env=os.environ)
+    model = load_model(chosen, rules=rules() if chosen == "rules" else None, env=os.environ)
+    record = os.environ.get("PREUVE_RECORD")
+    return RecordingModel(model, Path(record)) if record else model
 
 
 def print_json(value: Any) -> None:

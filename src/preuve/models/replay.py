@@ -27,7 +27,10 @@ from preuve.models.journal import scrub_secrets, secret_values_of, settings_of
 
 __all__ = ["RecordingModel", "ReplayModel", "completion_from_json", "completion_to_json"]
 
-RECORD_HINT = "record again: run once against a real model wrapped in RecordingModel(model, FILE)"
+RECORD_HINT = (
+    "record again: run once against the real model with PREUVE_RECORD=FILE "
+    "(or wrap it in RecordingModel(model, FILE))"
+)
 
 
 def completion_to_json(completion: Completion) -> dict[str, Any]:

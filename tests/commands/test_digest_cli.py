@@ -27,7 +27,7 @@ def invoke(*args: str | Path) -> tuple[int, str, str]:
 
 
 def test_public_surface_is_pinned() -> None:
-    assert digest_command_module.__all__ == ["digest_app"]
+    assert digest_command_module.__all__ == ["digest_app", "eval_digest_command"]
 
 
 def test_build_serve_then_stale_then_rebuild(corpus: CorpusInfo, tmp_path: Path) -> None:

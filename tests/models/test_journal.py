@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from preuve.core.errors import ModelError
+from preuve.core.errors import InputError, ModelError
 from preuve.models import Journal, JournaledModel, ScriptedModel
 from preuve.models.base import Completion, Request, messages_of, request_hash
 
@@ -79,7 +79,7 @@ def test_readonly_journal_reads_without_writing(tmp_path: Path) -> None:
     with Journal(path, readonly=True) as reader:
         assert len(reader.calls("run-a")) == 3
         assert reader.run_ids() == ["run-a"]
-        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        with pytest.raises(InputError, match="readonly"):
             reader.record(reader.calls()[0])
     # A WAL reader may create the -shm index beside it; the database itself is untouched.
     assert path.read_bytes() == before

@@ -6,7 +6,7 @@ BASE   := $(VENV)/.installed-base
 DEV    := $(VENV)/.installed-dev
 SRC    := src tests benchmarks
 
-.PHONY: demo test check lint typecheck layers pytest bench browser screenshot clean
+.PHONY: demo test check lint typecheck layers pytest bench reliability browser screenshot clean
 
 demo: $(BASE)
 	$(BIN)/preuve demo
@@ -36,6 +36,10 @@ browser:
 	  else \
 	    echo "note: /usr/bin/chromium is missing (apt-get install chromium); browser tests will skip"; \
 	  fi; }
+
+# The bad-input, model-attack and fault matrix: inputs tried, faults injected, crashes, data lost.
+reliability: $(DEV)
+	$(BIN)/preuve reliability
 
 screenshot: $(DEV) browser
 	UPDATE_DOCS_SCREENSHOT=1 $(BIN)/pytest -q tests/web/test_browser.py

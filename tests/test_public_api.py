@@ -7,6 +7,20 @@ import importlib
 import pytest
 
 PUBLIC_API: dict[str, tuple[str, ...]] = {
+    "preuve.core.links": ("find_links", "unsupported_links"),
+    "preuve.io.files": (
+        "TEMP_PREFIX",
+        "write_bytes_atomic",
+        "write_json_atomic",
+        "write_text_atomic",
+    ),
+    "preuve.io.registry": (
+        "REGISTRY_FORMAT",
+        "REGISTRY_NAME",
+        "RegistryEntry",
+        "copy_into",
+        "write_registry",
+    ),
     "preuve.core.text": (
         "Lenient",
         "Normalized",
@@ -38,6 +52,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "render_facts",
     ),
     "preuve.core.memocheck": (
+        "LINK_NOT_IN_FACTS",
         "NO_SOURCE",
         "NUMBER_NOT_IN_FACTS",
         "NUMBER_SIGN",

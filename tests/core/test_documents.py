@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from preuve.core import documents
 from preuve.core.documents import AccessState, Document, Snapshot, text_sha256
 from preuve.core.errors import DocumentError
 
@@ -29,16 +28,6 @@ def make_doc(
         pages=pages,
         access=access or AccessState(),
     )
-
-
-def test_public_surface_is_pinned() -> None:
-    assert documents.__all__ == [
-        "PAGE_SEPARATOR",
-        "AccessState",
-        "Document",
-        "Snapshot",
-        "text_sha256",
-    ]
 
 
 # --- pages and offsets -----------------------------------------------------------------------

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from preuve.core import evidence
 from preuve.core.documents import AccessState, Document, Snapshot
 from preuve.core.evidence import (
     Span,
@@ -37,20 +36,6 @@ def assert_exact(span: Span, doc: Document) -> None:
     assert doc.text[span.start : span.end] == span.quote
     assert span.text_sha256 == doc.text_sha256
     assert span.id == f"{doc.doc_id}@{doc.version}:{span.start}:{span.end}"
-
-
-def test_public_surface_is_pinned() -> None:
-    assert evidence.__all__ == [
-        "Span",
-        "SpanCheck",
-        "SpanStatus",
-        "make_span",
-        "parse_span_id",
-        "resolve_span_id",
-        "span_from_mapping",
-        "span_id",
-        "validate_span",
-    ]
 
 
 def test_status_values_are_lower_snake_names() -> None:

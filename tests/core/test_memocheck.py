@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from preuve.core import memocheck
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import parse_facts
@@ -35,21 +34,6 @@ FACTS_EN = parse_facts(
     "[R-acme-fcf] Acme Inc. - Free cash flow 2025: (14,930) ; net margin: (0.5)%\n"
     "[R-acme-rev] Acme Inc. - Revenue 2025: $1,577.5 million\n"
 )
-
-
-def test_public_surface_is_pinned() -> None:
-    assert memocheck.__all__ == [
-        "NO_SOURCE",
-        "NUMBER_NOT_IN_FACTS",
-        "NUMBER_SIGN",
-        "UNKNOWN_SOURCE",
-        "Paragraph",
-        "check_memo",
-        "ground_number",
-        "has_negative_word",
-        "parse_memo",
-        "split_clauses",
-    ]
 
 
 # (id, paragraph text, sources, locale, years, expected [(code, number or id in detail)])

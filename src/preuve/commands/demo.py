@@ -47,6 +47,7 @@ from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
 from preuve.eval.memo_eval import evaluate_run, load_gold
 from preuve.eval.synthesis_eval import grade_run
+from preuve.io.files import write_json_atomic
 from preuve.io.registry import RegistryEntry, copy_into, write_registry
 from preuve.io.store import DigestStore
 from preuve.memo.dashboard import build_dashboard
@@ -90,9 +91,7 @@ def demo_command(
     summary["digest"] = _digest(digest_corpus.root, out / "digest", model)
     summary["refusals"] = _refusals(out / "refusals")
     summary["seconds"] = round(time.perf_counter() - started, 1)
-    (out / "demo.json").write_text(
-        json.dumps(summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-    )
+    write_json_atomic(out / "demo.json", summary)
     console.print(Rule())
     console.print(f"Done in {summary['seconds']} s. Every output is in {out}/", markup=False)
     console.print(f"Open the viewer: preuve view {out}", markup=False)
@@ -133,9 +132,7 @@ def _synthesis(dossier: Path, grid: Path, out: Path, spec: str | None) -> dict[s
         run = synthesize(documents, model, journal=journal)
     files = write_run(run, out, documents)
     score = grade_run(run, load_grid(grid))
-    (out / "score.json").write_text(
-        json.dumps(score.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-    )
+    write_json_atomic(out / "score.json", score.to_dict())
     print_summary(run, files, show_files=False)
     for line in score.lines():
         console.print(f"grid {line}", markup=False)
@@ -158,10 +155,8 @@ def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
             dossier=first,
             on_serve=lambda label, answer: answers.append({"label": label, **serve_dict(answer)}),
         )
-    (out / "exercise.json").write_text(json.dumps(exercise, indent=2) + "\n", encoding="utf-8")
-    (out / "serve.json").write_text(
-        json.dumps(answers, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-    )
+    write_json_atomic(out / "exercise.json", exercise)
+    write_json_atomic(out / "serve.json", answers)
     _register_versions(corpus / "dossiers" / first, out)
     _print_exercise(first, exercise, len(load_digest_dossier(corpus / "dossiers" / first)))
 
@@ -248,7 +243,5 @@ def _refusals(out: Path) -> dict[str, Any]:
     for defect in defects:
         console.print(f"  - {defect.render()}", markup=False)
     verdicts = {"quotes": quotes, "memo_defects": [d.render() for d in defects]}
-    (out / "verdicts.json").write_text(
-        json.dumps(verdicts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-    )
+    write_json_atomic(out / "verdicts.json", verdicts)
     return {"quotes_refused": sum(not q["verified"] for q in quotes), "memo_defects": len(defects)}

@@ -39,7 +39,7 @@ from preuve.eval.memo_eval import EvalFigures, evaluate_memo
 from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_overview, read_rates
 from preuve.io.registry import RegistryEntry, copy_into, write_registry
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
-from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
+from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.writer import KNOWN_LIMITS, MemoStatus
 from preuve.models.journal import Journal
@@ -184,9 +184,10 @@ def memo_command(
     """Cited risk signals and a verified credit memo from annual reports."""
     _check_reports(reports)
     chosen = resolve_model(model, memo_rules_model)
+    loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(reports, chosen, journal=journal)
+        run = run_memo(loaded, chosen, journal=journal)
     append_rates(_rates_path(rates), rates_of(run, source="memo"))
     dashboard = build_dashboard(run)
     files = write_memo_run(run, dashboard, out)

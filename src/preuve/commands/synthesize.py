@@ -114,7 +114,7 @@ def _register_documents(dossier: Dossier, out: Path) -> Path:
     entries = []
     for document in dossier.documents:
         path = folder / f"{document.id}.txt"
-        path.write_text(document.text, encoding="utf-8")
+        write_text_atomic(path, document.text)
         entries.append(RegistryEntry(document.id, document.title, path))
     return write_registry(out, entries)
 

@@ -34,6 +34,7 @@ from preuve.core.links import unsupported_links
 from preuve.core.numbers import Locale, NumberMention, extract_numbers
 
 __all__ = [
+    "LINK_NOT_IN_FACTS",
     "NO_SOURCE",
     "NUMBER_NOT_IN_FACTS",
     "NUMBER_SIGN",

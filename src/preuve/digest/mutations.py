@@ -121,6 +121,7 @@ class StoredNode:
 
 def stored_nodes(store: DigestStore, run_id: str) -> list[StoredNode]:
     """The nodes of a recorded run, for comparing two runs read back from the store."""
+    store.run(run_id)  # an unknown run id is an InputError, never an empty (equal) run
     nodes = []
     for record in store.run_nodes(run_id):
         row = store.node(record.node_row)

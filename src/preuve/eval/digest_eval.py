@@ -91,12 +91,18 @@ def gold_tuples(corpus_root: Path, dossier: str, snapshot: Snapshot) -> frozense
         gold = json.loads(path.read_text(encoding="utf-8"))["documents"]
     except (OSError, ValueError, KeyError) as err:
         raise InputError(f"{path}: cannot read the gold labels ({err})") from None
-    return frozenset(
-        FactTuple(f["subject"], f["field"], f["value"])
-        for doc in snapshot
-        if doc.access.usable
-        for f in gold[doc.doc_id][str(doc.version)]
-    )
+    try:
+        return frozenset(
+            FactTuple(f["subject"], f["field"], f["value"])
+            for doc in snapshot
+            if doc.access.usable
+            for f in gold[doc.doc_id][str(doc.version)]
+        )
+    except (KeyError, TypeError) as err:
+        raise InputError(
+            f"{path}: the gold labels have no entry for {err}",
+            fix="regenerate the corpus, or audit without gold",
+        ) from None
 
 
 def report_sha256(report: dict[str, Any], *, main_only: bool = False) -> str:

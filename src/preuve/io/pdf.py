@@ -32,11 +32,13 @@ def read_pdf_pages(path: Path) -> list[str]:
             pdf = pdfium.PdfDocument(str(path))
         except pdfium.PdfiumError as err:
             reason = str(err).lower()
-            if "password" in reason:
+            # pdfium's error code is process-wide and may be stale (a zero-page PDF fails
+            # without setting one): "password" counts only if the file has an /Encrypt entry.
+            if "password" in reason and b"/Encrypt" in path.read_bytes():
                 raise DocumentError(
                     f"{path}: the PDF is encrypted", fix="give a decrypted copy"
                 ) from None
-            if "success" in reason:  # pdfium refuses an empty page tree without an error code
+            if "password" in reason or "success" in reason:
                 raise DocumentError(
                     f"{path}: not a readable PDF (no page could be loaded)"
                 ) from None

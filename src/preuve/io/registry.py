@@ -12,12 +12,13 @@ Paths are written relative to the registry's folder.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from preuve.io.files import write_json_atomic
 
 __all__ = ["REGISTRY_FORMAT", "REGISTRY_NAME", "RegistryEntry", "copy_into", "write_registry"]
 
@@ -54,13 +55,5 @@ def write_registry(folder: Path, entries: Sequence[RegistryEntry]) -> Path:
         for entry in entries
     ]
     target = folder / REGISTRY_NAME
-    partial = target.with_suffix(".json.partial")
-    partial.write_text(
-        json.dumps(
-            {"format": REGISTRY_FORMAT, "documents": documents}, ensure_ascii=False, indent=2
-        )
-        + "\n",
-        encoding="utf-8",
-    )
-    os.replace(partial, target)
+    write_json_atomic(target, {"format": REGISTRY_FORMAT, "documents": documents})
     return target

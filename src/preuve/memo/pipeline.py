@@ -31,7 +31,16 @@ from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
 from preuve.models.journal import CallRecord, Journal, JournaledModel
 
-__all__ = ["CompanyMemo", "MemoRun", "analyse_report", "call_to_dict", "engine_label", "run_memo"]
+__all__ = [
+    "CompanyMemo",
+    "LoadedReport",
+    "MemoRun",
+    "analyse_report",
+    "call_to_dict",
+    "engine_label",
+    "load_reports",
+    "run_memo",
+]
 
 
 def engine_label(model: Model) -> str:
@@ -214,21 +223,32 @@ def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMe
     )
 
 
+LoadedReport = tuple[str, Sequence[str]]
+
+
+def load_reports(report_paths: Sequence[Path]) -> list[LoadedReport]:
+    """Each report's name and page texts; an unreadable report raises before anything runs."""
+    return [(str(path), load_pages(path)) for path in report_paths]
+
+
 def run_memo(
-    report_paths: Sequence[Path],
+    report_paths: Sequence[Path] | Sequence[LoadedReport],
     model: Model,
     *,
     journal: Journal,
     run_id: str | None = None,
     concurrency: int = 1,
 ) -> MemoRun:
-    """Run workflow 1 on each report; every model call is journaled under ``run_id``."""
+    """Run workflow 1 on each report (paths, or reports already loaded by
+    :func:`load_reports`); every model call is journaled under ``run_id``."""
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     started = time.perf_counter()
     run_id = run_id or uuid.uuid4().hex
     journaled = JournaledModel(model, journal, run_id)
-    documents = [(str(path), load_pages(path)) for path in report_paths]
+    documents = [
+        item if isinstance(item, tuple) else (str(item), load_pages(item)) for item in report_paths
+    ]
     if concurrency == 1 or len(documents) < 2:
         companies = [analyse_report(name, pages, journaled) for name, pages in documents]
     else:

@@ -200,3 +200,59 @@ def test_missing_folder_and_not_a_store_fail_in_one_line(tmp_path: Path) -> None
         DigestStore(junk)
     with pytest.raises(InputError, match="no run"):
         DigestStore(tmp_path / "s.sqlite").run("nope")
+
+
+def _reduce(node_id: str, key: str, child_rows: tuple[int, ...]) -> NodeRecord:
+    node = NodeRow(
+        INCREMENTAL, key, node_id, "reduce", "VALID", [], [], [], "d" * 64, None, 1, 1, 1, True
+    )
+    return NodeRecord(node_id, "reduce", 1, None, key, new_node=node, child_rows=child_rows)
+
+
+def test_a_rolled_back_write_reports_its_own_cause(tmp_path: Path) -> None:
+    # SQLite ends some failed transactions itself (full disk, I/O error, RAISE(ROLLBACK)):
+    # the error must name that cause, not "cannot rollback - no transaction is active".
+    path = tmp_path / "s.sqlite"
+    store = DigestStore(path)
+    run = store.begin_run(
+        mode="incremental", dossier="d", principal="p", model={}, settings={}, snapshot=[]
+    )
+    other = sqlite3.connect(path)
+    other.execute(
+        "CREATE TRIGGER simulated BEFORE INSERT ON edges"
+        " BEGIN SELECT RAISE(ROLLBACK, 'simulated failure'); END"
+    )
+    other.close()
+    with pytest.raises(InputError, match="simulated failure"):
+        store.record_nodes(run, [_reduce("reduce:a", "ka", (1,))])
+    assert store.row_counts()["nodes"] == 0
+    store.close()
+
+
+def test_a_failed_commit_leaves_no_transaction_open(tmp_path: Path) -> None:
+    store = DigestStore(tmp_path / "s.sqlite")
+    run = store.begin_run(
+        mode="incremental", dossier="d", principal="p", model={}, settings={}, snapshot=[]
+    )
+    # A deferred foreign key fails at COMMIT, which leaves SQLite's transaction open.
+    store._conn.execute("PRAGMA defer_foreign_keys = ON")
+    with pytest.raises(InputError, match="FOREIGN KEY"):
+        store.record_nodes(run, [_reduce("reduce:a", "ka", (99_999,))])
+    store.record_nodes(run, [_reduce("reduce:b", "kb", ())])
+    assert store.row_counts()["nodes"] == 1
+    store.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc/self/fd (Linux)")
+def test_a_file_that_is_not_a_store_is_not_left_open(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not sqlite at all, just text " * 100)
+
+    def open_handles() -> int:
+        return sum(1 for fd in Path("/proc/self/fd").iterdir() if fd.resolve() == junk.resolve())
+
+    with pytest.raises(InputError) as caught:
+        DigestStore(junk)
+    # ``caught`` keeps the failed constructor's frame alive: only an explicit close frees it.
+    assert caught.value.exit_code == 2
+    assert open_handles() == 0

@@ -34,7 +34,8 @@ class PreuveError(Exception):
 
     def __init__(self, message: str, *, fix: str | None = None) -> None:
         self.message = " ".join(message.split())
-        self.fix = fix
+        # Both halves are collapsed: a path or a message quoted in them may hold a newline.
+        self.fix = " ".join(fix.split()) if fix is not None else None
         super().__init__(self.one_line())
 
     def one_line(self) -> str:

@@ -34,7 +34,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -134,15 +134,22 @@ class DigestStore:
                 self._conn = sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
             else:
                 self._conn = sqlite3.connect(path, timeout=30, check_same_thread=False)
-            self._conn.isolation_level = None  # explicit transactions only
-            self._conn.execute("PRAGMA busy_timeout = 30000")
-            self._conn.execute("PRAGMA foreign_keys = ON")
-            if not read_only:
-                self._conn.execute("PRAGMA journal_mode = WAL")
-                self._conn.executescript(SCHEMA_SQL)
-            if max_bytes is not None:
-                page = int(self._conn.execute("PRAGMA page_size").fetchone()[0])
-                self._conn.execute(f"PRAGMA max_page_count = {max(1, max_bytes // page)}")
+            try:
+                self._configure(read_only=read_only, max_bytes=max_bytes)
+            except BaseException:
+                self._conn.close()  # not a store, or unwritable: keep no handle on the file
+                raise
+
+    def _configure(self, *, read_only: bool, max_bytes: int | None) -> None:
+        self._conn.isolation_level = None  # explicit transactions only
+        self._conn.execute("PRAGMA busy_timeout = 30000")
+        self._conn.execute("PRAGMA foreign_keys = ON")
+        if not read_only:
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.executescript(SCHEMA_SQL)
+        if max_bytes is not None:
+            page = int(self._conn.execute("PRAGMA page_size").fetchone()[0])
+            self._conn.execute(f"PRAGMA max_page_count = {max(1, max_bytes // page)}")
 
     def close(self) -> None:
         with self._lock:
@@ -167,10 +174,14 @@ class DigestStore:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
+                self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                # SQLite may have rolled back already (full disk, I/O error), and a failed
+                # COMMIT leaves the transaction open: end it, without hiding the real cause.
+                if self._conn.in_transaction:
+                    with suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
 
     def _read(self, sql: str, args: Sequence[object] = ()) -> list[dict[str, Any]]:
         with self._lock, self._guard():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -20,7 +20,9 @@ __all__ = [
     "Model",
     "ModelIdentity",
     "Request",
+    "messages_of",
     "request_hash",
+    "wrapped_models",
 ]
 
 Role = Literal["system", "user", "assistant"]
@@ -104,3 +106,17 @@ def request_hash(request: Request, identity: ModelIdentity | None = None) -> str
 def messages_of(pairs: Sequence[tuple[Role, str]]) -> tuple[Message, ...]:
     """Build a message tuple from (role, content) pairs."""
     return tuple(Message(role, content) for role, content in pairs)
+
+
+def wrapped_models(model: object) -> Iterator[object]:
+    """``model``, then each model it wraps, outermost first.
+
+    Wrappers (journal, budget, recording, pool limits) expose the model they wrap as
+    ``inner``; a cycle of wrappers ends the walk instead of looping forever.
+    """
+    seen: set[int] = set()
+    current: object | None = model
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = getattr(current, "inner", None)

@@ -22,7 +22,14 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from preuve.core.errors import BudgetError
-from preuve.models.base import Completion, Message, Model, ModelIdentity, Request
+from preuve.models.base import (
+    Completion,
+    Message,
+    Model,
+    ModelIdentity,
+    Request,
+    wrapped_models,
+)
 
 __all__ = [
     "BudgetedModel",
@@ -125,16 +132,8 @@ def is_truncated(completion: Completion) -> bool:
 
 
 def _innermost_counting(model: object) -> CountingModel | None:
-    # Wrappers (journal, budget, recording, pool limits) expose ``inner``; the tokenizer
-    # belongs to the backend at the bottom of that chain.
-    seen: set[int] = set()
-    current: object | None = model
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, CountingModel):
-            return current
-        current = getattr(current, "inner", None)
-    return None
+    # The tokenizer belongs to the backend at the bottom of the chain of wrappers.
+    return next((m for m in wrapped_models(model) if isinstance(m, CountingModel)), None)
 
 
 def counter_for(model: object) -> TokenCounter:

@@ -25,7 +25,15 @@ from types import TracebackType
 from typing import Any, Literal, cast
 
 from preuve.core.errors import InputError
-from preuve.models.base import Completion, Message, Model, ModelIdentity, Request, request_hash
+from preuve.models.base import (
+    Completion,
+    Message,
+    Model,
+    ModelIdentity,
+    Request,
+    request_hash,
+    wrapped_models,
+)
 from preuve.models.budget import is_estimated
 
 __all__ = [
@@ -92,14 +100,11 @@ def scrub_secrets(text: str, secrets: Iterable[str]) -> str:
 
 def secret_values_of(model: object) -> tuple[str, ...]:
     """Secret values (API keys) a model and the models it wraps declare, for scrubbing."""
-    found: list[str] = []
-    seen: set[int] = set()
-    current: object | None = model
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        found.extend(getattr(current, "secret_values", ()))
-        current = getattr(current, "inner", None)
-    return tuple(found)
+    return tuple(
+        secret
+        for wrapped in wrapped_models(model)
+        for secret in getattr(wrapped, "secret_values", ())
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,9 +169,13 @@ class Journal:
         with self._storage():
             # One connection shared by the pool's threads, serialized by the lock.
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.executescript(_SCHEMA)
+            except BaseException:
+                self._db.close()  # not a journal, or unwritable: keep no handle on the file
+                raise
 
     @contextmanager
     def _storage(self) -> Iterator[None]:

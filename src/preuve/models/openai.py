@@ -281,7 +281,7 @@ class OpenAIModel:
         if isinstance(err, openai.APIConnectionError):
             if _refused_connection(err):
                 return ConfigError(f"cannot reach {url}: start the server or fix --model")
-            return ModelError(f"connection to {url} failed: {err}")
+            return ModelError(f"connection to {url} failed: {self._scrub(str(err))[:200]}")
         if isinstance(err, (openai.AuthenticationError, openai.PermissionDeniedError)):
             return ConfigError(
                 f"{url} refused the API key (HTTP {err.status_code})",

@@ -54,6 +54,10 @@ _MIN_WORDS = 5
 _MIN_CHARS = 30
 _MAX_CHARS = 700
 _MAX_DIGIT_SHARE = 0.4  # more numbers than this among the words: a table row, not prose
+_HEADING_WORD = 4  # letters: shorter words (and, of, the, et, des) keep their case in titles
+_HEADING_MIN_WORDS = 3
+_HEADING_SHARE = 0.8
+_FIGURE_TOKEN = re.compile(r"[\d$€£%]")
 _ABBREVIATIONS = frozenset(
     {"m", "mm", "mme", "mlle", "dr", "me", "st", "ste", "cf", "art", "no", "n°", "nos"}
     | {"inc", "ltd", "co", "corp", "vs", "etc", "mr", "mrs", "ms", "jr", "sr", "fig"}
@@ -147,16 +151,30 @@ def _split_block(page: str, start: int, end: int) -> list[tuple[int, int]]:
     return spans
 
 
+def _is_heading(text: str, lettered: list[str]) -> bool:
+    """A title-case line without a final period (``Fair Value and Future Maturities``):
+    nearly every long word capitalized, which prose in either language never does."""
+    long_words = [w for w in lettered if sum(c.isalpha() for c in w) >= _HEADING_WORD]
+    capitalized = [w for w in long_words if w.lstrip("(«\"“'")[:1].isupper()]
+    return (
+        len(long_words) >= _HEADING_MIN_WORDS
+        and len(capitalized) >= _HEADING_SHARE * len(long_words)
+        and not text.rstrip('»"”’)').endswith((".", "!", "?"))
+    )
+
+
 def _is_prose(text: str) -> bool:
     words = text.split()
     if words and _TABLE_CELL.fullmatch(words[-1]):
         return False  # ends on a figure: a table row (prose ends on a word or a period)
     lettered = [w for w in words if any(c.isalpha() for c in w)]
-    digits = [w for w in words if any(c.isdigit() for c in w) and not any(c.isalpha() for c in w)]
+    # "$" and "%" standing alone are cells of a table row as much as the figures they frame
+    figures = [w for w in words if _FIGURE_TOKEN.search(w) and not any(c.isalpha() for c in w)]
     return (
-        len(lettered) >= _MIN_WORDS
+        not _is_heading(text, lettered)
+        and len(lettered) >= _MIN_WORDS
         and _MIN_CHARS <= len(text) <= _MAX_CHARS
-        and len(digits) <= _MAX_DIGIT_SHARE * len(words)
+        and len(figures) <= _MAX_DIGIT_SHARE * len(words)
         and any(c.islower() for c in text)
     )
 
@@ -201,8 +219,9 @@ _CUES: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"\bbris\b",
             r"engagements? financiers?",
             r"exigibilite anticipee",
-            r"\bwaivers?\b",
-            r"financial ratios?",
+            # a waiver from lenders; "no waiver of this Agreement" (an exhibit) is boilerplate
+            r"\bwaivers?\b.{0,80}\b(?:lenders?|banks?|covenants?|noteholders?|creditors?)\b",
+            r"\b(?:lenders?|banks?|covenants?|noteholders?|creditors?)\b.{0,80}\bwaivers?\b",
             r"\bratios?\b.{0,160}(?:ne pas depasser|au moins|au plus|n'(?:etait|est) pas respecte"
             r"|respect|contrat|contractuel|impos|plafond|maximum|minimum|not (?:to )?exceed"
             r"|at least|at most|required|compliance|breach)",
@@ -219,7 +238,11 @@ _CUES: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"\becheances?\b.{0,80}\b(?:emprunt|credit|dette|obligat|pret)",
             r"\b(?:emprunt|credit|dette|obligat|pret).{0,80}\becheances?\b",
             r"\brembours\w* (?:in fine|en totalite|a l'echeance)",
+            # "maturities of three months or less" (cash equivalents) is not a debt to refinance
+            r"\b(?:debt|notes?|loans?|borrowings?|facility|debentures?|bonds?|credit)\b.{0,80}"
             r"\bmatur(?:e|es|ity|ities)\b",
+            r"\bmatur(?:e|es|ity|ities)\b.{0,80}\b(?:debt|notes?|loans?|borrowings?|facility"
+            r"|debentures?|bonds?)\b",
             r"\bdue in (?:19|20)\d\d\b",
         ),
     ),
@@ -243,7 +266,7 @@ _CUES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             r"\blitiges?\b",
             r"\bcontentieux\b",
-            r"\bassigne",
+            r"\bassigne(?:e|es|s)?\b",  # "assigné(e)" in court, not the English "assigned"
             r"\btribunal\b",
             r"\bproces\b",
             r"\barbitrage\b",
@@ -285,11 +308,20 @@ _CUES: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"\bdepend(?:ance|ant|ante|ent)?\b\s+(?:de|d'|du|des|a l'egard)",
             r"licence exclusive",
             r"sole (?:supplier|source)|single (?:supplier|source)",
-            r"\bdepend(?:s|ent|ence)? (?:up)?on\b",
+            # the company depends on someone; "depends on many factors" is no dependency
+            r"\b(?:we|our|us|the company(?:'s)?)\b.{0,60}\bdepend(?:s|ent|ence)? (?:up)?on\b"
+            r"(?! (?:many|several|various|a number of|a variety of) factors)",
             r"exclusive licen[cs]e",
         ),
     ),
 )
+# Set phrases that carry a cue word but name no risk: the US safe-harbour statute, a
+# non-compete agreement (a "covenant" of an employee, not of a borrower).
+_NOT_RISK = re.compile(
+    r"private securities litigation reform act|covenants? not to compete|non-?compet\w*"
+)
+# A pointer to another section ("see Note 10", "see “Liquidity ...”") states nothing itself.
+_CROSS_REFERENCE = re.compile(r"\bsee (?:note|item|part|section|\"|“)")
 _COMPILED: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
     (category, tuple(re.compile(p) for p in patterns)) for category, patterns in _CUES
 )
@@ -297,7 +329,9 @@ _COMPILED: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
 
 def classify_sentence(text: str) -> tuple[str, int] | None:
     """The sentence's risk category and how many of its cues matched, or None."""
-    folded = fold(text)
+    folded = _NOT_RISK.sub(" ", fold(text))
+    if _CROSS_REFERENCE.search(folded):
+        return None
     for category, patterns in _COMPILED:
         hits = sum(1 for pattern in patterns if pattern.search(folded))
         if hits:

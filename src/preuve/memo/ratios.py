@@ -66,6 +66,7 @@ _TITLE_LINE = re.compile(
 _REGISTRANT = re.compile(r"exact\s+name\s+of\s+registrant", re.IGNORECASE)
 _FILE_NUMBER = re.compile(r"^commission\s+file\s+(?:number|no)", re.IGNORECASE)
 # Rules, check boxes and underscores around a name; a final "." (Inc.) or ")" stays.
+_SPACE_BEFORE_MARK = re.compile(r"\s+([.,])(?=\s|$)")
 _EDGES = re.compile(r"^[\W_]+|[^\w.)]+$")
 
 
@@ -86,7 +87,8 @@ def slug_of(name: str) -> str:
 
 
 def _clean(line: str) -> str:
-    return _EDGES.sub("", " ".join(line.split()))
+    # PDF extraction may space a name's punctuation out ("NIKE, Inc ."): close it up
+    return _EDGES.sub("", _SPACE_BEFORE_MARK.sub(r"\1", " ".join(line.split())))
 
 
 def _first_name_line(lines: list[str]) -> str | None:

@@ -26,7 +26,7 @@ from typing import Any
 from preuve.core.defects import Defect
 from preuve.core.jsonout import parse_model_json
 from preuve.core.quotes import QuoteChecker, QuoteResult
-from preuve.memo.cues import CATEGORIES, classify_sentence, page_sentences
+from preuve.memo.cues import CATEGORIES, classify_sentence, fold, page_sentences
 from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.loop import Checked, LoopStatus, ask_verified
 
@@ -342,8 +342,12 @@ def read_signals(
     for reading in readings:
         for signal in reading.verified:
             verified.setdefault((signal.page, signal.start, signal.end), signal)
+    # A sentence a report repeats (risk factors, then the notes) is one signal: its first page.
+    distinct: dict[str, VerifiedSignal] = {}
+    for key in sorted(verified):
+        distinct.setdefault(fold(verified[key].matched), verified[key])
     return Reading(
-        verified=tuple(verified[key] for key in sorted(verified)),
+        verified=tuple(distinct.values()),
         rejected=tuple(s for r in readings for s in r.rejected),
         first_rejected=sum(r.first_rejected for r in readings),
         attempts=sum(r.attempts for r in readings),

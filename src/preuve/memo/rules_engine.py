@@ -16,7 +16,7 @@ from preuve.models.rules import RulesHandler, RulesModel
 
 __all__ = ["MEMO_RULES_HANDLERS", "MEMO_RULES_VERSION", "memo_rules_model"]
 
-MEMO_RULES_VERSION = "memo-rules-1"
+MEMO_RULES_VERSION = "memo-rules-2"
 """Bump when a handler's output changes, so caches built by older rules are told apart."""
 
 MEMO_RULES_HANDLERS: Mapping[str, RulesHandler] = MappingProxyType(

@@ -99,7 +99,7 @@ __all__ = [
     "synthesize",
 ]
 
-RULES_VERSION = "synthesis-rules/1"
+RULES_VERSION = "synthesis-rules/2"
 RUN_FORMAT = "preuve-synthesis-run/1"
 
 

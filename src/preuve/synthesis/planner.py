@@ -107,7 +107,8 @@ TOPICS: tuple[Topic, ...] = (
         "Performances mesurées (latence, débit)",
         re.compile(
             r"\blatenc[ey]|\bp(?:50|90|95|99)\b|\bdebits?\b|\bthroughput|tok(?:ens)?/s"
-            r"|banc d.essai|\bbenchmark"
+            r"|banc d.essai|\bbenchmark|\b(?:centile|percentile)\b|temps de (?:reponse|requete)"
+            r"|response time|\breq(?:uetes)?/s|requetes par seconde|requests per second"
         ),
     ),
     Topic(
@@ -132,6 +133,7 @@ TOPICS: tuple[Topic, ...] = (
         re.compile(
             r"fin de (?:support|vie|maintenance)|end of (?:support|life)|\beol\b|cycle de vie"
             r"|lifecycle|perennite|\bbranche\b|\bbranch\b|roadmap|feuille de route"
+            r"|\b(?:support|maintenance)\b.{0,40}\b(?:jusqu.(?:en|au|a)|until)\b"
         ),
     ),
     Topic(

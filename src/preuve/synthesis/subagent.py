@@ -46,7 +46,12 @@ from preuve.synthesis.findings import (
     values_agree,
 )
 from preuve.synthesis.planner import fold, mentions
-from preuve.synthesis.subagent_patterns import Found, extract_values
+from preuve.synthesis.subagent_patterns import (
+    Found,
+    advisory_ids,
+    advisory_state,
+    extract_values,
+)
 
 __all__ = [
     "FINDINGS_SCHEMA",
@@ -194,8 +199,9 @@ def _read_document(
     orphans: list[str] = []
     for paragraph in _paragraphs(text):
         carried: str | None = None
+        pending: list[str] = []  # advisories named without a state, e.g. before a ";"
         for sentence in paragraph:
-            for found in extract_values(sentence.text):
+            for found in [*extract_values(sentence.text), *_pending_states(pending, sentence)]:
                 subject = _subject(found, sentence, products, carried, main)
                 if subject is None:
                     orphans.append(
@@ -206,7 +212,19 @@ def _read_document(
                 reads.append(_Read(subject, found.attribute, found.value, sentence.text, doc_id))
             named = _product_at(products, sentence.text)
             carried = named[-1][1] if named else carried
+            ids = advisory_ids(sentence.text)
+            if ids or advisory_state(sentence.text) is not None:
+                pending = ids if advisory_state(sentence.text) is None else []
     return reads, orphans
+
+
+def _pending_states(pending: list[str], sentence: _Sentence) -> list[Found]:
+    """The state a sentence gives to advisories named just before it without one
+    ("LV-2026-11 permet ... ; aucun correctif n'est disponible")."""
+    if not pending or advisory_ids(sentence.text):
+        return []
+    state = advisory_state(sentence.text)
+    return [] if state is None else [Found("advisory", id_, state, 0) for id_ in pending]
 
 
 def _merge_agreeing(reads: Sequence[_Read]) -> list[Statement]:

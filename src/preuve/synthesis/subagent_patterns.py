@@ -20,11 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Found", "extract_values"]
+__all__ = ["Found", "advisory_ids", "advisory_state", "extract_values"]
 
 _SP = "[ \u00a0\u202f]"
 _NUMBER = rf"(?<![\w.,])(?:\d{{1,3}}(?:{_SP}\d{{3}})+(?!\d)|\d+)(?:[,.]\d+)?"
-_LATENCY_CUE = re.compile(r"latenc[ey]|temps de réponse|response time", re.IGNORECASE)
+_LATENCY_CUE = re.compile(
+    r"latenc[ey]|temps de (?:réponse|requête)|response time|query time", re.IGNORECASE
+)
 _PERCENTILE = re.compile(
     r"\b[pP](50|90|95|99|999)\b|\b(50|90|95|99)(?:e|ème|th)?\s+(?:centile|percentile)",
     re.IGNORECASE,
@@ -90,7 +92,9 @@ _UNFIXED = re.compile(
 _SUPPORT_CUE = re.compile(
     r"fin\s+de\s+(?:support|vie|maintenance)|end[- ]of[- ](?:support|life)|\bEOL\b"
     r"|(?:support(?:é|ée|és|ées)?|maintenue?s?|supported|maintained)\s+jusqu.(?:au|à|en)"
-    r"|(?:supported|maintained)\s+until|support\s+ends",
+    r"|(?:supported|maintained)\s+until|support\s+ends"
+    # "garantit la maintenance du produit jusqu'en 2031", "support ... until 2030"
+    r"|\b(?:support|maintenance)\s+(?:[\w.'’-]+\s+){0,4}(?:jusqu.(?:au|à|en)|until|through)\b",
     re.IGNORECASE,
 )
 _MONTHS_FR = (
@@ -154,8 +158,9 @@ def _space(text: str) -> str:
 
 def _measures(sentence: str) -> list[Found]:
     out = []
-    if _LATENCY_CUE.search(sentence):
-        percentile = _PERCENTILE.search(sentence)
+    percentile = _PERCENTILE.search(sentence)
+    # a duration at a percentile ("8 ms au 99e centile") is a latency even without the word
+    if _LATENCY_CUE.search(sentence) or percentile is not None:
         rank = (percentile.group(1) or percentile.group(2)) if percentile else None
         attribute = f"latence p{rank}" if rank else "latence"
         for m in _DURATION.finditer(sentence):
@@ -194,10 +199,14 @@ def _licences(sentence: str) -> list[Found]:
     return out
 
 
-def _advisories(sentence: str) -> list[Found]:
-    ids = list(_ADVISORY.finditer(sentence))
-    if not ids:
-        return []
+def advisory_ids(sentence: str) -> list[str]:
+    """The security advisory ids a sentence names (``CVE-2026-1234``, ``ORV-SA-2026-004``)."""
+    return [m.group() for m in _ADVISORY.finditer(sentence)]
+
+
+def advisory_state(sentence: str) -> str | None:
+    """The state of an advisory a sentence gives (``corrigée en X``, ``corrigée``, ``sans
+    correctif``), the last one written winning; None when it gives none."""
     unfixed = [(m.start(), "sans correctif") for m in _UNFIXED.finditer(sentence)]
     fixed = [(m.start(), f"corrigée en {m.group('v')}") for m in _FIXED_IN.finditer(sentence)]
     covered = [
@@ -209,9 +218,15 @@ def _advisories(sentence: str) -> list[Found]:
         if not any(s <= m.start() < e for s, e in covered)
     ]
     states = sorted(unfixed + fixed)
-    if not states:
+    # the last word of the sentence on the state is the current one
+    return states[-1][1] if states else None
+
+
+def _advisories(sentence: str) -> list[Found]:
+    ids = list(_ADVISORY.finditer(sentence))
+    state = advisory_state(sentence) if ids else None
+    if state is None:
         return []
-    state = states[-1][1]  # the last word of the sentence on the state is the current one
     return [Found("advisory", m.group(), state, m.start()) for m in ids]
 
 

@@ -105,6 +105,18 @@ def test_audit_with_gold_and_prov_export(corpus: CorpusInfo, tmp_path: Path) -> 
     assert code == 0 and document["@context"]["prov"] == "http://www.w3.org/ns/prov#"
 
 
+def test_history_table_prints_run_ids_that_compare_accepts(
+    corpus: CorpusInfo, tmp_path: Path
+) -> None:
+    dossier, store = corpus.dossier_dir("test-04"), tmp_path / "s.sqlite"
+    invoke("build", dossier, "--store", store)
+    run_id = json.loads(invoke("history", "--store", store, "--json")[1])[0]["run_id"]
+    code, out, _ = invoke("history", "--store", store)
+    assert code == 0 and run_id in out  # whole, not cut to a prefix no command accepts
+    code, out, _ = invoke("compare", run_id, run_id, "--store", store)
+    assert code == 0 and out.startswith("IDENTICAL: 16 nodes")
+
+
 def test_a_users_folder_shows_its_latest_versions(tmp_path: Path) -> None:
     folder = tmp_path / "my-dossier"
     for doc, versions in {

@@ -25,12 +25,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.rule import Rule
 from rich.table import Table
 
 from preuve.commands.common import console, handles_errors, resolve_model
-from preuve.commands.digest_views import eval_lines, serve_dict
+from preuve.commands.digest_views import eval_lines, eval_progress, serve_dict
 from preuve.commands.memo import print_dashboard, write_memo_run
 from preuve.commands.synthesize import print_summary, write_run
 from preuve.core.facts import parse_facts
@@ -162,14 +161,7 @@ def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
 
     evaluation_dir = out / "evaluation"
     tests = [p.name for p in (corpus / "dossiers").iterdir() if p.name.startswith("test")]
-    with Progress(
-        TextColumn("60 mutations: incremental vs full rebuild"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with eval_progress("60 mutations: incremental vs full rebuild") as progress:
         task = progress.add_task("dossiers", total=len(tests))
         report = run_digest_eval(
             evaluation_dir,

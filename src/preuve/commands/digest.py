@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from preuve.commands.common import (
     EXIT_OK,
@@ -31,6 +30,7 @@ from preuve.commands.common import (
 from preuve.commands.digest_views import (
     build_dict,
     eval_lines,
+    eval_progress,
     print_build,
     print_comparison,
     print_history,
@@ -40,7 +40,7 @@ from preuve.commands.digest_views import (
     serve_dict,
     write_json,
 )
-from preuve.core.documents import Snapshot
+from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
 from preuve.digest.audit import ReviewEntry, audit_claims, review_sample
 from preuve.digest.build import build_digest
@@ -49,7 +49,7 @@ from preuve.digest.mutations import compare_builds, run_mutations, stored_nodes
 from preuve.digest.prov import build_prov
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
-from preuve.digest.serve import serve_digest
+from preuve.digest.serve import ServeResult, serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import gold_tuples, run_digest_eval
 from preuve.io.files import write_json_atomic
@@ -132,17 +132,34 @@ def _dossier(
         choice = VersionChoice.FIRST if root is not None else VersionChoice.LATEST
     default: Literal["first", "latest"] = "first" if choice is VersionChoice.FIRST else "latest"
     snapshot = load_dossier(folder, _versions(versions or []), default=default)
-    for doc_id in withdraw or []:
-        doc = snapshot.get(doc_id)
-        if doc is None:
-            raise InputError(f"--withdraw {doc_id}: no such document in {folder}")
-        snapshot = snapshot.with_access(doc_id, doc.access.withdrawn())
-    for doc_id in revoke or []:
-        doc = snapshot.get(doc_id)
-        if doc is None:
-            raise InputError(f"--revoke {doc_id}: no such document in {folder}")
-        snapshot = snapshot.with_access(doc_id, doc.access.revoked())
+    changes = (
+        ("--withdraw", withdraw, AccessState.withdrawn),
+        ("--revoke", revoke, AccessState.revoked),
+    )
+    for option, doc_ids, change in changes:
+        for doc_id in doc_ids or []:
+            doc = snapshot.get(doc_id)
+            if doc is None:
+                raise InputError(f"{option} {doc_id}: no such document in {folder}")
+            snapshot = snapshot.with_access(doc_id, change(doc.access))
     return _Dossier(folder, str(folder.resolve()), root, snapshot)
+
+
+def _serve(
+    target: _Dossier, store: Path | None, model: str | None, principal: str, run: str | None
+) -> ServeResult:
+    """Serve the dossier's summary from the store, read-only (STALE before any claim)."""
+    identity = resolve_model(model, rules_summarizer).identity
+    with DigestStore(_store_path(store), read_only=True) as opened:
+        return serve_digest(
+            target.snapshot,
+            opened,
+            DigestSettings(),
+            principal,
+            identity=identity,
+            dossier=target.label,
+            run_id=run,
+        )
 
 
 def _store_path(store: Path | None) -> Path:
@@ -211,18 +228,9 @@ def serve_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Show the dossier's summary only if it is current; refuse it as STALE otherwise."""
-    target = _dossier(dossier, version, withdraw, revoke, versions)
-    identity = resolve_model(model, rules_summarizer).identity
-    with DigestStore(_store_path(store), read_only=True) as opened:
-        result = serve_digest(
-            target.snapshot,
-            opened,
-            DigestSettings(),
-            principal,
-            identity=identity,
-            dossier=target.label,
-            run_id=run,
-        )
+    result = _serve(
+        _dossier(dossier, version, withdraw, revoke, versions), store, model, principal, run
+    )
     if as_json:
         print_json(serve_dict(result))
     else:
@@ -297,16 +305,7 @@ def audit_command(
 ) -> None:
     """Audit the current summary: references, support, duplicates (and gold, for the corpus)."""
     target = _dossier(dossier, version, withdraw, revoke, versions)
-    identity = resolve_model(model, rules_summarizer).identity
-    with DigestStore(_store_path(store), read_only=True) as opened:
-        served = serve_digest(
-            target.snapshot,
-            opened,
-            DigestSettings(),
-            principal,
-            identity=identity,
-            dossier=target.label,
-        )
+    served = _serve(target, store, model, principal, None)
     if not served.served:
         print_served(served)
         raise typer.Exit(EXIT_REJECTED)
@@ -381,14 +380,7 @@ def eval_digest_command(
     root = corpus.resolve() if corpus is not None else None
     dossiers = sorted(p for p in (root / "dossiers").iterdir()) if root is not None else []
     total = sum(p.name.startswith("test") for p in dossiers) or 20
-    with Progress(
-        TextColumn("mutations: incremental vs full rebuild"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with eval_progress("mutations: incremental vs full rebuild") as progress:
         task = progress.add_task("dossiers", total=total)
         report = run_digest_eval(
             out,

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from preuve.commands.common import console, error_console
@@ -20,6 +21,7 @@ __all__ = [
     "build_dict",
     "engine",
     "eval_lines",
+    "eval_progress",
     "print_build",
     "print_comparison",
     "print_history",
@@ -70,7 +72,7 @@ def build_dict(report: BuildReport) -> dict[str, Any]:
 
 
 def print_build(report: BuildReport, model: Model) -> None:
-    table = Table(title=f"digest {report.run.mode} build {report.run_id[:12]} — {engine(model)}")
+    table = Table(title=f"digest {report.run.mode} build {report.run_id} — {engine(model)}")
     for column in ("node", "status", "outcome", "calls", "claims", "diagnostic"):
         table.add_column(column)
     for node in report.nodes:
@@ -177,7 +179,7 @@ def print_history(runs: Sequence[RunInfo], where: Path) -> None:
     for run in runs:
         counters = run.counters or {}
         table.add_row(
-            run.run_id[:12],
+            run.run_id,  # whole: `compare` and `prov` take it as printed
             run.created_at[:19],
             run.mode,
             Path(run.dossier).name,
@@ -187,6 +189,18 @@ def print_history(runs: Sequence[RunInfo], where: Path) -> None:
             str(counters.get("generated_tokens", "")),
         )
     console.print(table)
+
+
+def eval_progress(title: str) -> Progress:
+    """The progress bar of a digest evaluation: one step per test dossier, gone when done."""
+    return Progress(
+        TextColumn(title),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
 
 
 def eval_lines(report: dict[str, Any]) -> list[str]:

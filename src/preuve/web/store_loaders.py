@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -156,18 +157,8 @@ def _tree(store: DigestStore, run_id: str, registry: Registry) -> DigestNode | N
         children.setdefault(record.parent_id, []).append(record.node_id)
 
     def grown(node_id: str) -> DigestNode:
-        node = nodes[node_id]
         kids = tuple(grown(child) for child in children.get(node_id, ()))
-        return DigestNode(
-            node.node_id,
-            node.kind,
-            node.status,
-            node.outcome,
-            node.claims,
-            node.diagnostic,
-            node.generations,
-            kids,
-        )
+        return replace(nodes[node_id], children=kids)
 
     roots = children.get(None, [])
     return grown(roots[0]) if roots else None

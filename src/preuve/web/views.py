@@ -46,20 +46,20 @@ __all__ = [
 ]
 
 
-def page_href(doc: str, page: int, start: int | None = None, end: int | None = None) -> str:
-    """The page view of a registered document; the id is percent-encoded, never a path."""
-    base = f"/page/{quote(doc, safe='')}/{page}"
+def _spanned(base: str, start: int | None, end: int | None, anchor: str = "") -> str:
     if start is None or end is None:
         return base
-    return f"{base}?{urlencode({'start': start, 'end': end})}#hl"
+    return f"{base}?{urlencode({'start': start, 'end': end})}{anchor}"
+
+
+def page_href(doc: str, page: int, start: int | None = None, end: int | None = None) -> str:
+    """The page view of a registered document; the id is percent-encoded, never a path."""
+    return _spanned(f"/page/{quote(doc, safe='')}/{page}", start, end, "#hl")
 
 
 def image_href(doc: str, page: int, start: int | None = None, end: int | None = None) -> str:
     """The PNG of a registered PDF page, the span boxed when given."""
-    base = f"/page/{quote(doc, safe='')}/{page}.png"
-    if start is None or end is None:
-        return base
-    return f"{base}?{urlencode({'start': start, 'end': end})}"
+    return _spanned(f"/page/{quote(doc, safe='')}/{page}.png", start, end)
 
 
 def run_href(section: str, key: str) -> str:

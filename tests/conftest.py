@@ -7,6 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests gate every landing: the same examples on every run (exploration is the job
+# of the atheris harnesses in fuzz/), and no wall-clock deadline on a loaded 2-core machine.
+settings.register_profile(
+    "preuve", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("preuve")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DIR = REPO_ROOT.parent / "shared"

@@ -26,7 +26,7 @@ from transformers import (
     Qwen2ForCausalLM,
 )
 
-from preuve.core.errors import ConfigError
+from preuve.core.errors import ConfigError, ModelError
 from preuve.models.base import Message, Model, Request, messages_of, request_hash
 from preuve.models.hf import HFModel, finish_reason_of, folder_identity, pick_dtype
 
@@ -427,3 +427,24 @@ def test_importing_the_backend_does_not_import_torch() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.split() == ["False", "False"]
+
+
+def test_a_template_that_rejects_the_messages_is_a_one_line_model_error(
+    tiny_dir: Path, tmp_path: Path
+) -> None:
+    strict = tmp_path / "strict-qwen2"
+    shutil.copytree(tiny_dir, strict)
+    (strict / "chat_template.jinja").write_text(
+        "{{ raise_exception('Conversation roles must alternate user/assistant') }}",
+        encoding="utf-8",
+    )
+    model = HFModel(strict)
+    for call in (
+        lambda: model.count_prompt_tokens(QUESTION),
+        lambda: model.complete(Request(messages=QUESTION, max_new_tokens=2)),
+    ):
+        with pytest.raises(ModelError) as caught:
+            call()
+        message = str(caught.value)
+        assert "rejected the messages" in message and "must alternate" in message
+        assert "\n" not in message

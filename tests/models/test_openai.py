@@ -293,8 +293,16 @@ def test_network_backends_refuse_to_run_in_tests_unless_allowed() -> None:
     [
         ("http://user:pw@127.0.0.1:8000/v1/", "http://127.0.0.1:8000/v1"),
         ("https://api.example.com/v1", "https://api.example.com/v1"),
+        (
+            "https://x.example.com/openai?api-version=2024-06&api-key=pw",
+            "https://x.example.com/openai?api-version=2024-06&api-key=REDACTED",
+        ),
+        (
+            "https://x.example.com/v1?sig=pw&token=pw",
+            "https://x.example.com/v1?sig=REDACTED&token=REDACTED",
+        ),
     ],
-    ids=["userinfo-stripped", "plain"],
+    ids=["userinfo-stripped", "plain", "query-key-redacted", "query-token-and-signature"],
 )
 def test_identity_never_holds_credentials(url: str, version: str, backend: Backends) -> None:
     model = backend(url)

@@ -235,13 +235,26 @@ class HFModel:
     def device(self) -> str:
         return self._device
 
+    def _apply_template(self, messages: Sequence[Message], **options: Any) -> Any:
+        """The chat template applied to ``messages``; a template that rejects them (e.g. one
+        that demands alternating roles) is a one-line ModelError, not a traceback."""
+        with self._tokenizer_lock:
+            try:
+                return self._tokenizer.apply_chat_template(
+                    _as_dicts(messages),
+                    add_generation_prompt=True,
+                    tokenize=True,
+                    return_dict=True,
+                    **options,
+                )
+            except Exception as err:  # jinja2 errors and tokenizer errors alike
+                raise ModelError(
+                    f"the chat template of {self._identity.name} rejected the messages: {err}"
+                ) from None
+
     def count_prompt_tokens(self, messages: Sequence[Message]) -> int:
         """Tokens of the prompt exactly as ``complete`` sends it (chat template applied)."""
-        with self._tokenizer_lock:
-            encoded = self._tokenizer.apply_chat_template(
-                _as_dicts(messages), add_generation_prompt=True, tokenize=True, return_dict=True
-            )
-        return len(encoded["input_ids"])
+        return len(self._apply_template(messages)["input_ids"])
 
     def complete(self, request: Request) -> Completion:
         """Greedy completion of ``request.messages``; ``temperature``, ``seed`` and
@@ -253,14 +266,7 @@ class HFModel:
         with self._generate_lock:
             model = self._loaded_model()
             started = time.perf_counter()
-            with self._tokenizer_lock:
-                inputs = self._tokenizer.apply_chat_template(
-                    _as_dicts(request.messages),
-                    add_generation_prompt=True,
-                    tokenize=True,
-                    return_dict=True,
-                    return_tensors="pt",
-                ).to(self._device)
+            inputs = self._apply_template(request.messages, return_tensors="pt").to(self._device)
             prompt_tokens = int(inputs["input_ids"].shape[1])
             try:
                 with self._torch.inference_mode():

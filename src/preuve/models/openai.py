@@ -26,7 +26,7 @@ import time
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx2
 import openai
@@ -60,12 +60,23 @@ class ResponseFormatLevel(StrEnum):
 _LADDER = tuple(ResponseFormatLevel)
 
 
+# Query parameters that carry credentials (Azure-style "?api-key=", signed URLs, tokens).
+_SECRET_PARAM = re.compile(r"key|token|secret|passw|sig|auth|credential", re.IGNORECASE)
+
+
 def _redact_url(url: str) -> str:
-    """The base URL without user:password@, so identities and journals never hold it."""
+    """The base URL without user:password@ and with credential-like query values replaced,
+    so identities, journals and error messages never hold a secret."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), parts.query, ""))
+    query = urlencode(
+        [
+            (name, "REDACTED" if _SECRET_PARAM.search(name) else value)
+            for name, value in parse_qsl(parts.query, keep_blank_values=True)
+        ]
+    )
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), query, ""))
 
 
 def _check_network_allowed(allow_network: bool | None, env: Mapping[str, str]) -> None:

@@ -101,12 +101,12 @@ def test_the_digest_banner_marks_the_build_whose_serving_was_refused(
 ) -> None:
     fresh = client.get("/digest").text
     assert 'role="alert"' not in fresh
-    assert "Summary served for the current documents" in fresh
+    assert "Summary as served when this run was recorded" in fresh
     assert 'href="/page/doc-00%402/1?start=' in fresh  # claims link to their spans
     stale = client.get(f"/digest?run=digest&build={run.stale_run}").text
     banner = stale[stale.index('role="alert"') :]
     assert '<strong class="banner-status">STALE</strong>' in banner[:200]
-    assert "Summary served for the current documents" not in stale
+    assert "Summary as served when this run was recorded" not in stale
 
 
 def test_a_source_chip_leads_to_its_fact_and_the_fact_to_its_highlighted_page(

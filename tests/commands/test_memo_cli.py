@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from preuve.models.base import Model
 from preuve.models.scripted import ScriptedModel
 
 SLUGS = ("ferlac", "solvea", "helvane")
-MEMO_GOAL_SECONDS = 10.0
 
 
 def _app() -> typer.Typer:
@@ -40,11 +38,8 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 def test_memo_on_the_three_bundled_reports(reports: list[str], tmp_path: Path) -> None:
     out = tmp_path / "out"
-    started = time.perf_counter()
     result = CliRunner().invoke(_app(), ["memo", *reports, "--out", str(out)])
-    seconds = time.perf_counter() - started
     assert result.exit_code == 0, result.output
-    assert seconds < MEMO_GOAL_SECONDS
     assert "memo verified: yes" in result.output and "engine: rules" in result.output
     assert "Known limits" in result.output
     memo = (out / "memo.md").read_text(encoding="utf-8")

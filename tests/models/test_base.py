@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from preuve.models import BudgetedModel, JournaledModel, ScriptedModel
-from preuve.models.base import wrapped_models
+from preuve.models.base import ModelIdentity, wrapped_models
 from preuve.models.journal import Journal, secret_values_of
 
 
@@ -29,3 +29,9 @@ def test_a_cycle_of_wrappers_ends_the_walk() -> None:
     first.inner = second
     assert list(wrapped_models(second)) == [second, first]
     assert secret_values_of(second) == ("second-secret", "first-secret")
+
+
+def test_the_engine_label_never_passes_rules_off_as_a_model() -> None:
+    assert ModelIdentity("rules", "rules", version="memo-rules-2").engine() == "rules"
+    assert ModelIdentity("openai", "qwen2.5:1.5b").engine() == "openai:qwen2.5:1.5b"
+    assert ModelIdentity("replay", "rules:rules").engine() == "replay:rules:rules"

@@ -34,8 +34,7 @@ __all__ = [
 
 
 def engine(model: Model) -> str:
-    identity = model.identity
-    return "engine: rules" if identity.backend == "rules" else f"engine: {identity.label()}"
+    return f"engine: {model.identity.engine()}"
 
 
 def write_json(out: Path | None, name: str, data: Any) -> None:

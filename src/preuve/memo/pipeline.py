@@ -45,8 +45,7 @@ __all__ = [
 
 def engine_label(model: Model) -> str:
     """``rules`` for the rules engine (never passed off as an LLM), else ``backend:name``."""
-    identity = model.identity
-    return "rules" if identity.backend == "rules" else identity.label()
+    return model.identity.engine()
 
 
 @dataclass(frozen=True, slots=True)

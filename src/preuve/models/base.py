@@ -76,6 +76,11 @@ class ModelIdentity:
     def label(self) -> str:
         return f"{self.backend}:{self.name}" if self.name else self.backend
 
+    def engine(self) -> str:
+        """What every output says produced it: ``rules`` for the deterministic engine (never
+        passed off as an LLM), else ``backend:name``."""
+        return "rules" if self.backend == "rules" else self.label()
+
 
 @runtime_checkable
 class Model(Protocol):

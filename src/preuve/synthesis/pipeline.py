@@ -117,8 +117,7 @@ def synthesis_rules_model() -> RulesModel:
 
 def engine_label(model: Model) -> str:
     """``rules`` for the rules engine, else the model's ``backend:name`` label."""
-    identity = model.identity
-    return "rules" if identity.backend == "rules" else identity.label()
+    return model.identity.engine()
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,8 +45,8 @@ screenshot: $(DEV) browser
 	UPDATE_DOCS_SCREENSHOT=1 $(BIN)/pytest -q tests/web/test_browser.py
 
 bench: $(DEV)
-	$(BIN)/python benchmarks/quotes.py
-	$(BIN)/python benchmarks/financebench.py
+	$(BIN)/python -m benchmarks.quotes
+	$(BIN)/python -m benchmarks.financebench
 	$(BIN)/python benchmarks/concurrency.py
 	$(BIN)/python benchmarks/digest.py
 

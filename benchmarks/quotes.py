@@ -15,7 +15,7 @@ all 300 pages again), so it runs on a sample of 200 quotes (100 genuine, 100 per
 spread over the whole list) and preuve runs on all 10 000 and on the same sample; the
 ratio compares the two on the sample. Verdicts must be identical on every sampled quote.
 
-Run: ``.venv/bin/python benchmarks/quotes.py``
+Run: ``.venv/bin/python -m benchmarks.quotes``
 """
 
 from __future__ import annotations
@@ -23,18 +23,24 @@ from __future__ import annotations
 import random
 import re
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from benchmarks.cuts import CutReport, try_cuts
 from preuve.core.quotes import QuoteChecker, QuoteResult, Verdict, verify_quote
+from preuve.corpora.memo_reports import generate_memo_corpus
+from preuve.io.pdf import load_pages
 
 __all__ = ["Quote", "generate_pages", "main", "make_quotes", "perturb"]
 
 SEED = 20240611
 N_PAGES = 300
 N_QUOTES = 10_000
+N_CUTS = 10_000
 NAIVE_EVERY = 100  # quotes i and i + 1 of every 100: one genuine, one perturbed
 LINE_WIDTH = 95
 
@@ -222,12 +228,46 @@ def main() -> int:
     print(f"ratio on the sample:              {sample_rate / naive_rate:8.0f}x  (goal >= 20x)")
     print(f"ratio at full throughput:         {checker_rate / naive_rate:8.0f}x")
     print(f"identical verdicts on the sample: {not mismatches}")
+    cuts = _cuts_report(rng, pages)
     assert not mismatches, f"verdicts differ: {mismatches[:3]}"
     assert all(results[i] == r for i, r in zip(picked, checker_on_sample, strict=True))
     assert false_accepts == 0 and false_rejects == 0
     assert Verdict.NOT_FOUND.value in verdicts and Verdict.LENIENT.value in verdicts
     assert sample_rate / naive_rate >= 20, "preuve is less than 20x faster than the naive method"
+    assert cuts.false_verified == 0, cuts.examples
     return 0
+
+
+def _bundled_pages() -> list[str]:
+    """The page texts of the bundled annual reports, generated and extracted as a user would."""
+    with tempfile.TemporaryDirectory() as folder:
+        return [
+            page
+            for path in generate_memo_corpus(Path(folder))
+            if path.suffix == ".pdf"
+            for page in load_pages(path)
+        ]
+
+
+def _cuts_report(rng: random.Random, pages: Sequence[str]) -> CutReport:
+    """10 000 quotes that start or end inside a token: none may verify (SPEC, quote check)."""
+    bundled = _bundled_pages()
+    generated = try_cuts(rng, pages, N_CUTS // 2)
+    reports = try_cuts(rng, bundled, N_CUTS - N_CUTS // 2)
+    for name, report in (("this document", generated), ("bundled reports", reports)):
+        print(
+            f"boundary-violating quotes, {name}: {report.tried} tried,"
+            f" {report.genuine_elsewhere} also on the page whole,"
+            f" {report.false_verified} verified (goal 0); "
+            + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items()))
+        )
+    return CutReport(
+        generated.tried + reports.tried,
+        generated.genuine_elsewhere + reports.genuine_elsewhere,
+        generated.false_verified + reports.false_verified,
+        {},
+        generated.examples + reports.examples,
+    )
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ def test_sentences_verify_on_their_cited_page(sample: Sample) -> None:
     evidence, documents = sample
     tiers: Counter[Verdict] = Counter()
     refused: list[str] = []
+    cut_by_the_dataset: list[str] = []
     for name, page, passage in evidence:
         checker = QuoteChecker(documents[name])
         for sentence in prose_sentences(passage):
@@ -44,10 +45,16 @@ def test_sentences_verify_on_their_cited_page(sample: Sample) -> None:
             if result.verified:
                 assert result.start is not None and result.end is not None
                 assert result.matched == documents[name][page - 1][result.start : result.end]
+            elif result.verdict is Verdict.CUTS_TOKEN and (
+                passage.strip().startswith(sentence) or passage.strip().endswith(sentence)
+            ):
+                # The annotators' passage itself begins or ends inside a word ("iscal 2024
+                # was ..."): a quote that cuts a token must be refused, so this one is.
+                cut_by_the_dataset.append(sentence)
             else:
                 refused.append(f"{name} p.{page}: {sentence!r}: {result.reason}")
-    total = sum(tiers.values())
-    assert len(refused) <= 0.005 * total, "\n".join(refused)
+    assert not refused, "\n".join(refused)
+    assert len(cut_by_the_dataset) <= 1, cut_by_the_dataset
     assert tiers[Verdict.LENIENT] > 0  # the second tier is what gets past 80%
 
 

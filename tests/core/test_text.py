@@ -20,7 +20,18 @@ def reference_normalize(text: str) -> str:
         "" if unicodedata.category(c) == "Cf" else {"’": "'", "|": " ", "\ufffe": "-"}.get(c, c)
         for c in text
     )
-    return " ".join(unicodedata.normalize("NFKC", replaced).lower().split())
+    # No normalization changes a digit: NFKC applies between the characters it would
+    # turn into other digits (superscripts, circled, fractions; fullwidth digits fold).
+    pieces = re.split(
+        r"((?:(?![０-９])[²³¹¼-¾\u2070-\u209f\u2150-\u218f\u2460-\u24ff"
+        r"\u2776-\u2793\U0001d7ce-\U0001d7ff\u3251-\u32bf\u1d62-\u1d6a]))",
+        replaced,
+    )
+    folded = "".join(
+        piece if index % 2 else unicodedata.normalize("NFKC", piece)
+        for index, piece in enumerate(pieces)
+    )
+    return " ".join(folded.lower().split())
 
 
 @pytest.mark.parametrize(
@@ -37,6 +48,10 @@ def reference_normalize(text: str) -> str:
         pytest.param("non\ufffecontrolling", "non-controlling", id="pdfium-hyphen-marker"),
         pytest.param("refinan-\ncement", "refinan- cement", id="eol-hyphenation-not-joined"),
         pytest.param("cafe\u0301 CAFÉ", "café café", id="combining-sequence-composed"),
+        pytest.param("3¹ % et 10²", "3¹ % et 10²", id="superscripts-stay-superscripts"),
+        pytest.param("H₂O ⑤ ½ ⑴", "h₂o ⑤ ½ ⑴", id="subscript-circled-fraction-kept"),
+        pytest.param("𝟓𝟎 %", "𝟓𝟎 %", id="mathematical-digits-kept"),
+        pytest.param("３１ %", "31 %", id="fullwidth-digits-fold"),
         pytest.param("ＡＢＣ１２３", "abc123", id="fullwidth"),
         pytest.param("a \u00ad b", "a b", id="spaces-around-removed-char-collapse"),
         pytest.param("", "", id="empty"),

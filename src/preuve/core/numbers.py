@@ -36,6 +36,7 @@ __all__ = [
     "NumberMention",
     "detect_locale",
     "extract_numbers",
+    "number_extents",
     "parse_number",
     "same_magnitude",
     "same_value",
@@ -76,8 +77,13 @@ _GROUPED_DOT = r"\d{1,3}(?:\.\d{3}(?!\d)){2,}"
 _BODY_FR = re.compile(rf"(?<!\d)(?:{_GROUPED_DOT}|{_GROUPED_SPACE}|\d+)(?:[,.]\d+)?")
 _BODY_EN = re.compile(rf"(?<!\d)(?:{_GROUPED_DOT}|{_GROUPED_COMMA}|{_GROUPED_SPACE}|\d+)(?:\.\d+)?")
 
-_SIGNS = "-−–+"
-_NEGATIVE_SIGNS = "-−–"
+# Every Unicode dash and minus that can stand before a number as its sign: hyphen-minus,
+# the dashes (U+2010-U+2015), minus U+2212, heavy minus U+2796, small and fullwidth
+# hyphen-minus; and the plus signs.
+NEGATIVE_SIGNS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\uff0d"
+POSITIVE_SIGNS = "+\u2795\ufe62\uff0b"
+_SIGNS = NEGATIVE_SIGNS + POSITIVE_SIGNS
+_NEGATIVE_SIGNS = NEGATIVE_SIGNS
 _CURRENCIES = "$€£"
 
 # (pattern, normalized unit, only when glued to the digits). Order matters: longest first.
@@ -273,6 +279,41 @@ def _scan(text: str, locale: Locale) -> Iterator[_Found]:
     for body in _body_pattern(locale).finditer(text):
         if not masked.overlaps(*body.span()):
             yield _found(text, body, locale)
+
+
+# Where a number's digits, groups and decimals end, in either locale (a quote that cuts
+# one in either reading cuts a number); "5'000" groups too.
+_EXTENT_BODIES = (
+    _BODY_FR,
+    _BODY_EN,
+    re.compile(r"(?<!\d)\d{1,3}(?:['\u2019]\d{3}(?!\d))+(?:[.,]\d+)?"),
+)
+
+
+def number_extents(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every number of ``text`` as the parser reads it in either locale:
+    its digits, thousands groups and decimals, the sign written before it (one that does
+    not join a word or a number) and accounting parentheses around it. Identifiers are
+    not masked: their digits are a number too, for a quote that would cut them."""
+    extents: list[tuple[int, int]] = []
+    for pattern in _EXTENT_BODIES:
+        for body in pattern.finditer(text):
+            start, end = body.span()
+            if start and text[start - 1] in _SIGNS and _sign_allowed(text, start - 1):
+                start -= 1
+            # "(1,577)", and "(18 )" as PDF extraction often spaces it.
+            opening = start - 1 if text[start - 1 : start] == "(" else start - 2
+            closing = end + 1 if text[end : end + 1] == ")" else end + 2
+            if (
+                start
+                and text[opening : opening + 1] == "("
+                and text[opening + 1 : start].strip() == ""
+                and text[closing - 1 : closing] == ")"
+                and text[end : closing - 1].strip() == ""
+            ):
+                start, end = opening, closing
+            extents.append((start, end))
+    return extents
 
 
 def extract_numbers(text: str, locale: Locale) -> list[NumberMention]:

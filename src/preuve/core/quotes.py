@@ -10,11 +10,17 @@ A quote is looked up on its cited page in three declared tiers, strictest first:
    least :data:`MIN_LENIENT_CHARS` long and start and end on word and number boundaries,
    so that gluing words together never creates a match by chance.
 
+In every tier a match must start and end on token boundaries of the text it is found in
+(:mod:`preuve.core.tokens`): never inside a word, never inside a number with its groups,
+decimals, sign and parentheses. A quote that is on the page only as a cut is refused as
+``CUTS_TOKEN``, naming the token it cuts.
+
 Every answer is a :class:`QuoteResult`; a quote is never dropped silently. On acceptance
 the span indexes the *original* page text (``matched == page[start:end]``). On rejection
-the verdict says why (page out of range, too short, found on another page, not found);
-a quote not found comes with a :class:`Diagnostic`: the closest passage of the cited page
-and how it differs. rapidfuzz only *describes* a rejection; it never accepts a quote.
+the verdict says why (page out of range, too short, cuts a token, found on another page,
+not found); a quote not found comes with a :class:`Diagnostic`: the closest passage of the
+cited page and how it differs. rapidfuzz only *describes* a rejection; it never accepts a
+quote, and its search is bounded (:data:`DIAGNOSTIC_QUOTE_CHARS`), since it is no verdict.
 """
 
 from __future__ import annotations
@@ -28,8 +34,10 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from preuve.core.text import Lenient, Normalized, lenient, normalize, normalize_quote
+from preuve.core.tokens import TokenCut, TokenIndex
 
 __all__ = [
+    "DIAGNOSTIC_QUOTE_CHARS",
     "MIN_LENIENT_CHARS",
     "MIN_QUOTE_CHARS",
     "Diagnostic",
@@ -45,6 +53,11 @@ MIN_QUOTE_CHARS = 12
 MIN_LENIENT_CHARS = 20
 """The lenient tier needs a longer quote (counted in lenient characters)."""
 
+DIAGNOSTIC_QUOTE_CHARS = 300
+"""The closest-passage search aligns at most this many characters of a quote, and compares
+at most a few hundred words: a diagnostic answers fast for any quote and page."""
+
+_DIAGNOSTIC_WORDS = 120
 _MAX_DIFFERENCES = 6
 _MAX_WORDS_SHOWN = 8
 _WORD_EDGE = ".,;:!?\"'\u201c\u201d\u2018\u2019«»"
@@ -58,6 +71,7 @@ class Verdict(StrEnum):
     LENIENT = "lenient"
     PAGE_OUT_OF_RANGE = "page_out_of_range"
     TOO_SHORT = "too_short"
+    CUTS_TOKEN = "cuts_token"
     NOT_FOUND = "not_found"
     FOUND_ON_OTHER_PAGE = "found_on_other_page"
 
@@ -116,30 +130,42 @@ class QuoteResult:
         }
 
 
-def _on_boundaries(text: str, start: int, end: int) -> bool:
-    """True when ``text[start:end]`` neither starts nor ends inside a word or a number."""
-    first, last = text[start], text[end - 1]
-    before = text[start - 1] if start else " "
-    after = text[end] if end < len(text) else " "
-    if (first.isalnum() and before.isalnum()) or (last.isalnum() and after.isalnum()):
-        return False
-    if first.isdigit() and (
-        before in "+-\u2212" or (before in ".," and start >= 2 and text[start - 2].isdigit())
-    ):
-        return False
-    return not (
-        last.isdigit() and after in ".," and end + 1 < len(text) and text[end + 1].isdigit()
-    )
+def _find_aligned(
+    text: str, tokens: TokenIndex, needle: str, cuts: list[TokenCut] | None = None
+) -> int:
+    """First occurrence of ``needle`` in ``text`` that cuts no token, else -1; the cut of
+    the first rejected occurrence is appended to ``cuts``."""
+    at = text.find(needle)
+    while at >= 0:
+        cut = tokens.span_cut(at, at + len(needle))
+        if cut is None:
+            return at
+        if cuts is not None and not cuts:
+            cuts.append(cut)
+        at = text.find(needle, at + 1)
+    return -1
 
 
-def _find_lenient(normalized: str, form: Lenient, needle: str, start: int, stop: int) -> int:
-    """First occurrence of ``needle`` in ``form.text[start:stop]`` on boundaries, else -1."""
+def _find_lenient(
+    tokens: TokenIndex,
+    form: Lenient,
+    needle: str,
+    start: int,
+    stop: int,
+    *,
+    cuts: list[TokenCut] | None = None,
+) -> int:
+    """First occurrence of ``needle`` in ``form.text[start:stop]`` whose normalized source
+    cuts no token, else -1 (the first cut seen is appended to ``cuts``)."""
     at = form.text.find(needle, start, stop)
     while at >= 0:
         first = form.source_index(at)
         last = form.source_index(at + len(needle) - 1)
-        if _on_boundaries(normalized, first, last + 1):
+        cut = tokens.span_cut(first, last + 1)
+        if cut is None:
             return at
+        if cuts is not None and not cuts:
+            cuts.append(cut)
         at = form.text.find(needle, at + 1, stop)
     return -1
 
@@ -239,6 +265,7 @@ class QuoteChecker:
         self._diagnose = diagnose
         self._normalized: dict[int, Normalized] = {}
         self._lenient: dict[int, Lenient] = {}
+        self._tokens: dict[tuple[int, bool], TokenIndex] = {}
         self._token_pages: dict[str, int] | None = None
         self._joined_lenient: tuple[str, list[int]] | None = None
 
@@ -268,7 +295,8 @@ class QuoteChecker:
                 ),
             )
         index = page - 1
-        found = self._locate(index, quote.strip(), needle)
+        cuts: list[TokenCut] = []
+        found = self._locate(index, quote.strip(), needle, cuts)
         if found is not None:
             verdict, start, end = found
             return QuoteResult(True, verdict, page, start, end, self._pages[index][start:end])
@@ -281,17 +309,31 @@ class QuoteChecker:
                 reason=f"quote is not on page {page} but is on page {other + 1}: cite that page",
                 other_page=other + 1,
             )
+        if cuts:
+            return QuoteResult(
+                False,
+                Verdict.CUTS_TOKEN,
+                page,
+                reason=(
+                    f"quote is on page {page} only as a cut: {cuts[0].describe()}; start and"
+                    " end the quote on whole words and whole numbers (with their sign)"
+                ),
+            )
         return self._not_found(index, needle)
 
     # -- tiers on the cited page ------------------------------------------------------
 
-    def _locate(self, index: int, quote: str, needle: str) -> tuple[Verdict, int, int] | None:
+    def _locate(
+        self, index: int, quote: str, needle: str, cuts: list[TokenCut]
+    ) -> tuple[Verdict, int, int] | None:
         text = self._pages[index]
-        at = text.find(quote)
-        if at >= 0:
-            return Verdict.EXACT, at, at + len(quote)
+        if quote and quote in text:
+            at = _find_aligned(text, self._original_tokens(index), quote, cuts)
+            if at >= 0:
+                return Verdict.EXACT, at, at + len(quote)
         normalized = self._normalized_page(index)
-        at = normalized.text.find(needle)
+        tokens = self._normalized_tokens(index)
+        at = _find_aligned(normalized.text, tokens, needle, cuts)
         if at >= 0:
             return Verdict.NORMALIZED, *normalized.to_original(at, at + len(needle))
         if not self._use_lenient:
@@ -300,7 +342,7 @@ class QuoteChecker:
         if len(lenient_needle) < MIN_LENIENT_CHARS:
             return None
         form = self._lenient_page(index)
-        at = _find_lenient(normalized.text, form, lenient_needle, 0, len(form.text))
+        at = _find_lenient(tokens, form, lenient_needle, 0, len(form.text), cuts=cuts)
         if at < 0:
             return None
         first = form.source_index(at)
@@ -314,7 +356,12 @@ class QuoteChecker:
         hits = [
             other
             for other in self._candidate_pages(needle)
-            if other != index and needle in self._normalized_page(other).text
+            if other != index
+            and needle in self._normalized_page(other).text
+            and _find_aligned(
+                self._normalized_page(other).text, self._normalized_tokens(other), needle
+            )
+            >= 0
         ]
         if not hits and self._use_lenient:
             hits = self._lenient_hits(index, lenient(needle).text)
@@ -345,8 +392,8 @@ class QuoteChecker:
             if page != index and page not in hits:
                 form = self._lenient_page(page)
                 local = at - offsets[page]
-                text = self._normalized_page(page).text
-                if _find_lenient(text, form, needle, local, local + len(needle)) == local:
+                tokens = self._normalized_tokens(page)
+                if _find_lenient(tokens, form, needle, local, local + len(needle)) == local:
                     hits.append(page)
             at = joined.find(needle, at + 1)
         return hits
@@ -377,6 +424,19 @@ class QuoteChecker:
         if normalized is None:
             normalized = self._normalized[index] = normalize(self._pages[index])
         return normalized
+
+    def _original_tokens(self, index: int) -> TokenIndex:
+        tokens = self._tokens.get((index, False))
+        if tokens is None:
+            tokens = self._tokens[index, False] = TokenIndex(self._pages[index])
+        return tokens
+
+    def _normalized_tokens(self, index: int) -> TokenIndex:
+        tokens = self._tokens.get((index, True))
+        if tokens is None:
+            tokens = TokenIndex(self._normalized_page(index).text)
+            self._tokens[index, True] = tokens
+        return tokens
 
     def _lenient_page(self, index: int) -> Lenient:
         form = self._lenient.get(index)

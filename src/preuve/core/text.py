@@ -3,7 +3,10 @@
 Two forms are declared, each with a map to the text it was made from:
 
 * :func:`normalize` — the SPEC normalization (tier 1): Unicode NFKC, ``’`` → ``'``, ``|`` →
-  space, every whitespace run → one space, strip, lowercase. It also absorbs what PDF text
+  space, every whitespace run → one space, strip, lowercase — except that no normalization
+  changes a digit: superscripts, subscripts, circled, parenthesized and mathematical digits
+  and vulgar fractions are kept as they are (``3¹`` is not ``31``, ``10²`` not ``102``,
+  ``⑤`` not ``5``); fullwidth digits fold, being the same number. It also absorbs what PDF text
   extraction produces and that carries no meaning: ligatures (by NFKC), no-break, narrow
   no-break and other Unicode spaces (spaces), invisible format characters such as the
   soft hyphen or a left-to-right mark (removed), and U+FFFE, which pdfium emits for a
@@ -28,6 +31,7 @@ import sys
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 
 __all__ = ["Lenient", "Normalized", "lenient", "normalize", "normalize_quote"]
@@ -205,11 +209,29 @@ class _Builder:
         )
 
 
+_FULLWIDTH_DIGITS = frozenset(map(chr, range(0xFF10, 0xFF1A)))
+
+
+@lru_cache(maxsize=4096)
+def _keeps_its_digits(char: str) -> bool:
+    """True for a character that NFKC would turn into other digits: a superscript, a
+    subscript, a circled or parenthesized number, a vulgar fraction, a mathematical or
+    other compatibility digit. Such characters are kept as they are (``3¹`` is not ``31``);
+    fullwidth digits are the same number and fold."""
+    if char in _FULLWIDTH_DIGITS or "0" <= char <= "9":
+        return False
+    folded = unicodedata.normalize("NFKC", char)
+    return folded != char and any(c.isdigit() or c.isnumeric() for c in folded)
+
+
 def _normalize_sequence(sequence: str) -> str:
-    """Normalize one combining sequence: one-for-one replacements, format chars out, NFKC."""
+    """Normalize one combining sequence: one-for-one replacements, format chars out, NFKC
+    (canonical composition only when NFKC would change a digit)."""
     mapped = "".join(
         "" if unicodedata.category(c) == "Cf" else _ONE_FOR_ONE.get(c, c) for c in sequence
     )
+    if any(_keeps_its_digits(c) for c in mapped):
+        return unicodedata.normalize("NFC", mapped).lower()
     return unicodedata.normalize("NFKC", mapped).lower()
 
 

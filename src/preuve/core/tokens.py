@@ -1,0 +1,108 @@
+"""Token boundaries: where a quote may start and end without cutting a word or a number.
+
+A quote that starts or ends inside a token changes what the page says: "38 500 k€" cut
+from "138 500 k€", "-12" from "-12,5 %", "12,5 %" from "-12,5 %" (its sign dropped). A
+position ``i`` of a text (between ``text[i - 1]`` and ``text[i]``) *cuts a token* when:
+
+- it falls between two word characters (letters, combining marks and decimal digits;
+  a superscript, subscript or circled digit is a token of its own, like a footnote mark);
+- it falls next to a hyphen that joins two word characters (``P-12-03``, ``cash-flow``);
+- it falls strictly inside a number as the number parser reads it in either locale: its
+  digits, thousands groups, decimals, its sign and its accounting parentheses
+  (:func:`preuve.core.numbers.number_extents`).
+
+The rules are the same for every tier; they are applied to the text a tier compares.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+
+from preuve.core.numbers import number_extents
+
+__all__ = ["TokenCut", "TokenIndex"]
+
+# Hyphens that join two word characters into one token; an en dash does not (2024–2025).
+_JOINING_HYPHENS = "-\u2010\u2011"
+
+
+@lru_cache(maxsize=4096)
+def _is_word(char: str) -> bool:
+    category = unicodedata.category(char)
+    return category[0] in "LM" or category in {"Nd", "Nl"}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenCut:
+    """A quote edge that falls inside a token: which edge, and the token it cuts."""
+
+    edge: str  # "start" or "end"
+    token: str
+    kind: str  # "word" or "number"
+
+    def describe(self) -> str:
+        return f"the quote {self.edge}s inside the {self.kind} «{self.token}»"
+
+
+class TokenIndex:
+    """The number extents of one text, found once, to judge many quote edges against it."""
+
+    __slots__ = ("_ends", "_starts", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        # Disjoint, sorted: overlapping readings (French and English) are merged.
+        merged: list[list[int]] = []
+        for start, end in sorted(number_extents(text)):
+            if merged and start < merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self._starts = tuple(m[0] for m in merged)
+        self._ends = tuple(m[1] for m in merged)
+
+    def _number_around(self, index: int) -> tuple[int, int] | None:
+        k = bisect_right(self._starts, index - 1) - 1
+        if k >= 0 and self._starts[k] < index < self._ends[k]:
+            return self._starts[k], self._ends[k]
+        return None
+
+    def _word_around(self, index: int) -> tuple[int, int]:
+        text = self._text
+        start = end = index
+        while start > 0 and (_is_word(text[start - 1]) or text[start - 1] in _JOINING_HYPHENS):
+            start -= 1
+        while end < len(text) and (_is_word(text[end]) or text[end] in _JOINING_HYPHENS):
+            end += 1
+        return start, end
+
+    def cuts_word(self, index: int) -> bool:
+        """True when position ``index`` falls inside a word or a hyphenated compound."""
+        text = self._text
+        if not 0 < index < len(text):
+            return False
+        before, after = text[index - 1], text[index]
+        if _is_word(before) and _is_word(after):
+            return True
+        if before in _JOINING_HYPHENS:
+            return index >= 2 and _is_word(text[index - 2]) and _is_word(after)
+        if after in _JOINING_HYPHENS:
+            return index + 1 < len(text) and _is_word(before) and _is_word(text[index + 1])
+        return False
+
+    def cut(self, index: int, edge: str) -> TokenCut | None:
+        """The token that position ``index`` cuts, if any (``edge`` names the quote edge)."""
+        number = self._number_around(index)
+        if number is not None:
+            return TokenCut(edge, self._text[number[0] : number[1]], "number")
+        if self.cuts_word(index):
+            start, end = self._word_around(index)
+            return TokenCut(edge, self._text[start:end], "word")
+        return None
+
+    def span_cut(self, start: int, end: int) -> TokenCut | None:
+        """The first token that ``text[start:end]`` cuts at either edge, or None."""
+        return self.cut(start, "start") or self.cut(end, "end")

@@ -133,11 +133,21 @@ PARAGRAPH_CASES: list[tuple[str, str, tuple[str, ...], Locale, tuple[int, ...], 
     ),
     (
         "ids-in-text-are-not-numbers",
-        "Selon [A-solvea-2], le résultat net atteint 11 175 k€ (ORV-SA-2026-004, section 3.4).",
+        "Selon [A-solvea-2], le résultat net atteint 11 175 k€.",
         ("A-solvea-2",),
         FR,
         (),
         [],
+    ),
+    (
+        # Changed deliberately (issue 11): references are no figures, but a reference that
+        # no cited fact writes is refused like a number (it was silently accepted).
+        "references-not-in-facts-are-refused",
+        "Selon [A-solvea-2], le résultat net atteint 11 175 k€ (ORV-SA-2026-004, section 3.4).",
+        ("A-solvea-2",),
+        FR,
+        (),
+        [(NUMBER_NOT_IN_FACTS, "ORV-SA-2026-004"), (NUMBER_NOT_IN_FACTS, "3.4")],
     ),
     (
         "quote-fact-with-page",
@@ -148,12 +158,13 @@ PARAGRAPH_CASES: list[tuple[str, str, tuple[str, ...], Locale, tuple[int, ...], 
         [],
     ),
     (
-        "date-day-is-not-a-figure",
+        # Changed deliberately (issue 11): a day of a date is a number too; it was skipped.
+        "date-day-must-be-in-facts",
         "Au 31 décembre 2025, le levier atteint 5,5x.",
         ("R-ferlac-levier",),
         FR,
         (),
-        [],
+        [(NUMBER_NOT_IN_FACTS, "31")],
     ),
     (
         "report-year-allowed",

@@ -162,9 +162,20 @@ EXTRACT_CASES: list[tuple[str, str, Locale, list[Row]]] = [
     ),
     (
         "identifiers-are-not-numbers",
-        "[A-solvea-2] [P-03-07] doc-77 ORV-SA-2026-004 R-ferlac-levier Q3 1er 2e v3.4 CO2",
+        "[A-solvea-2] [P-03-07] doc-77 ORV-SA-2026-004 R-ferlac-levier Q3 v3.4 CO2",
         FR,
         [],
+    ),
+    (
+        # Changed deliberately (issue 11): ordinals are numbers (they were identifiers).
+        "ordinals-are-numbers",
+        "le 1er client, le 2e trimestre, the 3rd quarter",
+        FR,
+        [
+            ("1", "1", False, "ordinal", False),
+            ("2", "2", False, "ordinal", False),
+            ("3", "3", False, "ordinal", False),
+        ],
     ),
     (
         "references-are-not-numbers",
@@ -173,11 +184,15 @@ EXTRACT_CASES: list[tuple[str, str, Locale, list[Row]]] = [
         [],
     ),
     (
-        "day-of-a-date-is-not-a-figure",
+        # Changed deliberately (issue 11): the day of a date is a number of its own kind
+        # (compared with the days of the facts), no longer skipped.
+        "day-of-a-date-is-a-day",
         "au 31 décembre 2025 ; December 31, 2025 ; 5 may rise ; en mai 12 000 k€",
         FR,
         [
+            ("31", "31", False, None, False),
             ("2025", "2025", False, None, True),
+            ("31", "31", False, None, False),
             ("2025", "2025", False, None, True),
             ("5", "5", False, None, False),
             ("12 000", "12000", False, "k€", False),

@@ -12,8 +12,19 @@ deterministic and per paragraph (numbered from 1):
 - ``number_sign``: the value is there but with the other sign. A number written without
   sign is accepted only if the same value exists without sign in the cited facts, or if
   its own clause carries a word that gives the sign (négatif, perte, déficit, negative,
-  loss, deficit, outflow, ...) and the negative value exists. A number written with a
-  minus or in parentheses must match a negative value.
+  loss, deficit, outflow, ...), not negated in that clause ("n'est pas négatif", "sans
+  perte", "no loss"), and the negative value exists. A number written with any Unicode
+  minus or dash as its sign, or in parentheses, must match a negative value;
+- ``scale_mismatch`` / ``unit_mismatch``: the value is in a cited fact, but with another
+  scale (k€ vs M€, million vs billion) or another unit (% vs points vs x, € vs $, a day of
+  another month, an ordinal). A number written without a unit is compared by value only
+  (a declared limit); a unit it writes must be the fact's.
+
+Every number token counts: glued to letters, a currency or a scale word (``$9.9m``,
+``9,9m€``, ``USD9.9``), after a month name (``En décembre 15 %``), days of dates and
+ordinals. Digits that are references or identifiers (``3.4.2``, ``31/12/2025``,
+``ORV-SA-2026-004``, ``note 9``) are no figures, but they must appear in a cited fact or be
+a cited id (``number_not_in_facts`` otherwise).
 
 A clause is the stretch of a paragraph between ``; . : ! ? ,`` (not the decimal or
 thousands separators inside a number) and the conjunctions ``et``/``and``/``mais``/``but``
@@ -31,13 +42,21 @@ from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import Fact
 from preuve.core.links import unsupported_links
-from preuve.core.numbers import Locale, NumberMention, extract_numbers
+from preuve.core.numbers import (
+    Locale,
+    NumberMention,
+    extract_numbers,
+    reference_tokens,
+    same_dimensions,
+)
 
 __all__ = [
     "LINK_NOT_IN_FACTS",
     "NO_SOURCE",
     "NUMBER_NOT_IN_FACTS",
     "NUMBER_SIGN",
+    "SCALE_MISMATCH",
+    "UNIT_MISMATCH",
     "UNKNOWN_SOURCE",
     "Paragraph",
     "check_memo",
@@ -52,6 +71,8 @@ UNKNOWN_SOURCE = "unknown_source"
 NUMBER_NOT_IN_FACTS = "number_not_in_facts"
 NUMBER_SIGN = "number_sign"
 LINK_NOT_IN_FACTS = "link_not_in_facts"
+SCALE_MISMATCH = "scale_mismatch"
+UNIT_MISMATCH = "unit_mismatch"
 
 _MEMO_FIX = 'expected {"paragraphs": [{"text": "...", "sources": ["ID", ...]}, ...]}'
 
@@ -129,6 +150,12 @@ _NEGATIVE_WORD = re.compile(
     r"\b(?:negati(?:f|fs|ve|ves|vement|vely)|pertes?|deficit(?:s|aire|aires)?"
     r"|loss(?:es)?|outflows?)\b"
 )
+# A negation in the clause takes the sign away: "n'est pas négatif", "sans perte", "non
+# déficitaire", "no loss", "not negative", "non-negative", "aucune perte", "ni perte".
+_NEGATION = re.compile(
+    r"(?:\b(?:pas|sans|non|aucune?s?|ni|jamais|nullement|not|no|none|without|never|neither"
+    r"|nor)\b|\bn'|n't\b|\bnon-)"
+)
 
 
 def split_clauses(text: str, mentions: Sequence[NumberMention]) -> list[tuple[int, int]]:
@@ -147,27 +174,55 @@ def split_clauses(text: str, mentions: Sequence[NumberMention]) -> list[tuple[in
     return clauses
 
 
+def _plain(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text.casefold().replace("\u2019", "'"))
+    return "".join(c for c in folded if not unicodedata.combining(c))
+
+
 def has_negative_word(clause: str) -> bool:
-    """Whether the clause says the number is negative (négatif, perte, déficit, loss, ...)."""
-    folded = unicodedata.normalize("NFKD", clause.casefold())
-    plain = "".join(c for c in folded if not unicodedata.combining(c))
-    return _NEGATIVE_WORD.search(plain) is not None
+    """Whether the clause says the number is negative (négatif, perte, déficit, loss, ...),
+    with no negation in the clause that takes it back ("sans perte", "no loss")."""
+    plain = _plain(clause)
+    return _NEGATIVE_WORD.search(plain) is not None and _NEGATION.search(plain) is None
+
+
+class _Allowed:
+    """The numbers of the cited facts, indexed by absolute value (built once a paragraph)."""
+
+    __slots__ = ("_by_magnitude",)
+
+    def __init__(self, numbers: Iterable[NumberMention]) -> None:
+        self._by_magnitude: dict[object, list[NumberMention]] = {}
+        for number in numbers:
+            self._by_magnitude.setdefault(abs(number.value), []).append(number)
+
+    def same_magnitude(self, mention: NumberMention) -> list[NumberMention]:
+        return self._by_magnitude.get(abs(mention.value), [])
 
 
 def ground_number(
-    mention: NumberMention, clause: str, allowed: Sequence[NumberMention]
+    mention: NumberMention, clause: str, allowed: Sequence[NumberMention] | _Allowed
 ) -> str | None:
-    """None if the number is grounded in ``allowed`` under the sign rule, else the defect
-    code (``number_sign`` when only the opposite sign exists)."""
-    values = {fact.value for fact in allowed}
+    """None if the number is grounded in ``allowed`` under the sign rule, by value and by
+    unit and scale, else the defect code: ``number_sign`` when only the opposite sign
+    exists, ``scale_mismatch``/``unit_mismatch`` when the value exists with another scale
+    or unit, ``number_not_in_facts`` otherwise."""
+    index = allowed if isinstance(allowed, _Allowed) else _Allowed(allowed)
+    candidates = index.same_magnitude(mention)
+    if not candidates:
+        return NUMBER_NOT_IN_FACTS
+    fitting = [number for number in candidates if same_dimensions(mention, number) is None]
+    if not fitting:
+        kinds = {same_dimensions(mention, number) for number in candidates}
+        return UNIT_MISMATCH if "unit" in kinds else SCALE_MISMATCH
+    values = {number.value for number in fitting}
     # Values carry their sign, so this is "same value, same sign" for -5, +5 and 5 alike.
     if mention.value in values:
         return None
-    opposite_exists = -mention.value in values
     # An unsigned number may stand for a negative fact if its clause says "negative".
-    if not mention.signed and opposite_exists and has_negative_word(clause):
+    if not mention.signed and has_negative_word(clause):
         return None
-    return NUMBER_SIGN if opposite_exists else NUMBER_NOT_IN_FACTS
+    return NUMBER_SIGN
 
 
 def _clause_of(text: str, mention: NumberMention, clauses: Sequence[tuple[int, int]]) -> str:
@@ -181,11 +236,34 @@ def _shorten(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else f"{text[: limit - 1]}…"
 
 
+_MAX_IDS_SHOWN = 8
+
+
+def _ids(cited: Sequence[str]) -> str:
+    shown = ", ".join(f"[{sid}]" for sid in cited[:_MAX_IDS_SHOWN]) or "none"
+    more = len(cited) - _MAX_IDS_SHOWN
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+def _as_written(number: NumberMention) -> str:
+    unit = number.unit or ""
+    if not unit or unit == number.currency:
+        return number.raw
+    return f"{number.raw}{unit}" if unit == "x" else f"{number.raw} {unit}"
+
+
 def _number_defect(
-    code: str, mention: NumberMention, clause: str, cited: Sequence[str], index: int
+    code: str,
+    mention: NumberMention,
+    clause: str,
+    cited: Sequence[str],
+    index: int,
+    *,
+    allowed: _Allowed,
 ) -> Defect:
     where = f"(in «{_shorten(clause)}»)"
-    ids = ", ".join(f"[{sid}]" for sid in cited) or "none"
+    ids = _ids(cited)
+    given = ", ".join(dict.fromkeys(_as_written(n) for n in allowed.same_magnitude(mention)))
     if code == NUMBER_SIGN and mention.value < 0:
         detail = (
             f"{mention.raw} {where} is negative but the facts cited ({ids}) give it "
@@ -195,7 +273,14 @@ def _number_defect(
         detail = (
             f"{mention.raw} {where} is written without sign but the facts cited ({ids}) give "
             "it negative; write the minus sign, or say it in the same clause "
-            "(négatif, perte, déficit, negative, loss)"
+            "(négatif, perte, déficit, negative, loss), not negated"
+        )
+    elif code in (SCALE_MISMATCH, UNIT_MISMATCH):
+        what = "scale" if code == SCALE_MISMATCH else "unit"
+        detail = (
+            f"{_as_written(mention)} {where} has the value of a cited fact but not its {what}:"
+            f" the facts cited ({ids}) give {given}; write the figure with the {what} the"
+            " fact gives"
         )
     else:
         detail = (
@@ -203,6 +288,25 @@ def _number_defect(
             "as written in a cited fact, or cite the fact that gives it; never compute one"
         )
     return Defect(code=code, detail=detail, paragraph=index)
+
+
+def _reference_defects(
+    text: str, cited: Sequence[str], sources: Sequence[str], index: int
+) -> list[Defect]:
+    """References and identifiers with digits (``3.4.2``, ``ORV-SA-2026-004``, ``note 9``)
+    that no cited fact writes as a reference and that are no cited id."""
+    known = {_plain(sid) for sid in cited}
+    known |= {_plain(token) for source in sources for _, _, token in reference_tokens(source)}
+    defects = []
+    for _, _, token in reference_tokens(text):
+        if _plain(token) in known:
+            continue
+        detail = (
+            f"{token} appears in none of the facts cited ({_ids(cited)}); copy references,"
+            " dates and identifiers as a cited fact writes them"
+        )
+        defects.append(Defect(NUMBER_NOT_IN_FACTS, detail, paragraph=index))
+    return defects
 
 
 def _source_defects(paragraph: Paragraph, known: set[str], index: int) -> list[Defect]:
@@ -224,16 +328,20 @@ def check_memo(
 ) -> list[Defect]:
     """Every defect of the memo, paragraph by paragraph; an empty list means verified."""
     by_id = {fact.id: fact for fact in facts}
-    numbers_of = {fact.id: extract_numbers(fact.text, locale) for fact in facts}
+    numbers_of: dict[str, list[NumberMention]] = {}  # only the facts some paragraph cites
     report_years = {int(year) for year in years}
     defects: list[Defect] = []
     for index, paragraph in enumerate(paragraphs, start=1):
         defects += _source_defects(paragraph, set(by_id), index)
         cited = [sid for sid in dict.fromkeys(paragraph.sources) if sid in by_id]
-        for link in unsupported_links(paragraph.text, (by_id[sid].text for sid in cited)):
+        sources = [by_id[sid].text for sid in cited]
+        for link in unsupported_links(paragraph.text, sources):
             detail = f"{_shorten(link)} appears in none of the facts cited; remove the link"
             defects.append(Defect(LINK_NOT_IN_FACTS, detail, paragraph=index))
-        allowed = [number for sid in cited for number in numbers_of[sid]]
+        for sid in cited:
+            if sid not in numbers_of:
+                numbers_of[sid] = extract_numbers(by_id[sid].text, locale)
+        allowed = _Allowed(number for sid in cited for number in numbers_of[sid])
         mentions = extract_numbers(paragraph.text, locale)
         clauses = split_clauses(paragraph.text, mentions)
         for mention in mentions:
@@ -242,5 +350,6 @@ def check_memo(
             clause = _clause_of(paragraph.text, mention, clauses)
             code = ground_number(mention, clause, allowed)
             if code is not None:
-                defects.append(_number_defect(code, mention, clause, cited, index))
+                defects.append(_number_defect(code, mention, clause, cited, index, allowed=allowed))
+        defects += _reference_defects(paragraph.text, cited, sources, index)
     return defects

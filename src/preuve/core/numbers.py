@@ -38,6 +38,8 @@ __all__ = [
     "extract_numbers",
     "number_extents",
     "parse_number",
+    "reference_tokens",
+    "same_dimensions",
     "same_magnitude",
     "same_value",
 ]
@@ -57,6 +59,8 @@ class NumberMention:
     ``raw`` is ``text[start:end]``: the number with its sign, parentheses and leading
     currency, without its trailing unit. ``value`` is the signed value as written (not
     scaled by the unit); ``signed`` says a sign or accounting parentheses were written.
+    ``unit`` is the normalized unit as written (``k€``, ``million``, ``%``); ``currency``,
+    ``scale`` and ``kind`` split it into what :func:`same_dimensions` compares.
     """
 
     raw: str
@@ -66,6 +70,9 @@ class NumberMention:
     signed: bool
     unit: str | None
     is_year: bool
+    currency: str | None = None  # "€", "$", "£", "CHF", ... before or after the digits
+    scale: str | None = None  # "thousand", "million", "billion"
+    kind: str | None = None  # "%", "pt", "bp", "x", "ordinal", "day-MM" (a day of month MM)
 
 
 _SPACE = "[ \u00a0\u202f\u2009]"
@@ -74,8 +81,14 @@ _GROUPED_COMMA = r"\d{1,3}(?:,\d{3}(?!\d))+"
 # "1.234.567": two dots or more, all groups of three, can only be thousands.
 _GROUPED_DOT = r"\d{1,3}(?:\.\d{3}(?!\d)){2,}"
 # French also accepts a decimal point: a memo that writes "5.5x" must still be checked.
-_BODY_FR = re.compile(rf"(?<!\d)(?:{_GROUPED_DOT}|{_GROUPED_SPACE}|\d+)(?:[,.]\d+)?")
-_BODY_EN = re.compile(rf"(?<!\d)(?:{_GROUPED_DOT}|{_GROUPED_COMMA}|{_GROUPED_SPACE}|\d+)(?:\.\d+)?")
+# "5,5e-3": a scientific exponent belongs to the number.
+_EXPONENT = r"(?:[eE][-+\u2212]?\d{1,3}(?![\d\w]))?"
+_BODY_FR = re.compile(
+    rf"(?<!\d)(?:{_GROUPED_DOT}|{_GROUPED_SPACE}|\d+)(?:[,.]\d+(?!\d))?{_EXPONENT}"
+)
+_BODY_EN = re.compile(
+    rf"(?<!\d)(?:{_GROUPED_DOT}|{_GROUPED_COMMA}|{_GROUPED_SPACE}|\d+)(?:\.\d+)?{_EXPONENT}"
+)
 
 # Every Unicode dash and minus that can stand before a number as its sign: hyphen-minus,
 # the dashes (U+2010-U+2015), minus U+2212, heavy minus U+2796, small and fullwidth
@@ -84,29 +97,64 @@ NEGATIVE_SIGNS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\
 POSITIVE_SIGNS = "+\u2795\ufe62\uff0b"
 _SIGNS = NEGATIVE_SIGNS + POSITIVE_SIGNS
 _NEGATIVE_SIGNS = NEGATIVE_SIGNS
-_CURRENCIES = "$€£"
+_CURRENCIES = "$€£¥"
 
 # (pattern, normalized unit, only when glued to the digits). Order matters: longest first.
 _UNITS: tuple[tuple[str, str, bool], ...] = (
     (r"(?i:points? de base|basis points?|bps?|pb)", "bp", False),
-    (r"(?i:points?|pts?|pp)", "pt", False),
-    (r"%", "%", False),
+    (r"(?i:points? de pourcentage|percentage points?|points?|pts?|pp)", "pt", False),
+    (r"%|(?i:pour ?cent|percent|per cent)", "%", False),
     (r"[kK](?:€|EUR)", "k€", False),
     (r"[kK](?:\$|USD)", "k$", False),
     (r"M(?:ds?|rds?)(?:€|EUR)", "Md€", False),
     (r"M(?:ds?|rds?)(?:\$|USD)", "Md$", False),
     (r"[mM](?:€|EUR)", "M€", False),
     (r"[mM](?:\$|USD)", "M$", False),
+    (r"[bB](?:€|EUR)", "Md€", True),
+    (r"[bB](?:\$|USD)", "Md$", True),
     (r"(?i:milliards?|billions?|bn)|Mds?|Mrds?", "billion", False),
-    (r"(?i:millions?|mn)", "million", False),
-    (r"(?i:thousands?)", "thousand", False),
+    (r"(?i:millions?|mn|mio)", "million", False),
+    (r"(?i:thousands?|milliers?)", "thousand", False),
     (r"€|EUR|(?i:euros?)", "€", False),
     (r"\$|USD|(?i:dollars?)", "$", False),
-    (r"£|GBP", "£", False),
+    (r"£|GBP|(?i:pounds? sterling)", "£", False),
+    (r"CHF|(?i:francs? suisses?)", "CHF", False),
+    (r"¥|JPY|(?i:yens?)", "¥", False),
     (r"(?i:fois)|×", "x", False),
     (r"[xX]", "x", True),
+    (r"mm|MM", "million", True),  # "$9.9mm": the finance desk's million
+    (r"[bB]", "billion", True),
     (r"[kK]", "thousand", True),
-    (r"M", "million", True),
+    (r"[mM]", "million", True),
+    # Ordinals are numbers too: "1er", "2e", "3ème", "1st", "2nd", "3rd", "4th".
+    (r"(?:er|re|ère|ere|e|ème|eme|nde?|st|rd|th)", "ordinal", True),
+)
+# What each normalized unit is made of: (currency, scale, kind).
+_DIMENSIONS: dict[str, tuple[str | None, str | None, str | None]] = {
+    "ordinal": (None, None, "ordinal"),
+    "bp": (None, None, "bp"),
+    "pt": (None, None, "pt"),
+    "%": (None, None, "%"),
+    "x": (None, None, "x"),
+    "k€": ("€", "thousand", None),
+    "k$": ("$", "thousand", None),
+    "M€": ("€", "million", None),
+    "M$": ("$", "million", None),
+    "Md€": ("€", "billion", None),
+    "Md$": ("$", "billion", None),
+    "thousand": (None, "thousand", None),
+    "million": (None, "million", None),
+    "billion": (None, "billion", None),
+    "€": ("€", None, None),
+    "$": ("$", None, None),
+    "£": ("£", None, None),
+    "CHF": ("CHF", None, None),
+    "¥": ("¥", None, None),
+}
+# Currencies written before the digits: a sign ("$9.9m") or an ISO code ("USD9.9", "EUR 9,9").
+_CURRENCY_CODES = {"USD": "$", "EUR": "€", "GBP": "£", "CHF": "CHF", "JPY": "¥", "US$": "$"}
+_CURRENCY_BEFORE = re.compile(
+    r"(?:(?<![\w$])(?P<code>USD|EUR|GBP|CHF|JPY|US\$) ?|(?P<sign>[$€£¥]))$"
 )
 _UNIT_ALTERNATION = "|".join(f"(?P<u{i}>{pattern})" for i, (pattern, _, _) in enumerate(_UNITS))
 _UNIT_AFTER = re.compile(rf"(?P<space>{_SPACE})?(?:{_UNIT_ALTERNATION})(?!\w)")
@@ -114,22 +162,36 @@ _UNIT_ONLY = re.compile(rf"(?:{_UNIT_ALTERNATION})")
 
 # Masks: spans whose digits are references or identifiers, not figures.
 _TOKEN = re.compile(r"[\w‐‑-]+(?:[.,][\w‐‑-]+)*")
-_NUMERIC_HEAD = re.compile(r"[-‐‑]?\d[\d.,]*")
+_NUMERIC_HEAD = re.compile(r"[-‐‑]?\d[\d.,]*(?:[eE][-+]?\d+)?")
 _DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+){2,}(?!\d)")
 _DOT_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+")
 _SLASHED = re.compile(r"(?<![\d/])\d+(?:/\d+)+(?!\d)")
 _FISCAL_YEAR = re.compile(r"(?<!\d)(?P<year>(?:19|20)\d\d)[-–](?P<next>\d\d)(?!\d)")
-_MONTHS = (
-    "janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre"
-    "|novembre|décembre|decembre|january|february|march|april|june|july|august"
-    "|september|october|november|december"
+_MONTH_NUMBERS = {
+    **dict.fromkeys(("janvier", "january", "jan"), 1),
+    **dict.fromkeys(("février", "fevrier", "february", "feb"), 2),
+    **dict.fromkeys(("mars", "march", "mar"), 3),
+    **dict.fromkeys(("avril", "april", "apr"), 4),
+    **dict.fromkeys(("mai", "may"), 5),
+    **dict.fromkeys(("juin", "june", "jun"), 6),
+    **dict.fromkeys(("juillet", "july", "jul"), 7),
+    **dict.fromkeys(("août", "aout", "august", "aug"), 8),
+    **dict.fromkeys(("septembre", "september", "sept", "sep"), 9),
+    **dict.fromkeys(("octobre", "october", "oct"), 10),
+    **dict.fromkeys(("novembre", "november", "nov"), 11),
+    **dict.fromkeys(("décembre", "decembre", "december", "dec"), 12),
+}
+_MONTHS = "|".join(sorted((m for m in _MONTH_NUMBERS if m != "may"), key=len, reverse=True))
+# A day next to a month name is a date: a number of its own kind ("day-12" for a day of
+# December), checked against the days of the facts. "may" only after the day's number
+# would be a verb ("a ratio of 5 may rise"), so it only counts before it ("May 31"). A
+# number with a unit after a month is an amount: "En décembre 15 %", "mai 12 000 k€".
+_DAY_BEFORE_MONTH = re.compile(
+    rf"(?<![\d.,])(?P<day>\d{{1,2}})(?:er|st|nd|rd|th)?{_SPACE}+(?P<month>(?i:{_MONTHS}))\b\.?"
 )
-# A day next to a month name is a date, not a figure; "mai 12 000 k€" stays an amount.
-# "may" only after the day's number would be a verb ("a ratio of 5 may rise"), so it only
-# counts before it ("May 31").
-_DAY_BEFORE_MONTH = re.compile(rf"(?<![\d.,])(?P<day>\d{{1,2}}){_SPACE}+(?i:{_MONTHS})\b")
 _DAY_AFTER_MONTH = re.compile(
-    rf"\b(?i:{_MONTHS}|may){_SPACE}+(?P<day>\d{{1,2}})(?!\d|[.,]\d|{_SPACE}\d{{3}}(?!\d))"
+    rf"\b(?P<month>(?i:{_MONTHS}|may))\.?{_SPACE}+(?P<day>\d{{1,2}})"
+    rf"(?!\d|[.,]\d|{_SPACE}\d{{3}}(?!\d))"
 )
 _REFERENCE = re.compile(
     r"(?:§|\b(?i:sections?|chapitres?|chapters?|articles?|art\.|annexes?|appendix|notes?))"
@@ -147,32 +209,57 @@ def _body_pattern(locale: Locale) -> re.Pattern[str]:
     return _BODY_FR if locale is Locale.FR else _BODY_EN
 
 
+# Letters written before a number that are not part of it: an ISO currency code ("USD9.9",
+# "EUR9,9") or an abbreviation with its period ("env.9,9x", "ca.12").
+_NUMBER_PREFIX = re.compile(r"(?:USD|EUR|GBP|CHF|JPY|[^\W\d_]{1,6}\.)(?=[-‐‑]?\d)")
+
+
 def _is_identifier(token: str) -> bool:
-    """Digits glued to letters, unless the letters are a unit (``5x``, ``1.2bn``)."""
+    """Digits glued to letters, unless the letters are a unit (``5x``, ``1.2bn``, ``2e``) or
+    a currency code or abbreviation before the number (``USD9.9``, ``env.9,9x``)."""
     if not any(c.isalpha() for c in token) or not any(c.isdigit() for c in token):
         return False
+    prefix = _NUMBER_PREFIX.match(token)
+    if prefix is not None:
+        token = token[prefix.end() :]
     head = _NUMERIC_HEAD.match(token)
-    return head is None or _UNIT_ONLY.fullmatch(token[head.end() :]) is None
+    if head is None:
+        return True
+    rest = token[head.end() :]
+    return bool(rest) and _UNIT_ONLY.fullmatch(rest) is None
 
 
-def _masks(text: str) -> list[tuple[int, int]]:
+def _reference_spans(text: str) -> list[tuple[int, int]]:
+    """Digits that are references or identifiers, not figures: ``A-solvea-2``, ``3.4.2``,
+    ``31/12/2025``, ``note 9``, the ``25`` of ``2024-25``."""
     spans = [m.span() for m in _TOKEN.finditer(text) if _is_identifier(m.group())]
     spans += [m.span() for m in _DOTTED.finditer(text) if not _DOT_THOUSANDS.fullmatch(m.group())]
     spans += [m.span() for m in _SLASHED.finditer(text)]
     spans += [m.span("ref") for m in _REFERENCE.finditer(text)]
-    # "2024-25" is one fiscal year, not 2024 and 25.
     spans += [
         m.span("next")
         for m in _FISCAL_YEAR.finditer(text)
         if int(m.group("next")) == (int(m.group("year")) + 1) % 100
     ]
-    spans += [
-        m.span("day")
+    return spans
+
+
+def _day_spans(text: str) -> dict[tuple[int, int], int]:
+    """``(start, end)`` of each day of a date written with its month name → the month."""
+    return {
+        m.span("day"): _MONTH_NUMBERS[m.group("month").lower()]
         for pattern in (_DAY_BEFORE_MONTH, _DAY_AFTER_MONTH)
         for m in pattern.finditer(text)
         if 1 <= int(m.group("day")) <= 31
-    ]
-    return spans
+    }
+
+
+def reference_tokens(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, token)`` of each reference or identifier with digits in ``text``
+    (see :func:`_reference_spans`): never a figure, but never unchecked either — a check
+    may require it to appear in its sources."""
+    merged = _Masked.of(_reference_spans(text))
+    return [(s, e, text[s:e]) for s, e in zip(merged.starts, merged.ends, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,14 +315,17 @@ def _unit_after(text: str, index: int) -> tuple[str | None, int]:
 
 
 def _prefix(text: str, body_start: int) -> tuple[int, str | None, str | None]:
-    """Walk back over a currency and a sign written before the digits: ``-$1.2``, ``$-1.2``."""
+    """Walk back over a currency and a sign written before the digits: ``-$1.2``, ``$-1.2``,
+    ``USD9.9``, ``EUR 9,9``."""
     start, currency, sign = body_start, None, None
     for _ in range(2):
         if start == 0:
             break
         char = text[start - 1]
-        if currency is None and char in _CURRENCIES:
-            currency, start = char, start - 1
+        code = _CURRENCY_BEFORE.search(text, max(0, start - 4), start)
+        if currency is None and code is not None:
+            written = code.group("code") or code.group("sign")
+            currency, start = _CURRENCY_CODES.get(written, written), code.start()
         elif sign is None and char in _SIGNS and _sign_allowed(text, start - 1):
             sign, start = char, start - 1
         else:
@@ -243,7 +333,7 @@ def _prefix(text: str, body_start: int) -> tuple[int, str | None, str | None]:
     return start, currency, sign
 
 
-def _found(text: str, body: re.Match[str], locale: Locale) -> _Found:
+def _found(text: str, body: re.Match[str], locale: Locale, day_month: int | None) -> _Found:
     b_start, b_end = body.span()
     magnitude = _body_value(body.group(), locale)
     in_parentheses = (
@@ -262,6 +352,9 @@ def _found(text: str, body: re.Match[str], locale: Locale) -> _Found:
         end, signed = b_end, sign is not None
         value = -magnitude if sign is not None and sign in _NEGATIVE_SIGNS else magnitude
     unit, unit_end = _unit_after(text, end)
+    unit_currency, scale, kind = _DIMENSIONS.get(unit or "", (None, None, None))
+    if day_month is not None and unit is None:
+        kind = f"day-{day_month:02d}"
     mention = NumberMention(
         raw=text[start:end],
         start=start,
@@ -269,16 +362,24 @@ def _found(text: str, body: re.Match[str], locale: Locale) -> _Found:
         value=value,
         signed=signed,
         unit=unit if unit is not None else currency,
-        is_year=not signed and unit is None and currency is None and _is_year_body(body.group()),
+        is_year=not signed
+        and unit is None
+        and currency is None
+        and day_month is None
+        and _is_year_body(body.group()),
+        currency=currency or unit_currency,
+        scale=scale,
+        kind=kind,
     )
     return _Found(mention, unit_end)
 
 
 def _scan(text: str, locale: Locale) -> Iterator[_Found]:
-    masked = _Masked.of(_masks(text))
+    masked = _Masked.of(_reference_spans(text))
+    days = _day_spans(text)
     for body in _body_pattern(locale).finditer(text):
         if not masked.overlaps(*body.span()):
-            yield _found(text, body, locale)
+            yield _found(text, body, locale, days.get(body.span()))
 
 
 # Where a number's digits, groups and decimals end, in either locale (a quote that cuts
@@ -334,6 +435,25 @@ def parse_number(raw: str, locale: Locale) -> Decimal | None:
 def same_value(a: NumberMention, b: NumberMention) -> bool:
     """Equal signed values as written: ``5,5x`` equals ``5,50x``; units are not compared."""
     return a.value == b.value
+
+
+def same_dimensions(written: NumberMention, source: NumberMention) -> str | None:
+    """None when ``written`` may stand for ``source`` by its unit, else what differs:
+    ``"scale"`` (k€ vs M€, million vs billion) or ``"unit"`` (% vs points vs x, € vs $, a
+    day of another month, an ordinal). What ``written`` leaves out is not compared (a
+    number written without its unit is a declared limit of the checks); what it writes
+    must be what the source writes."""
+    if written.kind != source.kind and (written.kind is not None or _is_day(source)):
+        return "unit"
+    if written.currency is not None and written.currency != source.currency:
+        return "unit"
+    if written.scale is not None and written.scale != source.scale:
+        return "scale"
+    return None
+
+
+def _is_day(mention: NumberMention) -> bool:
+    return mention.kind is not None and mention.kind.startswith("day-")
 
 
 def same_magnitude(a: NumberMention, b: NumberMention) -> bool:

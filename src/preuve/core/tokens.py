@@ -71,12 +71,20 @@ class TokenIndex:
         return None
 
     def _word_around(self, index: int) -> tuple[int, int]:
+        """The token around ``index``: word characters and joining hyphens, and a number
+        glued to them whole ("5,5x", not "5x")."""
         text = self._text
         start = end = index
         while start > 0 and (_is_word(text[start - 1]) or text[start - 1] in _JOINING_HYPHENS):
             start -= 1
         while end < len(text) and (_is_word(text[end]) or text[end] in _JOINING_HYPHENS):
             end += 1
+        k = bisect_right(self._starts, start) - 1
+        if k >= 0 and self._starts[k] < start <= self._ends[k]:
+            start = self._starts[k]
+        k = bisect_right(self._starts, end - 1) - 1
+        if k >= 0 and self._ends[k] > end:
+            end = self._ends[k]
         return start, end
 
     def cuts_word(self, index: int) -> bool:

@@ -180,7 +180,14 @@ MEMO_CASES: dict[str, tuple[Locale, str, tuple[str, ...]]] = {
     "fr-unit-not-written": (Locale.FR, "Le levier atteint 5,5 en 2025.", OK),
     "fr-glued-m-euro": (Locale.FR, "Le prêt atteint 85m€.", (NUMBER_NOT_IN_FACTS,)),
     "fr-glued-m-euro-scale": (Locale.FR, "Le prêt atteint 85 000m€.", (SCALE_MISMATCH,)),
-    "fr-glued-eur-code": (Locale.FR, "Le prêt atteint EUR85 000.", OK),
+    "fr-glued-eur-code-drops-scale": (Locale.FR, "Le prêt atteint EUR85 000.", (SCALE_MISMATCH,)),
+    "fr-keur-is-k-euro": (Locale.FR, "Le prêt atteint 85 000 kEUR.", OK),
+    "fr-euros-drops-scale": (Locale.FR, "Le prêt atteint 85 000 euros.", (SCALE_MISMATCH,)),
+    "fr-circled-digit-is-a-number": (
+        Locale.FR,
+        "Les ⑤ premiers clients pèsent 38 %.",
+        (NUMBER_NOT_IN_FACTS,),
+    ),
     "fr-glued-abbreviation": (Locale.FR, "Le covenant est à env.9,9x.", OK),
     "fr-glued-abbreviation-invented": (
         Locale.FR,
@@ -226,7 +233,11 @@ MEMO_CASES: dict[str, tuple[Locale, str, tuple[str, ...]]] = {
     "fr-day-invented": (Locale.FR, "Échéance au 30 décembre 2027.", (NUMBER_NOT_IN_FACTS,)),
     "fr-day-of-another-month": (Locale.FR, "Échéance au 31 janvier 2027.", (UNIT_MISMATCH,)),
     "fr-ordinal-invented": (Locale.FR, "Le 2e client pèse 38 %.", (NUMBER_NOT_IN_FACTS,)),
-    "fr-superscript-glued": (Locale.FR, "Le premier client pèse 3⁸ %.", (NUMBER_NOT_IN_FACTS,)),
+    "fr-superscript-glued": (
+        Locale.FR,
+        "Le premier client pèse 3⁸ %.",
+        (NUMBER_NOT_IN_FACTS, NUMBER_NOT_IN_FACTS),
+    ),
     "fr-reference-invented": (Locale.FR, "Voir la note 14 du rapport.", (NUMBER_NOT_IN_FACTS,)),
     "fr-slashed-date-invented": (
         Locale.FR,

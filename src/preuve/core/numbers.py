@@ -25,6 +25,7 @@ a fiscal year (``2024-25``), and the number right after a reference word (``sect
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -76,6 +77,8 @@ class NumberMention:
 
 
 _SPACE = "[ \u00a0\u202f\u2009]"
+# Superscript, subscript, circled and fraction digits (never folded into ASCII digits).
+_COMPAT_CLASS = "²³¹¼-¾\u2070-\u209f\u2150-\u218f\u2460-\u24ff\u2776-\u2793\u3251-\u32bf"
 _GROUPED_SPACE = rf"\d{{1,3}}(?:{_SPACE}\d{{3}}(?!\d))+"
 _GROUPED_COMMA = r"\d{1,3}(?:,\d{3}(?!\d))+"
 # "1.234.567": two dots or more, all groups of three, can only be thousands.
@@ -157,11 +160,15 @@ _CURRENCY_BEFORE = re.compile(
     r"(?:(?<![\w$])(?P<code>USD|EUR|GBP|CHF|JPY|US\$) ?|(?P<sign>[$€£¥]))$"
 )
 _UNIT_ALTERNATION = "|".join(f"(?P<u{i}>{pattern})" for i, (pattern, _, _) in enumerate(_UNITS))
-_UNIT_AFTER = re.compile(rf"(?P<space>{_SPACE})?(?:{_UNIT_ALTERNATION})(?!\w)")
+_UNIT_AFTER = re.compile(
+    rf"(?P<space>{_SPACE})?(?:{_UNIT_ALTERNATION})(?!(?![{_COMPAT_CLASS}])\w)"
+)
 _UNIT_ONLY = re.compile(rf"(?:{_UNIT_ALTERNATION})")
 
 # Masks: spans whose digits are references or identifiers, not figures.
-_TOKEN = re.compile(r"[\w‐‑-]+(?:[.,][\w‐‑-]+)*")
+# (A footnote mark or other compatibility digit is a token of its own: "5,5x¹" is 5,5x.)
+_WORD_CHAR = rf"(?:(?![{_COMPAT_CLASS}])[\w‐‑-])"
+_TOKEN = re.compile(rf"{_WORD_CHAR}+(?:[.,]{_WORD_CHAR}+)*")
 _NUMERIC_HEAD = re.compile(r"[-‐‑]?\d[\d.,]*(?:[eE][-+]?\d+)?")
 _DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+){2,}(?!\d)")
 _DOT_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+")
@@ -374,12 +381,35 @@ def _found(text: str, body: re.Match[str], locale: Locale, day_month: int | None
     return _Found(mention, unit_end)
 
 
+# Superscript, subscript, circled and fraction digits: numbers too ("⑤ clients"), of a
+# kind of their own, so they only match the same characters in a fact (a footnote mark).
+_COMPAT_DIGITS = re.compile(f"[{_COMPAT_CLASS}]+")
+
+
+def _compat_mentions(text: str) -> Iterator[_Found]:
+    for match in _COMPAT_DIGITS.finditer(text):
+        raw = match.group()
+        values = [unicodedata.numeric(c, None) for c in raw]
+        if any(v is None for v in values):
+            continue
+        value = Decimal(str(sum(v for v in values if v is not None)))
+        start, end = match.span()
+        mention = NumberMention(raw, start, end, value, False, None, False, kind=f"compat:{raw}")
+        yield _Found(mention, end)
+
+
 def _scan(text: str, locale: Locale) -> Iterator[_Found]:
     masked = _Masked.of(_reference_spans(text))
     days = _day_spans(text)
-    for body in _body_pattern(locale).finditer(text):
-        if not masked.overlaps(*body.span()):
-            yield _found(text, body, locale, days.get(body.span()))
+    found = [
+        _found(text, body, locale, days.get(body.span()))
+        for body in _body_pattern(locale).finditer(text)
+        if not masked.overlaps(*body.span())
+    ]
+    if not text.isascii():
+        found += _compat_mentions(text)
+        found.sort(key=lambda f: f.mention.start)
+    yield from found
 
 
 # Where a number's digits, groups and decimals end, in either locale (a quote that cuts
@@ -447,7 +477,9 @@ def same_dimensions(written: NumberMention, source: NumberMention) -> str | None
         return "unit"
     if written.currency is not None and written.currency != source.currency:
         return "unit"
-    if written.scale is not None and written.scale != source.scale:
+    # A unit written fixes the scale too: "1 850 €" says euros, not thousands of them.
+    wrote_unit = written.currency is not None or written.kind is not None
+    if (written.scale is not None or wrote_unit) and written.scale != source.scale:
         return "scale"
     return None
 

@@ -14,9 +14,11 @@ import pytest
 
 from preuve.core.facts import parse_facts
 from preuve.core.memocheck import (
+    MAX_SOURCES,
     NUMBER_NOT_IN_FACTS,
     NUMBER_SIGN,
     SCALE_MISMATCH,
+    TOO_MANY_SOURCES,
     UNIT_MISMATCH,
     Paragraph,
     check_memo,
@@ -117,6 +119,13 @@ QUOTE_CASES: dict[str, QuoteCase] = {
         PAGE_EN, "the operating loss was (1,577) million", NORMALIZED
     ),
     "en-homoglyph": QuoteCase(PAGE_EN, "Net rеvenue was $11,577.5 million", NOT_FOUND),
+    # -- found by fuzz/fuzz_boundaries.py ------------------------------------------------------
+    "fuzz-circled-digit-is-its-own-token": QuoteCase(
+        "138 500⑤138\u00a0500’ %Le 4,2 %", "⑤138\u00a0500’ %Le 4,2 %", EXACT
+    ),
+    "fuzz-comma-between-digits-belongs-to-them": QuoteCase(
+        "–12,54,2chiffre atteint 4,2", ",2chiffre atteint 4,2", CUTS
+    ),
 }
 # Every Unicode dash and minus that stands as a sign: a quote that drops it cuts the number.
 SIGNS = {
@@ -309,3 +318,20 @@ def test_defect_messages_say_what_to_do() -> None:
         [Paragraph("Le levier atteint 5,5 %.", ("R-f-lev",))], FACTS_FR, locale=Locale.FR
     )
     assert "not its unit" in unit.detail and "5,5x" in unit.detail
+
+
+def test_a_paragraph_citing_everything_is_refused() -> None:
+    facts = parse_facts("".join(f"[A-x-{i}] Société {i} SA - Dette {i} k€\n" for i in range(150)))
+    paragraph = Paragraph("La dette atteint 12 k€.", tuple(f.id for f in facts))
+    (defect,) = check_memo([paragraph], facts, locale=Locale.FR)
+    assert defect.code == TOO_MANY_SOURCES and str(MAX_SOURCES) in defect.detail
+
+
+def test_a_long_rejected_quote_gets_a_bounded_diagnostic() -> None:
+    page = " ".join(f"mot{i % 50} de la page" for i in range(20_000))
+    quote = " ".join(f"mot{i % 50} de la ligne" for i in range(2_000))
+    result = verify_quote([page], 1, quote)
+    assert result.verdict is Verdict.NOT_FOUND and result.diagnostic is not None
+    diagnostic = result.diagnostic
+    assert diagnostic.passage == page[diagnostic.start : diagnostic.end]
+    assert diagnostic.differences and len(diagnostic.passage.split(" ")) <= 2 * 120

@@ -7,6 +7,8 @@ deterministic and per paragraph (numbered from 1):
 - ``unknown_source``: it cites an id that is not among the facts;
 - ``number_not_in_facts``: a number whose value is in none of the facts *it cites* (the
   years of the report are allowed anywhere);
+- ``too_many_sources``: it cites more than :data:`MAX_SOURCES` facts (then its numbers are
+  not checked: it is refused as it is);
 - ``link_not_in_facts``: a link (URL) written in none of the facts it cites: a document
   may have told the model to print one, and preuve never follows links;
 - ``number_sign``: the value is there but with the other sign. A number written without
@@ -52,10 +54,12 @@ from preuve.core.numbers import (
 
 __all__ = [
     "LINK_NOT_IN_FACTS",
+    "MAX_SOURCES",
     "NO_SOURCE",
     "NUMBER_NOT_IN_FACTS",
     "NUMBER_SIGN",
     "SCALE_MISMATCH",
+    "TOO_MANY_SOURCES",
     "UNIT_MISMATCH",
     "UNKNOWN_SOURCE",
     "Paragraph",
@@ -73,6 +77,11 @@ NUMBER_SIGN = "number_sign"
 LINK_NOT_IN_FACTS = "link_not_in_facts"
 SCALE_MISMATCH = "scale_mismatch"
 UNIT_MISMATCH = "unit_mismatch"
+TOO_MANY_SOURCES = "too_many_sources"
+
+MAX_SOURCES = 100
+"""A paragraph citing more facts than this is refused (a paragraph citing everything would
+make "numbers from the cited facts" mean "numbers from anywhere")."""
 
 _MEMO_FIX = 'expected {"paragraphs": [{"text": "...", "sources": ["ID", ...]}, ...]}'
 
@@ -295,10 +304,13 @@ def _reference_defects(
 ) -> list[Defect]:
     """References and identifiers with digits (``3.4.2``, ``ORV-SA-2026-004``, ``note 9``)
     that no cited fact writes as a reference and that are no cited id."""
+    written = reference_tokens(text)
+    if not written:
+        return []
     known = {_plain(sid) for sid in cited}
     known |= {_plain(token) for source in sources for _, _, token in reference_tokens(source)}
     defects = []
-    for _, _, token in reference_tokens(text):
+    for _, _, token in written:
         if _plain(token) in known:
             continue
         detail = (
@@ -334,6 +346,13 @@ def check_memo(
     for index, paragraph in enumerate(paragraphs, start=1):
         defects += _source_defects(paragraph, set(by_id), index)
         cited = [sid for sid in dict.fromkeys(paragraph.sources) if sid in by_id]
+        if len(cited) > MAX_SOURCES:
+            detail = (
+                f"the paragraph cites {len(cited)} facts, more than {MAX_SOURCES}; cite only"
+                " the facts it relies on"
+            )
+            defects.append(Defect(TOO_MANY_SOURCES, detail, paragraph=index))
+            continue
         sources = [by_id[sid].text for sid in cited]
         for link in unsupported_links(paragraph.text, sources):
             detail = f"{_shorten(link)} appears in none of the facts cited; remove the link"

@@ -160,9 +160,7 @@ _CURRENCY_BEFORE = re.compile(
     r"(?:(?<![\w$])(?P<code>USD|EUR|GBP|CHF|JPY|US\$) ?|(?P<sign>[$€£¥]))$"
 )
 _UNIT_ALTERNATION = "|".join(f"(?P<u{i}>{pattern})" for i, (pattern, _, _) in enumerate(_UNITS))
-_UNIT_AFTER = re.compile(
-    rf"(?P<space>{_SPACE})?(?:{_UNIT_ALTERNATION})(?!(?![{_COMPAT_CLASS}])\w)"
-)
+_UNIT_AFTER = re.compile(rf"(?P<space>{_SPACE})?(?:{_UNIT_ALTERNATION})(?!(?![{_COMPAT_CLASS}])\w)")
 _UNIT_ONLY = re.compile(rf"(?:{_UNIT_ALTERNATION})")
 
 # Masks: spans whose digits are references or identifiers, not figures.
@@ -221,10 +219,14 @@ def _body_pattern(locale: Locale) -> re.Pattern[str]:
 _NUMBER_PREFIX = re.compile(r"(?:USD|EUR|GBP|CHF|JPY|[^\W\d_]{1,6}\.)(?=[-‐‑]?\d)")
 
 
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+_HAS_DIGIT = re.compile(r"\d")
+
+
 def _is_identifier(token: str) -> bool:
     """Digits glued to letters, unless the letters are a unit (``5x``, ``1.2bn``, ``2e``) or
     a currency code or abbreviation before the number (``USD9.9``, ``env.9,9x``)."""
-    if not any(c.isalpha() for c in token) or not any(c.isdigit() for c in token):
+    if _HAS_LETTER.search(token) is None or _HAS_DIGIT.search(token) is None:
         return False
     prefix = _NUMBER_PREFIX.match(token)
     if prefix is not None:
@@ -240,6 +242,8 @@ def _reference_spans(text: str) -> list[tuple[int, int]]:
     """Digits that are references or identifiers, not figures: ``A-solvea-2``, ``3.4.2``,
     ``31/12/2025``, ``note 9``, the ``25`` of ``2024-25``."""
     spans = [m.span() for m in _TOKEN.finditer(text) if _is_identifier(m.group())]
+    if len(spans) == 0 and _HAS_DIGIT.search(text) is None:
+        return spans
     spans += [m.span() for m in _DOTTED.finditer(text) if not _DOT_THOUSANDS.fullmatch(m.group())]
     spans += [m.span() for m in _SLASHED.finditer(text)]
     spans += [m.span("ref") for m in _REFERENCE.finditer(text)]

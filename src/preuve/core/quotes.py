@@ -224,17 +224,28 @@ def _trim_to_quote(quote_words: list[str], words: list[str]) -> tuple[int, int]:
 
 
 def _closest_passage(page: str, normalized: Normalized, quote: str) -> Diagnostic:
-    """The passage of ``page`` closest to the normalized ``quote``, in whole words."""
+    """The passage of ``page`` closest to the normalized ``quote``, in whole words.
+
+    The search is bounded: the passage is placed by the quote's first
+    :data:`DIAGNOSTIC_QUOTE_CHARS` characters and compared word by word on at most
+    ``_DIAGNOSTIC_WORDS`` words, so a long quote on a long page answers fast.
+    """
     text = normalized.text
-    alignment = fuzz.partial_ratio_alignment(quote, text) if text else None
+    head = quote[:DIAGNOSTIC_QUOTE_CHARS]
+    if len(head) < len(quote) and " " in head:
+        head = head[: head.rindex(" ")]
+    alignment = fuzz.partial_ratio_alignment(head, text) if text else None
     if alignment is None:
         return Diagnostic("", 0, 0, 0.0, ("the page has no text",))
     start, end = alignment.dest_start, alignment.dest_end
+    if len(head) < len(quote):  # the passage faces the whole quote, not only its head
+        end = min(len(text), start + len(quote))
     while start > 0 and text[start - 1] != " ":
         start -= 1
     while end < len(text) and text[end] != " ":
         end += 1
-    quote_words, words = quote.split(" "), text[start:end].split(" ")
+    quote_words = quote.split(" ")[:_DIAGNOSTIC_WORDS]
+    words = text[start:end].split(" ")[: 2 * _DIAGNOSTIC_WORDS]
     first, last = _trim_to_quote(quote_words, words)
     end = start + len(" ".join(words[:last]))
     start += sum(len(word) + 1 for word in words[:first])

@@ -6,7 +6,8 @@ position ``i`` of a text (between ``text[i - 1]`` and ``text[i]``) *cuts a token
 
 - it falls between two word characters (letters, combining marks and decimal digits;
   a superscript, subscript or circled digit is a token of its own, like a footnote mark);
-- it falls next to a hyphen that joins two word characters (``P-12-03``, ``cash-flow``);
+- it falls next to a hyphen that joins two word characters (``P-12-03``, ``cash-flow``),
+  or next to a point or comma between two digits;
 - it falls strictly inside a number as the number parser reads it in either locale: its
   digits, thousands groups, decimals, its sign and its accounting parentheses
   (:func:`preuve.core.numbers.number_extents`).
@@ -94,6 +95,11 @@ class TokenIndex:
             return False
         before, after = text[index - 1], text[index]
         if _is_word(before) and _is_word(after):
+            return True
+        # A point or comma between two digits belongs to them, whatever the reading.
+        if after in ".," and before.isdigit() and text[index + 1 : index + 2].isdigit():
+            return True
+        if before in ".," and after.isdigit() and index >= 2 and text[index - 2].isdigit():
             return True
         if before in _JOINING_HYPHENS:
             return index >= 2 and _is_word(text[index - 2]) and _is_word(after)

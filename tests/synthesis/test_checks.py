@@ -385,3 +385,19 @@ def test_dossier_limits(dossier: Dossier) -> None:
     assert "- doc-20: read but used by no statement" in lines
     assert any("NOT INVESTIGATED" in line for line in lines)
     assert any("merges sources" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("text", "unsupported"),
+    [
+        pytest.param("Tamaris coûte 38 000 € HT par an.", [], id="as-the-finding-writes"),
+        pytest.param("Tamaris coûte 38 000 k€ par an.", ["38 000"], id="another-scale"),
+        pytest.param("Tamaris coûte 38 000 $ par an.", ["38 000"], id="another-currency"),
+        pytest.param("Tamaris coûte 38 000 % de plus.", ["38 000"], id="another-unit"),
+        pytest.param("Tamaris coûte 38 000 par an.", [], id="unit-not-written"),
+    ],
+)
+def test_a_number_is_checked_by_scale_and_unit(text: str, unsupported: list[str]) -> None:
+    paragraph = Paragraph(text, ("doc-07",))
+    defects = check_numbers(with_paragraphs(paragraph), reference.findings())
+    assert [d.detail.split("'")[1] for d in defects] == unsupported

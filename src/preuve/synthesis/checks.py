@@ -35,7 +35,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from preuve.core.defects import Defect
-from preuve.core.numbers import Locale, NumberMention, extract_numbers
+from preuve.core.numbers import Locale, NumberMention, extract_numbers, same_dimensions
 from preuve.synthesis.contradictions import candidates_of, find_contradictions
 from preuve.synthesis.findings import (
     ComputedValue,
@@ -203,9 +203,10 @@ def _statement_numbers(statement: Statement, locale: Locale) -> list[NumberMenti
 def _supported(
     mention: NumberMention, allowed: Sequence[NumberMention], computed: Sequence[ComputedValue]
 ) -> bool:
-    return any(m.value == mention.value for m in allowed) or any(
-        c.value == mention.value for c in computed
-    )
+    # By value and by the scale and unit written (k€ is not M€, % is not points).
+    return any(
+        m.value == mention.value and same_dimensions(mention, m) is None for m in allowed
+    ) or any(c.value == mention.value for c in computed)
 
 
 # "règle 1", "rule 3": the number of an arbitration rule is a name, not a figure.

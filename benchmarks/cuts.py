@@ -25,9 +25,9 @@ __all__ = ["CutReport", "aligned_occurrence", "cut_substrings", "oracle_boundari
 # A superscript, subscript, circled or fraction digit is a token of its own (a footnote mark).
 _MARK = "²³¹¼-¾\u2070-\u209f\u2150-\u218f\u2460-\u24ff\u2776-\u2793\u3251-\u32bf"
 _LETTER = rf"(?:(?![{_MARK}])[^\W_])"
-_WORD = re.compile(rf"{_LETTER}+(?:-{_LETTER}+)*")
+_WORD = re.compile(rf"{_LETTER}+(?:[-\u2010\u2011]{_LETTER}+)*")
 _BARE_NUMBER = (
-    rf"(?<!{_LETTER})[-+\u2010-\u2015\u2212\u2796\ufe58\ufe63\uff0d]?(?<!\d)"
+    rf"(?:(?<!{_LETTER})[-+\u2010-\u2015\u2212\u2796\ufe58\ufe63\uff0d])?(?<!\d)"
     r"(?:\d{1,3}(?:[ \u00a0\u202f]\d{3}(?!\d))+|\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?:[.,]\d+)*"
 )
 # Accounting parentheses belong to the number they close around: "(1,577)", "(18 )".

@@ -123,6 +123,12 @@ QUOTE_CASES: dict[str, QuoteCase] = {
     "fuzz-circled-digit-is-its-own-token": QuoteCase(
         "138 500⑤138\u00a0500’ %Le 4,2 %", "⑤138\u00a0500’ %Le 4,2 %", EXACT
     ),
+    "fuzz-fullwidth-hyphen-joins-like-a-hyphen": QuoteCase(
+        "x d'affaires »d'affaires  %‒7,4－3", "'affaires  %‒7,4", CUTS
+    ),
+    "fuzz-number-glued-to-a-word-is-still-a-number": QuoteCase(
+        "’2024-25libre85 000", "2024-25libre85", CUTS
+    ),
     "fuzz-comma-between-digits-belongs-to-them": QuoteCase(
         "–12,54,2chiffre atteint 4,2", ",2chiffre atteint 4,2", CUTS
     ),

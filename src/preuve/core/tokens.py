@@ -26,8 +26,9 @@ from preuve.core.numbers import number_extents
 
 __all__ = ["TokenCut", "TokenIndex"]
 
-# Hyphens that join two word characters into one token; an en dash does not (2024–2025).
-_JOINING_HYPHENS = "-\u2010\u2011"
+# Hyphens that join two word characters into one token (with the forms NFKC folds into
+# them, so that every tier judges alike); an en dash does not (2024–2025).
+_JOINING_HYPHENS = "-\u2010\u2011\ufe63\uff0d"
 
 
 @lru_cache(maxsize=4096)

@@ -129,6 +129,9 @@ QUOTE_CASES: dict[str, QuoteCase] = {
     "fuzz-number-glued-to-a-word-is-still-a-number": QuoteCase(
         "’2024-25libre85 000", "2024-25libre85", CUTS
     ),
+    "fuzz-a-sign-after-a-parenthesis-is-the-numbers": QuoteCase(
+        "(1 577)(1 577)(1 577)‒7,4 k€", "(1 577)(1 577)‒", CUTS, "‒7,4"
+    ),
     "fuzz-comma-between-digits-belongs-to-them": QuoteCase(
         "–12,54,2chiffre atteint 4,2", ",2chiffre atteint 4,2", CUTS
     ),

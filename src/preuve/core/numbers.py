@@ -434,7 +434,9 @@ def number_extents(text: str) -> list[tuple[int, int]]:
     for pattern in _EXTENT_BODIES:
         for body in pattern.finditer(text):
             start, end = body.span()
-            if start and text[start - 1] in _SIGNS and _sign_allowed(text, start - 1):
+            # A dash right before the digits belongs to them unless it joins a word or a
+            # number before it (a quote that ends on "‒" of "‒7,4" cuts the number).
+            if start and text[start - 1] in _SIGNS and not text[start - 2 : start - 1].isalnum():
                 start -= 1
             # "(1,577)", and "(18 )" as PDF extraction often spaces it.
             opening = start - 1 if text[start - 1 : start] == "(" else start - 2

@@ -1,0 +1,140 @@
+"""Declared cue words for the claim checks (subject, period, direction, polarity).
+
+Everything here is general French and English vocabulary, matched on a folded copy of the
+text (lower case, no accents, straight apostrophes; see :func:`preuve.core.claimtext.fold`).
+Nothing names a company or copies a bundled report. A user extends it with
+:meth:`ClaimLexicon.extended` (``preuve check-memo --lexicon FILE.json``), e.g.::
+
+    {"aliases": {"Maison Ferlac SAS": ["MFS", "le groupe Ferlac"]},
+     "up": ["s'envole"], "negation": ["guère"]}
+
+Patterns are regular expressions on folded text, each matched between word boundaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+__all__ = ["DEFAULT_LEXICON", "LEXICON_KEYS", "ClaimLexicon"]
+
+# Legal forms written after (or before) a company name; a name ends with one of these.
+LEGAL_SUFFIXES: tuple[str, ...] = (
+    "sa", "sas", "sasu", "sarl", "sca", "scs", "se", "snc", "eurl", "sci", "selarl",
+    "plc", "inc", "incorporated", "corp", "corporation", "ltd", "limited", "llc", "llp",
+    "lp", "gmbh", "ag", "kg", "kgaa", "nv", "bv", "spa", "srl", "sl", "oy", "oyj", "ab",
+    "asa", "as", "co", "pty", "sapa", "bhd",
+)  # fmt: skip
+
+# Words that open a company name without distinguishing it ("Groupe X", "The X Company").
+GENERIC_NAME_WORDS: tuple[str, ...] = (
+    "groupe", "group", "maison", "societe", "compagnie", "company", "the", "la", "le",
+    "les", "l", "holding", "holdings", "ets", "etablissements",
+)  # fmt: skip
+
+# A change over time: the value went up ...
+UP: tuple[str, ...] = (
+    r"hausses?", r"en hausse", r"augment\w*", r"progress\w*", r"croissance", r"cro[iî]t\w*",
+    r"accro\w*", r"mont[ée]\w*", r"grimp\w*", r"bondi\w*", r"gagn\w*",
+    r"rises?", r"rose", r"risen", r"rising", r"increas\w*", r"grew", r"grow\w*", r"climb\w*",
+    r"jump\w*", r"gain\w*", r"up(?= (?:by |to |from )?[-+−–$€£]?\d)", r"soared", r"surg\w*",
+)  # fmt: skip
+# ... or down.
+DOWN: tuple[str, ...] = (
+    r"baisses?", r"en baisse", r"baiss\w*", r"recul\w*", r"diminu\w*", r"decro\w*",
+    r"chut\w*", r"repli\w*", r"se contract\w*", r"reduc\w*", r"redui\w*",
+    r"fell", r"falls?", r"fallen", r"falling", r"declin\w*", r"decreas\w*", r"dropp?\w*",
+    r"shr[aiu]nk\w*", r"slipp?\w*", r"eroded",
+    r"down(?= (?:by |to |from )?[-+−–$€£]?\d)",
+)  # fmt: skip
+
+# An order between two numbers: left is greater than right ...
+GREATER: tuple[str, ...] = (
+    r"superieur\w* (?:a|au|aux)", r"au[- ]dessus (?:de|du|des|d')", r"au[- ]dela (?:de|du|des|d')",
+    r"depass\w*", r"exced\w*", r"plus eleve\w* (?:que|qu')", r"plus fort\w* (?:que|qu')",
+    r"higher than", r"greater than", r"larger than", r"above", r"exceed\w*", r"in excess of",
+)  # fmt: skip
+# ... or smaller.
+LESS: tuple[str, ...] = (
+    r"inferieur\w* (?:a|au|aux)", r"en[- ]dessous (?:de|du|des|d')", r"en[- ]deca (?:de|du|des|d')",
+    r"moins eleve\w* (?:que|qu')", r"plus faible\w* (?:que|qu')", r"lower than", r"less than",
+    r"smaller than", r"below", r"beneath",
+)  # fmt: skip
+
+# Explicit negation. French "ne ... que" restricts, it does not negate (handled in code).
+NEGATION: tuple[str, ...] = (
+    r"pas", r"aucun\w*", r"jamais", r"sans", r"ni", r"non", r"nul", r"nulle", r"rien",
+    r"guere", r"not", r"no", r"never", r"none", r"without", r"nor", r"neither", r"cannot",
+    r"\w+n't", r"nothing", r"nobody", r"absence (?:de|d')", r"absence of", r"lack of",
+)  # fmt: skip
+
+# Words naming the year before the one the sentence (or paragraph) is about.
+PRIOR_PERIOD: tuple[str, ...] = (
+    r"un an plus tot", r"l'annee precedente", r"l'exercice precedent", r"l'an dernier",
+    r"l'annee derniere", r"l'exercice anterieur", r"n-1", r"a year earlier", r"a year before",
+    r"the prior year", r"the previous year", r"last year", r"the year before",
+    r"one year earlier", r"prior-year",
+)  # fmt: skip
+
+# Words that carry no content for aligning a sentence with a fact's text.
+STOPWORDS: tuple[str, ...] = (
+    "le", "la", "les", "l", "un", "une", "des", "du", "de", "d", "et", "ou", "a", "au", "aux",
+    "en", "dans", "par", "pour", "sur", "avec", "que", "qu", "qui", "est", "sont", "ete",
+    "etait", "ont", "a", "ce", "cet", "cette", "ces", "son", "sa", "ses", "leur", "leurs",
+    "se", "s", "il", "elle", "ils", "elles", "ne", "n", "y", "the", "an", "of", "and", "or",
+    "to", "in", "on", "for", "with", "by", "at", "from", "as", "is", "are", "was", "were",
+    "be", "been", "has", "have", "had", "its", "their", "it", "this", "that", "these",
+    "those", "which", "who", "than", "also", "aussi", "ainsi", "tres", "very", "selon",
+)  # fmt: skip
+
+LEXICON_KEYS = (
+    "aliases", "legal_suffixes", "generic_name_words", "up", "down", "greater", "less",
+    "negation", "prior_period", "stopwords",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimLexicon:
+    """The cue lists the claim checks read; ``aliases`` maps a subject as the facts name
+    it to other names a writer may use for it."""
+
+    legal_suffixes: tuple[str, ...] = LEGAL_SUFFIXES
+    generic_name_words: tuple[str, ...] = GENERIC_NAME_WORDS
+    up: tuple[str, ...] = UP
+    down: tuple[str, ...] = DOWN
+    greater: tuple[str, ...] = GREATER
+    less: tuple[str, ...] = LESS
+    negation: tuple[str, ...] = NEGATION
+    prior_period: tuple[str, ...] = PRIOR_PERIOD
+    stopwords: tuple[str, ...] = STOPWORDS
+    aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
+
+    def extended(self, data: Mapping[str, object]) -> ClaimLexicon:
+        """This lexicon plus the entries of ``data`` (keys in :data:`LEXICON_KEYS`; lists
+        of strings, and for ``aliases`` an object of lists). Raises ``ValueError`` naming
+        the first bad entry."""
+        unknown = sorted(set(data) - set(LEXICON_KEYS))
+        if unknown:
+            raise ValueError(f"unknown key(s) {', '.join(unknown)}; use {', '.join(LEXICON_KEYS)}")
+        changes: dict[str, object] = {}
+        for key, value in data.items():
+            if key == "aliases":
+                changes["aliases"] = self.aliases + _aliases(value)
+            else:
+                changes[key] = getattr(self, key) + _strings(key, value)
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _strings(key: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError(f"{key} must be a list of non-empty strings")
+    return tuple(v.strip() for v in value)
+
+
+def _aliases(value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ValueError("aliases must be an object: subject -> list of other names")
+    return tuple((str(k), _strings(f"aliases[{k!r}]", v)) for k, v in value.items())
+
+
+DEFAULT_LEXICON = ClaimLexicon()

@@ -1,0 +1,469 @@
+"""Beyond numbers: a claim must be about its fact's subject, period and direction.
+
+The number check proves each number comes from a cited fact; this check reads the sentence
+around it against that fact's structure (:class:`preuve.core.facts.FactStructure`):
+
+- ``wrong_subject``: the number is said of a subject (the one its clause names, else the
+  nearest one its sentence or paragraph names) other than its fact's;
+- ``wrong_period``: the number is written for a period (the one its clause gives) other
+  than its fact's (2024's value as 2025's, a quarter as a year);
+- ``wrong_direction``: a direction word (hausse/baisse, increased/decreased) or an order
+  word (supérieur à, above, lower than) that the values themselves contradict;
+- ``negation_flip``: a statement that negates what its cited fact's text affirms, or
+  affirms what it negates, the negation being explicit and about a word both share.
+
+Every claim gets a :class:`ClaimRecord` saying, for each of subject, period, direction and
+polarity, whether it was checked (``ok`` or ``defect``), could not be decided
+(``unchecked``: counted, never verified) or was not stated (``n/a``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from preuve.core.binding import ReadText, change_direction, read_text
+from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
+from preuve.core.claimtext import cues, fold, period_key, scopes, segment_of
+from preuve.core.defects import Defect
+from preuve.core.factlines import metric_key, structure_of
+from preuve.core.facts import Fact, FactStructure, FactValue
+from preuve.core.numbers import Locale, NumberMention, extract_numbers
+from preuve.core.polarity import Polarity, align_polarity
+from preuve.core.subjects import SubjectIndex, SubjectMention, subject_key
+
+__all__ = [
+    "DIMENSIONS",
+    "NEGATION_FLIP",
+    "WRONG_DIRECTION",
+    "WRONG_PERIOD",
+    "WRONG_SUBJECT",
+    "CitedFact",
+    "ClaimRecord",
+    "ParagraphClaims",
+    "check_claims",
+    "review_claims",
+]
+
+WRONG_SUBJECT = "wrong_subject"
+WRONG_PERIOD = "wrong_period"
+WRONG_DIRECTION = "wrong_direction"
+NEGATION_FLIP = "negation_flip"
+OK, DEFECT, UNCHECKED, NOT_STATED = "ok", "defect", "unchecked", "n/a"
+DIMENSIONS = ("subject", "period", "direction", "polarity")
+_MAX_WORDS_TO_RIGHT = 8
+_QUOTED = re.compile(r"«[^«»]*»|“[^“”]*”|\"[^\"]*\"")
+
+
+@dataclass(frozen=True, slots=True)
+class CitedFact:
+    """A fact a paragraph cites: its id, text and structure."""
+
+    id: str
+    text: str
+    structure: FactStructure
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRecord:
+    """One claim of a paragraph (a number as written, or a statement's first words) and
+    the status of each dimension: ``ok``, ``defect``, ``unchecked`` or ``n/a``."""
+
+    claim: str
+    subject: str = NOT_STATED
+    period: str = NOT_STATED
+    direction: str = NOT_STATED
+    polarity: str = NOT_STATED
+
+    def status(self, dimension: str) -> str:
+        return str(getattr(self, dimension))
+
+    def unchecked(self) -> tuple[str, ...]:
+        return tuple(d for d in DIMENSIONS if self.status(d) == UNCHECKED)
+
+    def checked(self) -> tuple[str, ...]:
+        return tuple(d for d in DIMENSIONS if self.status(d) in (OK, DEFECT))
+
+
+@dataclass(frozen=True, slots=True)
+class ParagraphClaims:
+    defects: tuple[Defect, ...]
+    claims: tuple[ClaimRecord, ...]
+
+
+def _shorten(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
+
+
+def _squash(text: str) -> str:
+    return " ".join(re.sub(r"[^\w%]+", " ", fold(text)).split())
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    fact: CitedFact
+    value: FactValue
+
+
+@dataclass
+class _Claim:
+    mention: NumberMention
+    candidates: list[_Candidate]
+    record: dict[str, str]
+
+
+class _Paragraph:
+    """One paragraph being checked; collects defects and records."""
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        cited: Sequence[CitedFact],
+        subjects: SubjectIndex,
+        locale: Locale,
+        lexicon: ClaimLexicon,
+        index: int,
+    ) -> None:
+        self.text, self.cited, self.subjects = text, cited, subjects
+        self.locale, self.lexicon, self.index = locale, lexicon, index
+        self.read: ReadText = read_text(text, locale, lexicon)
+        quoted = [m.span() for m in _QUOTED.finditer(text)]
+        facts_text = " ".join(_squash(f.text) for f in cited)
+        self.verbatim = [s for s in quoted if _squash(text[s[0] + 1 : s[1] - 1]) in facts_text]
+        self.subject_mentions = subjects.mentions(text, skip=quoted)
+        self.defects: list[Defect] = []
+        self.claims: list[_Claim] = []
+        self.statements: list[ClaimRecord] = []
+
+    def in_verbatim(self, position: int) -> bool:
+        return any(s <= position < e for s, e in self.verbatim)
+
+    def defect(self, code: str, detail: str) -> None:
+        self.defects.append(Defect(code, detail, paragraph=self.index))
+
+    def raw_in_fact(self, fact: CitedFact, value: FactValue) -> str:
+        for mention in extract_numbers(fact.text, self.locale):
+            if mention.value == value.value and not mention.is_year:
+                return f"{mention.raw}{'' if value.unit in (None, 'x') else ' '}{_unit(value)}"
+        return f"{value.value}{_unit(value)}"
+
+    # --- subject -------------------------------------------------------------------------
+
+    def subject_for(self, mention: NumberMention) -> SubjectMention | None:
+        clause = segment_of(mention.start, self.read.clauses)
+        sentence = segment_of(mention.start, self.read.sentences)
+        ordered = self.subject_mentions
+        in_clause = [s for s in ordered if clause[0] <= s.start < clause[1]]
+        if in_clause:
+            return min(in_clause, key=lambda s: abs(s.start - mention.start))
+        for low, high in ((sentence[0], mention.start), (0, mention.start)):
+            before = [s for s in ordered if low <= s.start < high]
+            if before:
+                return before[-1]
+        after = [s for s in ordered if sentence[0] <= s.start < sentence[1]]
+        return after[0] if after else (ordered[0] if ordered else None)
+
+    def check_subject(self, claim: _Claim) -> None:
+        named = self.subject_for(claim.mention)
+        if named is None:
+            return
+        keys = {
+            c.fact.id: subject_key(c.fact.structure.subject, self.lexicon)
+            for c in claim.candidates
+            if c.fact.structure.subject
+        }
+        same = [c for c in claim.candidates if keys.get(c.fact.id) == named.key]
+        if same:
+            claim.candidates, claim.record["subject"] = same, OK
+            return
+        if len(keys) < len({c.fact.id for c in claim.candidates}):
+            claim.record["subject"] = UNCHECKED  # a fact without subject
+            return
+        if any(named.key in _squash(c.fact.text) for c in claim.candidates):
+            claim.record["subject"] = OK  # the fact itself names that subject
+            return
+        fact = claim.candidates[0].fact
+        claim.record["subject"] = DEFECT
+        self.defect(
+            WRONG_SUBJECT,
+            f"{claim.mention.raw} (in «{_shorten(self.clause_of(claim.mention))}») is said of "
+            f"{named.name} but [{fact.id}] gives it for {fact.structure.subject}; write it "
+            f"as {fact.structure.subject}'s figure, or cite a fact about {named.name}",
+        )
+
+    # --- period --------------------------------------------------------------------------
+
+    def check_period(self, claim: _Claim) -> None:
+        stated = self.read.period_of(claim.mention)
+        if stated is None:
+            return
+        if stated.period is None:
+            claim.record["period"] = UNCHECKED
+            return
+        same = [c for c in claim.candidates if c.value.period == stated.period]
+        if same:
+            claim.candidates, claim.record["period"] = same, OK
+            return
+        if any(c.value.period is None for c in claim.candidates):
+            claim.record["period"] = UNCHECKED
+            return
+        first = claim.candidates[0]
+        periods = ", ".join(sorted({str(c.value.period) for c in claim.candidates}))
+        other = next(
+            (v for v in first.fact.structure.values if v.period == stated.period
+             and metric_key(v.metric) == metric_key(first.value.metric)),
+            None,
+        )  # fmt: skip
+        hint = (
+            f"; its {stated.period} value is {self.raw_in_fact(first.fact, other)}"
+            if other is not None
+            else ""
+        )
+        claim.record["period"] = DEFECT
+        self.defect(
+            WRONG_PERIOD,
+            f"{claim.mention.raw} (in «{_shorten(self.clause_of(claim.mention))}») is written "
+            f"for {stated.period} but [{first.fact.id}] gives it for {periods}{hint}; write "
+            "the period the fact gives",
+        )
+
+    def clause_of(self, mention: NumberMention) -> str:
+        start, end = segment_of(mention.start, self.read.clauses)
+        return self.text[start:end].strip()
+
+    # --- direction -----------------------------------------------------------------------
+
+    def check_directions(self, scope: tuple[int, int]) -> bool:
+        """Change and order words of one scope; True if the scope held one."""
+        folded = self.read.folded
+        found = False
+        for direction, patterns in (("up", self.lexicon.up), ("down", self.lexicon.down)):
+            for cue in cues(folded, patterns, *scope):
+                if not self.in_verbatim(cue.start):
+                    found = True
+                    self.check_change(scope, cue.start, cue.end, direction)
+        for order, patterns in (("greater", self.lexicon.greater), ("less", self.lexicon.less)):
+            for cue in cues(folded, patterns, *scope):
+                if not self.in_verbatim(cue.start):
+                    found = True
+                    self.check_order(scope, cue.start, cue.end, order)
+        return found
+
+    def negated(self, scope: tuple[int, int], start: int, end: int) -> bool:
+        before = self.read.folded[max(scope[0], start - 24) : start]
+        after = self.read.folded[end : min(scope[1], end + 6)]
+        window = f"{before} | {after.split(' ', 2)[1] if after.startswith(' ') else ''}"
+        return bool(cues(window, self.lexicon.negation)) or bool(
+            re.search(r"\bn(?:e\s|')\s*(?:\w+\s+){0,2}plus\b", before)
+        )
+
+    def claims_in(self, scope: tuple[int, int]) -> list[_Claim]:
+        return [c for c in self.claims if scope[0] <= c.mention.start < scope[1]]
+
+    def check_change(self, scope: tuple[int, int], start: int, end: int, direction: str) -> None:
+        claims = self.claims_in(scope)
+        after = [c for c in claims if c.mention.start >= end]
+        before = [c for c in claims if c.mention.start < start]
+        target = after[0] if after else (before[-1] if before else None)
+        cue_text = self.text[start:end]
+        if target is None:
+            self.statements.append(ClaimRecord(_shorten(cue_text, 40), direction=UNCHECKED))
+            return
+        actual, evidence = self.actual_change(target, claims)
+        if actual is None:
+            target.record["direction"] = UNCHECKED
+            return
+        negated = self.negated(scope, start, end)
+        words = {"up": "up", "down": "down"}
+        where = _shorten(self.text[scope[0] : scope[1]])
+        if not negated and actual != direction:
+            target.record["direction"] = DEFECT
+            self.defect(
+                WRONG_DIRECTION,
+                f"«{cue_text}» (in «{where}») says the value went {words[direction]} but "
+                f"{evidence}: it went {words[actual]}; write the direction the values show, "
+                "or remove the word",
+            )
+        elif negated and actual == direction:
+            target.record["direction"] = DEFECT
+            self.defect(
+                NEGATION_FLIP,
+                f"«{cue_text}» is negated (in «{where}») but {evidence}: it did go "
+                f"{words[actual]}; remove the negation",
+            )
+        else:
+            target.record["direction"] = OK
+
+    def actual_change(self, target: _Claim, claims: list[_Claim]) -> tuple[str | None, str]:
+        if not target.candidates:
+            return None, ""
+        chosen = target.candidates[0]
+        fact = chosen.fact
+        if change_direction(self.read, target.mention, self.lexicon) is not None:
+            if chosen.value.direction is None:
+                return None, ""
+            return chosen.value.direction, f"[{fact.id}] gives {target.mention.raw} as a " + (
+                "rise" if chosen.value.direction == "up" else "fall"
+            )
+        metric = metric_key(chosen.value.metric)
+        levels: dict[str, FactValue] = {}
+        for claim in claims:
+            for candidate in claim.candidates:
+                same_metric = metric_key(candidate.value.metric) == metric
+                if candidate.fact.id == fact.id and same_metric and candidate.value.period:
+                    levels.setdefault(candidate.value.period, candidate.value)
+                    break
+        series = sorted(
+            (v for v in fact.structure.values if v.period and metric_key(v.metric) == metric),
+            key=lambda v: period_key(str(v.period)),
+        )
+        if len(levels) == 1 and chosen.value.period is not None:
+            periods = [str(v.period) for v in series]
+            if chosen.value.period in periods and len(periods) > 1:
+                at = periods.index(chosen.value.period)
+                other = series[at - 1] if at > 0 else series[at + 1]
+                levels.setdefault(str(other.period), other)
+        if len(levels) < 2 or len({"-" in p for p in levels}) > 1:
+            return None, ""
+        ordered = sorted(levels.items(), key=lambda kv: period_key(kv[0]))
+        first, last = ordered[0][1], ordered[-1][1]
+        if first.value == last.value:
+            return None, ""
+        shown = " and ".join(
+            f"{self.raw_in_fact(fact, v)} for {p}" for p, v in (ordered[0], ordered[-1])
+        )
+        return ("up" if last.value > first.value else "down"), f"[{fact.id}] gives {shown}"
+
+    def check_order(self, scope: tuple[int, int], start: int, end: int, order: str) -> None:
+        values = [m for m in self.read.values if scope[0] <= m.start < scope[1]]
+        left = [m for m in values if m.end <= start]
+        right = [
+            m
+            for m in values
+            if m.start >= end
+            and len(self.read.folded[end : m.start].split()) <= _MAX_WORDS_TO_RIGHT
+        ]
+        cue_text = self.text[start:end]
+        if not left or not right or left[-1].unit != right[0].unit:
+            self.statements.append(ClaimRecord(_shorten(cue_text, 40), direction=UNCHECKED))
+            return
+        a, b = left[-1], right[0]
+        holds = a.value > b.value if order == "greater" else a.value < b.value
+        if self.negated(scope, start, end):
+            holds = not holds if a.value != b.value else True
+        claim = next((c for c in self.claims if c.mention.start == a.start), None)
+        if holds:
+            if claim is not None:
+                claim.record["direction"] = OK
+            else:
+                self.statements.append(ClaimRecord(f"{a.raw} / {b.raw}", direction=OK))
+            return
+        if claim is not None:
+            claim.record["direction"] = DEFECT
+        relation = "below" if order == "greater" else "above"
+        self.defect(
+            WRONG_DIRECTION,
+            f"«{cue_text}» (in «{_shorten(self.text[scope[0] : scope[1]])}») puts {a.raw} "
+            f"{'above' if order == 'greater' else 'below'} {b.raw}, but {a.raw} is "
+            f"{relation} {b.raw}{' or equal to it' if a.value == b.value else ''}; "
+            "write the order the values show",
+        )
+
+    # --- polarity ------------------------------------------------------------------------
+
+    def check_polarity(self, scope: tuple[int, int]) -> str:
+        if all(
+            self.in_verbatim(p) for p in range(scope[0], scope[1]) if not self.text[p].isspace()
+        ):
+            return OK
+        statements = [(f, f.structure.statement) for f in self.cited if f.structure.statement]
+        part = self.text[scope[0] : scope[1]]
+        result: Polarity = align_polarity(part, statements, self.lexicon)
+        if result.status == DEFECT and result.fact_id is not None:
+            verb = "negates what" if result.negated_in_claim else "affirms what"
+            what = "affirms" if result.negated_in_claim else "negates"
+            self.defect(
+                NEGATION_FLIP,
+                f"«{_shorten(part)}» {verb} [{result.fact_id}] {what} "
+                f"(«{_shorten(result.fact_text)}»); keep the polarity of the cited fact",
+            )
+        return result.status
+
+    # --- all -----------------------------------------------------------------------------
+
+    def run(self) -> ParagraphClaims:
+        for mention in self.read.values:
+            if self.in_verbatim(mention.start):
+                continue
+            candidates = [
+                _Candidate(fact, value)
+                for fact in self.cited
+                for value in fact.structure.values
+                if abs(value.value) == abs(mention.value)
+            ]
+            if candidates:
+                self.claims.append(_Claim(mention, candidates, {}))
+        for claim in self.claims:
+            self.check_subject(claim)
+            self.check_period(claim)
+        protected = self.read.protected()
+        for scope in scopes(self.text, protected, self.read.ranges()):
+            self.check_directions(scope)
+            polarity = self.check_polarity(scope)
+            in_scope = self.claims_in(scope)
+            for claim in in_scope:
+                claim.record.setdefault("polarity", polarity)
+            if not in_scope and polarity != NOT_STATED:
+                self.statements.append(
+                    ClaimRecord(_shorten(self.text[scope[0] : scope[1]], 40), polarity=polarity)
+                )
+        records = [ClaimRecord(c.mention.raw, **c.record) for c in self.claims]
+        return ParagraphClaims(tuple(self.defects), tuple(records + self.statements))
+
+
+def _unit(value: FactValue) -> str:
+    return value.unit or ""
+
+
+def check_claims(
+    text: str,
+    cited: Sequence[CitedFact],
+    subjects: SubjectIndex,
+    *,
+    locale: Locale,
+    index: int,
+    lexicon: ClaimLexicon = DEFAULT_LEXICON,
+) -> ParagraphClaims:
+    """The subject, period, direction and polarity defects of one paragraph (numbered
+    ``index``) against the facts it cites, and the record of what was checked."""
+    return _Paragraph(
+        text, cited=cited, subjects=subjects, locale=locale, lexicon=lexicon, index=index
+    ).run()
+
+
+def review_claims(
+    paragraphs: Sequence[tuple[str, Sequence[str]]],
+    facts: Sequence[Fact],
+    *,
+    locale: Locale,
+    lexicon: ClaimLexicon = DEFAULT_LEXICON,
+) -> list[ParagraphClaims]:
+    """:func:`check_claims` for each ``(text, source ids)`` paragraph, numbered from 1;
+    subjects are those of all ``facts`` plus the lexicon's aliases."""
+    cited_by_id = {f.id: CitedFact(f.id, f.text, structure_of(f, locale, lexicon)) for f in facts}
+    names = [c.structure.subject for c in cited_by_id.values() if c.structure.subject]
+    subjects = SubjectIndex.of(names, lexicon)
+    return [
+        check_claims(
+            text,
+            [cited_by_id[s] for s in dict.fromkeys(sources) if s in cited_by_id],
+            subjects,
+            locale=locale,
+            index=index,
+            lexicon=lexicon,
+        )
+        for index, (text, sources) in enumerate(paragraphs, start=1)
+    ]

@@ -26,7 +26,7 @@ from preuve.core.claimtext import (
 )
 from preuve.core.numbers import Locale, NumberMention, extract_numbers
 
-__all__ = ["ReadText", "change_direction", "read_text"]
+__all__ = ["ReadText", "change_direction", "governing_direction", "read_text"]
 
 Segment = tuple[int, int]
 
@@ -56,6 +56,8 @@ class ReadText:
         for period in following:
             if period.start >= mention.end and self._joined(mention, period):
                 return period
+        if self.is_from_value(mention):
+            return None  # "En 2025, ... de 3,6x à 5,5x": the period is the change's end
         in_clause = [p for p in following if self._free(p, mention)]
         if in_clause:
             return min(in_clause, key=lambda p: _distance(p, mention))
@@ -65,6 +67,11 @@ class ReadText:
             if sentence[0] <= p.start and p.end <= mention.start and self._free(p, mention)
         ]
         return before[-1] if before else None
+
+    def is_from_value(self, mention: NumberMention) -> bool:
+        """The first number of ``de 3,6x à 5,5x``, ``from 3.6x to 5.5x``."""
+        clause = segment_of(mention.start, self.clauses)
+        return _FROM_TO.match(self.folded[mention.end : clause[1]]) is not None
 
     def _joined(self, mention: NumberMention, period: PeriodMention) -> bool:
         """``5,5x en 2025``, ``$9.9m in FY2025``: the period right after a number is its."""
@@ -91,7 +98,8 @@ class ReadText:
 
 _JOINED = re.compile(
     r"\s*(?:[^\s\w]{0,3}|[^\s\d]{0,4}|millions?|milliards?|billions?|thousands?|points?)"
-    r"\s*(?:(?:en|in|for|au|fin|a fin|at|at end of|during|pour|sur|of|de)\s+)?"
+    r"\s*(?:(?:en|in|for|au|fin|a fin|at|at end of|at the end of|end of|a la fin de|fin de|"
+    r"during|over|durant|pour|sur|of|de)\s+)?"
     r"(?:(?:l'exercice|l'annee|the year|fiscal year|year|exercice|annee)\s+)?"
 )
 
@@ -104,7 +112,7 @@ def read_text(text: str, locale: Locale, lexicon: ClaimLexicon) -> ReadText:
     """Numbers, periods and segments of ``text``."""
     values = tuple(m for m in extract_numbers(text, locale) if not m.is_year)
     protected = [(m.start, m.end) for m in values]
-    periods = tuple(period_mentions(text, protected, lexicon.prior_period))
+    periods = tuple(period_mentions(text, protected, lexicon.prior_period, lexicon.whole_year))
     ranges = [(p.start, p.end) for p in periods if p.period is None]
     return ReadText(
         text=text,
@@ -140,5 +148,25 @@ def change_direction(read: ReadText, mention: NumberMention, lexicon: ClaimLexic
         for direction, patterns in (("up", lexicon.up), ("down", lexicon.down)):
             found = cues(rest, patterns)
             if found and found[0].start == 0:
+                return direction
+    return None
+
+
+_LEVEL_LINK = re.compile(r"\s*(?:a|to|at|jusqu'a|a hauteur de|de|of|by)?\s*[-+−–$€£]?")
+
+
+def governing_direction(
+    read: ReadText, mention: NumberMention, lexicon: ClaimLexicon
+) -> str | None:
+    """The direction a change word right before ``mention`` gives it, as an amount (``en
+    baisse de 5 %``) or a level (``increased to 8%``); None without one."""
+    amount = change_direction(read, mention, lexicon)
+    if amount is not None:
+        return amount
+    clause = segment_of(mention.start, read.clauses)
+    head = read.folded[clause[0] : mention.start]
+    for direction, patterns in (("up", lexicon.up), ("down", lexicon.down)):
+        for cue in cues(head, patterns):
+            if _LEVEL_LINK.fullmatch(head[cue.end :]):
                 return direction
     return None

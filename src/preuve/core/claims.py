@@ -53,6 +53,10 @@ NEGATION_FLIP = "negation_flip"
 OK, DEFECT, UNCHECKED, NOT_STATED = "ok", "defect", "unchecked", "n/a"
 DIMENSIONS = ("subject", "period", "direction", "polarity")
 _MAX_WORDS_TO_RIGHT = 8
+_VERSUS = re.compile(
+    r"\s*[^\s\w]{0,3}\s*(?:[^\W\d_]{1,2}\s*)?(?:contre|versus|vs\.?|against|compared with|"
+    r"compared to|et|and|face a)\s+[-+−–$€£]?"
+)
 _QUOTED = re.compile(r"«[^«»]*»|“[^“”]*”|\"[^\"]*\"")
 
 
@@ -152,47 +156,71 @@ class _Paragraph:
 
     # --- subject -------------------------------------------------------------------------
 
-    def subject_for(self, mention: NumberMention) -> SubjectMention | None:
-        clause = segment_of(mention.start, self.read.clauses)
-        sentence = segment_of(mention.start, self.read.sentences)
+    def subjects_for(self, position: int) -> tuple[list[SubjectMention], bool]:
+        """The subjects a claim at ``position`` is about, and whether that is certain: the
+        one its clause names (nearest), else every one its sentence names, else every
+        one the paragraph names (a claim may be about any of them)."""
+        clause = segment_of(position, self.read.clauses)
+        sentence = segment_of(position, self.read.sentences)
         ordered = self.subject_mentions
         in_clause = [s for s in ordered if clause[0] <= s.start < clause[1]]
         if in_clause:
-            return min(in_clause, key=lambda s: abs(s.start - mention.start))
-        for low, high in ((sentence[0], mention.start), (0, mention.start)):
-            before = [s for s in ordered if low <= s.start < high]
-            if before:
-                return before[-1]
-        after = [s for s in ordered if sentence[0] <= s.start < sentence[1]]
-        return after[0] if after else (ordered[0] if ordered else None)
+            return [min(in_clause, key=lambda s: abs(s.start - position))], True
+        in_sentence = [s for s in ordered if sentence[0] <= s.start < sentence[1]]
+        return (in_sentence or list(ordered)), False
 
-    def check_subject(self, claim: _Claim) -> None:
-        named = self.subject_for(claim.mention)
-        if named is None:
-            return
+    def subject_defect(
+        self,
+        position: int,
+        facts: Sequence[CitedFact],
+        claim: str,
+        where: str,
+        scope: tuple[int, int] | None = None,
+    ) -> str:
+        """``ok``, ``defect`` (recorded), ``unchecked`` or ``n/a`` for a claim at
+        ``position`` (or a statement filling ``scope``) resting on ``facts``."""
+        named, _ = self.subjects_for(position)
+        if scope is not None:
+            in_scope = [s for s in self.subject_mentions if scope[0] <= s.start < scope[1]]
+            named = in_scope or named
+        if not named:
+            return NOT_STATED
         keys = {
-            c.fact.id: subject_key(c.fact.structure.subject, self.lexicon)
-            for c in claim.candidates
-            if c.fact.structure.subject
+            f.id: subject_key(f.structure.subject, self.lexicon)
+            for f in facts
+            if f.structure.subject
         }
-        same = [c for c in claim.candidates if keys.get(c.fact.id) == named.key]
-        if same:
-            claim.candidates, claim.record["subject"] = same, OK
-            return
-        if len(keys) < len({c.fact.id for c in claim.candidates}):
-            claim.record["subject"] = UNCHECKED  # a fact without subject
-            return
-        if any(named.key in _squash(c.fact.text) for c in claim.candidates):
-            claim.record["subject"] = OK  # the fact itself names that subject
-            return
-        fact = claim.candidates[0].fact
-        claim.record["subject"] = DEFECT
+        if any(keys.get(f.id) == n.key for f in facts for n in named):
+            return OK
+        if len(keys) < len({f.id for f in facts}):
+            return UNCHECKED  # a fact without subject
+        if any(n.key in _squash(f.text) for f in facts for n in named):
+            return OK  # the fact itself names that subject
+        fact, first = facts[0], named[0]
         self.defect(
             WRONG_SUBJECT,
-            f"{claim.mention.raw} (in «{_shorten(self.clause_of(claim.mention))}») is said of "
-            f"{named.name} but [{fact.id}] gives it for {fact.structure.subject}; write it "
-            f"as {fact.structure.subject}'s figure, or cite a fact about {named.name}",
+            f"{claim} (in «{_shorten(where)}») is said of {first.name} but [{fact.id}] gives "
+            f"it for {fact.structure.subject}; write it as {fact.structure.subject}'s, or "
+            f"cite a fact about {first.name}",
         )
+        return DEFECT
+
+    def check_subject(self, claim: _Claim) -> None:
+        facts = list({c.fact.id: c.fact for c in claim.candidates}.values())
+        status = self.subject_defect(
+            claim.mention.start, facts, claim.mention.raw, self.clause_of(claim.mention)
+        )
+        claim.record["subject"] = status
+        if status == OK:
+            named, _ = self.subjects_for(claim.mention.start)
+            keys = {n.key for n in named}
+            same = [
+                c
+                for c in claim.candidates
+                if c.fact.structure.subject
+                and subject_key(c.fact.structure.subject, self.lexicon) in keys
+            ]
+            claim.candidates = same or claim.candidates
 
     # --- period --------------------------------------------------------------------------
 
@@ -245,6 +273,16 @@ class _Paragraph:
                 if not self.in_verbatim(cue.start):
                     found = True
                     self.check_change(scope, cue.start, cue.end, direction)
+        for effect, patterns in (("better", self.lexicon.better), ("worse", self.lexicon.worse)):
+            for cue in cues(folded, patterns, *scope):
+                if not self.in_verbatim(cue.start):
+                    found = True
+                    self.check_change(scope, cue.start, cue.end, effect)
+        for kind, patterns in (("breach", self.lexicon.breach), ("comply", self.lexicon.comply)):
+            for cue in cues(folded, patterns, *scope):
+                if not self.in_verbatim(cue.start):
+                    found = True
+                    self.check_covenant(scope, cue.start, cue.end, kind)
         for order, patterns in (("greater", self.lexicon.greater), ("less", self.lexicon.less)):
             for cue in cues(folded, patterns, *scope):
                 if not self.in_verbatim(cue.start):
@@ -272,6 +310,12 @@ class _Paragraph:
         if target is None:
             self.statements.append(ClaimRecord(_shorten(cue_text, 40), direction=UNCHECKED))
             return
+        if direction in ("better", "worse"):
+            oriented = self.orient(target, scope, start, direction)
+            if oriented is None:
+                target.record["direction"] = UNCHECKED
+                return
+            direction = oriented
         actual, evidence = self.actual_change(target, claims)
         if actual is None:
             target.record["direction"] = UNCHECKED
@@ -296,6 +340,22 @@ class _Paragraph:
             )
         else:
             target.record["direction"] = OK
+
+    def orient(self, target: _Claim, scope: tuple[int, int], start: int, effect: str) -> str | None:
+        """``better``/``worse`` as ``up``/``down`` for the target's metric, or None when
+        the lexicon does not say whether a higher value of it is better."""
+        metric = target.candidates[0].value.metric if target.candidates else None
+        named = fold(metric) if metric else self.read.folded[scope[0] : start]
+        lower = cues(named, self.lexicon.lower_is_better)
+        higher = cues(named, self.lexicon.higher_is_better)
+        if bool(lower) == bool(higher):
+            if not (lower and higher):
+                return None
+            # "couverture de la dette": the first word names the metric
+            higher_first = higher[0].start < lower[0].start
+            lower = [] if higher_first else lower
+        up_is_better = not lower
+        return "up" if (effect == "better") == up_is_better else "down"
 
     def actual_change(self, target: _Claim, claims: list[_Claim]) -> tuple[str | None, str]:
         if not target.candidates:
@@ -327,6 +387,9 @@ class _Paragraph:
                 other = series[at - 1] if at > 0 else series[at + 1]
                 levels.setdefault(str(other.period), other)
         if len(levels) < 2 or len({"-" in p for p in levels}) > 1:
+            if chosen.value.direction is not None:
+                word = "a rise" if chosen.value.direction == "up" else "a fall"
+                return chosen.value.direction, f"[{fact.id}] states {word} to it"
             return None, ""
         ordered = sorted(levels.items(), key=lambda kv: period_key(kv[0]))
         first, last = ordered[0][1], ordered[-1][1]
@@ -347,13 +410,60 @@ class _Paragraph:
             and len(self.read.folded[end : m.start].split()) <= _MAX_WORDS_TO_RIGHT
         ]
         cue_text = self.text[start:end]
-        if not left or not right or left[-1].unit != right[0].unit:
+        pair = self.order_pair(values, left, right, end)
+        if pair is None or pair[0].unit != pair[1].unit:
             self.statements.append(ClaimRecord(_shorten(cue_text, 40), direction=UNCHECKED))
             return
-        a, b = left[-1], right[0]
-        holds = a.value > b.value if order == "greater" else a.value < b.value
-        if self.negated(scope, start, end):
-            holds = not holds if a.value != b.value else True
+        self.judge_order(scope, (start, end), order, pair, allow_equal=False)
+
+    def check_covenant(self, scope: tuple[int, int], start: int, end: int, kind: str) -> None:
+        """``breach``/``comply`` with a limit: above a maximum or below a minimum is a
+        breach; the limit's kind comes from the words before its number."""
+        values = [m for m in self.read.values if scope[0] <= m.start < scope[1]]
+        limits = [m for m in values if self.limit_kind(m) is not None]
+        others = [m for m in values if m not in limits]
+        pair = (others[0], limits[0]) if len(limits) == 1 and len(others) == 1 else None
+        limit = None if pair is None else self.limit_kind(pair[1])
+        if pair is None or limit is None or pair[0].unit != pair[1].unit:
+            self.statements.append(
+                ClaimRecord(_shorten(self.text[start:end], 40), direction=UNCHECKED)
+            )
+            return
+        breach = "greater" if limit == "max" else "less"
+        comply = "less" if limit == "max" else "greater"
+        order = breach if kind == "breach" else comply
+        self.judge_order(scope, (start, end), order, pair, allow_equal=kind == "comply")
+
+    def limit_kind(self, mention: NumberMention) -> str | None:
+        head = self.read.folded[max(0, mention.start - 60) : mention.start]
+        window = " ".join(head.split()[-6:])
+        is_max, is_min = (
+            cues(window, self.lexicon.max_limits),
+            cues(window, self.lexicon.min_limits),
+        )
+        if bool(is_max) == bool(is_min):
+            return None
+        return "max" if is_max else "min"
+
+    def judge_order(
+        self,
+        scope: tuple[int, int],
+        cue: tuple[int, int],
+        order: str,
+        pair: tuple[NumberMention, NumberMention],
+        *,
+        allow_equal: bool,
+    ) -> None:
+        start, end = cue
+        cue_text = self.text[start:end]
+        a, b = pair
+        if a.value == b.value:
+            holds = allow_equal
+        else:
+            holds = a.value > b.value if order == "greater" else a.value < b.value
+        negated = self.negated(scope, start, end)
+        if negated:
+            holds = not holds
         claim = next((c for c in self.claims if c.mention.start == a.start), None)
         if holds:
             if claim is not None:
@@ -364,13 +474,44 @@ class _Paragraph:
         if claim is not None:
             claim.record["direction"] = DEFECT
         relation = "below" if order == "greater" else "above"
+        if negated:
+            relation = "above" if order == "greater" else "below"
         self.defect(
-            WRONG_DIRECTION,
-            f"«{cue_text}» (in «{_shorten(self.text[scope[0] : scope[1]])}») puts {a.raw} "
-            f"{'above' if order == 'greater' else 'below'} {b.raw}, but {a.raw} is "
-            f"{relation} {b.raw}{' or equal to it' if a.value == b.value else ''}; "
-            "write the order the values show",
+            NEGATION_FLIP if negated else WRONG_DIRECTION,
+            f"«{cue_text}»{' (negated)' if negated else ''} (in "
+            f"«{_shorten(self.text[scope[0] : scope[1]])}») says {a.raw} is "
+            f"{'not ' if negated else ''}{'above' if order == 'greater' else 'below'} {b.raw}, "
+            f"but {a.raw} is {relation} {b.raw}"
+            f"{' (equal)' if a.value == b.value else ''}; write what the values show",
         )
+
+    def order_pair(
+        self,
+        values: list[NumberMention],
+        left: list[NumberMention],
+        right: list[NumberMention],
+        end: int,
+    ) -> tuple[NumberMention, NumberMention] | None:
+        """The two numbers an order word compares: the one before it and the one after
+        it; else, after it, ``4,6x contre 2,2x``; else the limit right after it and the
+        only other number (``ne dépasse pas le plafond de 4,0x, son levier étant à 4,6x``)."""
+        if left and right:
+            return left[-1], right[0]
+        after = [m for m in values if m.start >= end]
+        if len(after) >= 2:
+            between = self.read.folded[after[0].end : after[1].start]
+            if _VERSUS.fullmatch(between):
+                return after[0], after[1]
+        limits = [m for m in after if self.after_limit_word(m)]
+        if not left and len(after) == 2 and len(limits) == 1:
+            other = after[0] if limits[0] is after[1] else after[1]
+            return other, limits[0]
+        return None
+
+    def after_limit_word(self, mention: NumberMention) -> bool:
+        head = self.read.folded[max(0, mention.start - 40) : mention.start]
+        window = " ".join(head.split()[-4:])
+        return bool(cues(window, self.lexicon.limits))
 
     # --- polarity ------------------------------------------------------------------------
 
@@ -382,6 +523,13 @@ class _Paragraph:
         statements = [(f, f.structure.statement) for f in self.cited if f.structure.statement]
         part = self.text[scope[0] : scope[1]]
         result: Polarity = align_polarity(part, statements, self.lexicon)
+        if result.aligned and not self.claims_in(scope):
+            facts = [f for f in self.cited if f.id in result.aligned]
+            subject = self.subject_defect(
+                scope[0], facts, f"«{_shorten(part, 60)}»", part, scope=scope
+            )
+            if subject == DEFECT:
+                return result.status
         if result.status == DEFECT and result.fact_id is not None:
             verb = "negates what" if result.negated_in_claim else "affirms what"
             what = "affirms" if result.negated_in_claim else "negates"
@@ -398,12 +546,7 @@ class _Paragraph:
         for mention in self.read.values:
             if self.in_verbatim(mention.start):
                 continue
-            candidates = [
-                _Candidate(fact, value)
-                for fact in self.cited
-                for value in fact.structure.values
-                if abs(value.value) == abs(mention.value)
-            ]
+            candidates = _candidates(mention, self.cited)
             if candidates:
                 self.claims.append(_Claim(mention, candidates, {}))
         for claim in self.claims:
@@ -422,6 +565,23 @@ class _Paragraph:
                 )
         records = [ClaimRecord(c.mention.raw, **c.record) for c in self.claims]
         return ParagraphClaims(tuple(self.defects), tuple(records + self.statements))
+
+
+def _same_unit(mention: NumberMention, value: FactValue) -> bool:
+    return mention.unit is None or value.unit is None or mention.unit == value.unit
+
+
+def _candidates(mention: NumberMention, cited: Sequence[CitedFact]) -> list[_Candidate]:
+    """The fact values a number may be: same value (and unit when both have one); the
+    opposite sign only when no value matches exactly (the sign rule is the number check's)."""
+    pairs = [
+        _Candidate(fact, value)
+        for fact in cited
+        for value in fact.structure.values
+        if _same_unit(mention, value)
+    ]
+    exact = [c for c in pairs if c.value.value == mention.value]
+    return exact or [c for c in pairs if c.value.value == -mention.value]
 
 
 def _unit(value: FactValue) -> str:

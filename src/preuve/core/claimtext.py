@@ -105,11 +105,13 @@ def sentences(text: str, protected: Sequence[Segment] = ()) -> list[Segment]:
 
 _CLAUSE_MARK = re.compile(r"[,;:()\[\]]")
 _CLAUSE_WORD = re.compile(
-    r"\b(?:et|and|mais|but|tandis que|alors que|whereas|while|contre|versus|vs|"
+    r"\b(?:et|and|mais|but|tandis qu(?:e\b|')|alors qu(?:e\b|')|whereas|while|contre|versus|vs|"
     r"compared with|compared to|par rapport (?:a|au|aux)|face (?:a|au|aux))\b"
 )
 _SCOPE_MARK = re.compile(r";")
-_SCOPE_WORD = re.compile(r"\b(?:et|and|mais|but|tandis que|alors que|whereas|while)\b")
+_SCOPE_WORD = re.compile(
+    r"\b(?:et|and|mais|but|tandis qu(?:e\b|')|alors qu(?:e\b|')|whereas|while)(?:\b|(?<='))"
+)
 
 
 def _word_cuts(folded: str, pattern: re.Pattern[str], keep: Sequence[Segment]) -> list[Segment]:
@@ -222,18 +224,32 @@ def _period_of(kind: str, match: re.Match[str]) -> str | None:
 
 
 @lru_cache(maxsize=64)
-def _prior_pattern(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+def _words_pattern(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     if not patterns:
         return None
     return re.compile(rf"(?<![\w-])(?:{'|'.join(patterns)})(?![\w-])")
 
 
+# A quarter or half without its year ("au T4", "in H1"): the year is the sentence's.
+_PART_NO_YEAR: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?<![\w-])([qt])([1-4])(?![\w-])"), "Q"),
+    (re.compile(r"(?<![\w-])([hs])([12])(?![\w-])"), "H"),
+    (re.compile(rf"\b({_ORDINAL})\s+(trimestre|quarter)\b"), "Q"),
+    (re.compile(rf"\b({_ORDINAL})\s+(semestre|half)\b"), "H"),
+)
+
+
 def period_mentions(
-    text: str, protected: Sequence[Segment] = (), prior: tuple[str, ...] = ()
+    text: str,
+    protected: Sequence[Segment] = (),
+    prior: tuple[str, ...] = (),
+    whole_year: tuple[str, ...] = (),
 ) -> list[PeriodMention]:
     """Every period written in ``text``, in order, none overlapping another; digits inside
     ``protected`` spans (number tokens that are not years) are never read as a year.
-    ``prior`` are patterns for "the year before" (see the lexicon)."""
+    ``prior`` are patterns for "the year before", ``whole_year`` for "the whole year"
+    (see the lexicon); they, and a quarter or half without its year, take the year of the
+    nearest year written before them (else after)."""
     folded = fold(text)
     taken: list[Segment] = list(protected)
     found: list[PeriodMention] = []
@@ -245,23 +261,39 @@ def period_mentions(
             taken.append((start, end))
             found.append(PeriodMention(start, end, _period_of(kind, match)))
     found.sort(key=lambda p: p.start)
-    relative = _prior_pattern(prior)
-    if relative is not None:
-        for match in relative.finditer(folded):
-            if any(s < match.end() and match.start() < e for s, e in taken):
+    relative: list[tuple[int, int, str]] = []
+    for pattern, part in _PART_NO_YEAR:
+        for match in pattern.finditer(folded):
+            number = _ORDINAL_QUARTER.get(match.group(1), match.group(2))
+            if part == "H" and number not in "12":
                 continue
-            found.append(_resolve_prior(match.start(), match.end(), found))
-        found.sort(key=lambda p: p.start)
+            relative.append((*match.span(), f"{part}{number}"))
+    for patterns, how in ((prior, "prior"), (whole_year, "year")):
+        words_pattern = _words_pattern(patterns)
+        if words_pattern is not None:
+            relative += [(*m.span(), how) for m in words_pattern.finditer(folded)]
+    years = [p for p in found if p.period is not None]
+    for start, end, how in sorted(relative):
+        if any(s < end and start < e for s, e in taken):
+            continue
+        taken.append((start, end))
+        found.append(_resolve(start, end, years, how))
+    found.sort(key=lambda p: p.start)
     return found
 
 
-def _resolve_prior(start: int, end: int, found: Sequence[PeriodMention]) -> PeriodMention:
-    before = [p for p in found if p.end <= start and p.period is not None]
-    after = [p for p in found if p.start >= end and p.period is not None]
+def _resolve(start: int, end: int, years: Sequence[PeriodMention], how: str) -> PeriodMention:
+    before = [p for p in years if p.end <= start]
+    after = [p for p in years if p.start >= end]
     reference = before[-1] if before else (after[0] if after else None)
-    if reference is None or reference.period is None or "-" in reference.period:
+    if reference is None or reference.period is None:
         return PeriodMention(start, end, None)
-    return PeriodMention(start, end, str(int(reference.period) - 1))
+    year = int(reference.period.split("-")[0])
+    if how == "prior":
+        return PeriodMention(start, end, str(year - 1))
+    if how == "year":
+        return PeriodMention(start, end, str(year))
+    return PeriodMention(start, end, f"{year}-{how}")
 
 
 def period_key(period: str) -> tuple[int, str]:
@@ -287,7 +319,7 @@ class Cue:
 @lru_cache(maxsize=128)
 def _alternation(patterns: tuple[str, ...]) -> re.Pattern[str]:
     ordered = sorted(patterns, key=len, reverse=True)
-    return re.compile(rf"(?<![\w'-])(?:{'|'.join(f'(?:{p})' for p in ordered)})(?![\w-])")
+    return re.compile(rf"(?<![\w-])(?:{'|'.join(f'(?:{p})' for p in ordered)})(?![\w-])")
 
 
 def cues(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from preuve.core.binding import change_direction, read_text
+from preuve.core.binding import governing_direction, read_text
 from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
 from preuve.core.claimtext import fold, period_mentions
 from preuve.core.facts import Fact, FactStructure, FactValue
@@ -131,7 +131,7 @@ def prose_structure(
                 mention.unit,
                 None,
                 None if period is None else period.period,
-                change_direction(read, mention, lexicon),
+                governing_direction(read, mention, lexicon),
             )
         )
     periods = {v.period for v in values if v.period is not None}

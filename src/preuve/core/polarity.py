@@ -26,7 +26,8 @@ _STEM = 5
 _MIN_OVERLAP = 2
 _MIN_SHARE = 0.5
 _SCOPE_AFTER = 4
-_SCOPE_BEFORE = 2
+_SCOPE_BEFORE = 1
+_NEGATIVE_PREFIX = re.compile(r"^(?:un|non-?|in|im|ir|dis)(?=[a-z]{3})")
 _NE_PLUS = re.compile(r"\bn(?:e\s|')\s*(?:[^\W\d_]+\s+){0,2}(?P<cue>plus)\b")
 
 
@@ -44,6 +45,7 @@ class Polarity:
     fact_id: str | None = None
     fact_text: str = ""
     negated_in_claim: bool = False
+    aligned: tuple[str, ...] = ()
 
 
 def negations(folded: str, lexicon: ClaimLexicon) -> list[Cue]:
@@ -88,29 +90,44 @@ def align_polarity(
     if len(claim_stems) < _MIN_OVERLAP:
         return Polarity("n/a")
     best: tuple[int, _HasId, str] | None = None
+    aligned: dict[str, int] = {}
     for fact, text in statements:
         for part in _parts(text):
             part_stems = {s for _, s in _stems(fold(part), lexicon)}
             overlap = len(claim_stems & part_stems)
             share = overlap / max(1, min(len(claim_stems), len(part_stems)))
-            if (
-                overlap >= _MIN_OVERLAP
-                and share >= _MIN_SHARE
-                and (best is None or overlap > best[0])
-            ):
-                best = (overlap, fact, part)
+            if overlap >= _MIN_OVERLAP and share >= _MIN_SHARE:
+                aligned[fact.id] = max(aligned.get(fact.id, 0), overlap)
+                if best is None or overlap > best[0]:
+                    best = (overlap, fact, part)
     if best is None:
         undecided = claim_negative or (bool(statements) and len(claim_stems) >= 3)
         return Polarity("unchecked" if undecided else "n/a")
+    top = tuple(fid for fid, overlap in aligned.items() if overlap >= best[0] - 1)
     _, fact, part = best
     part_folded = fold(part)
     part_negative = bool(negations(part_folded, lexicon))
+    if claim_negative != part_negative:
+        # "undrawn" / "has not drawn": a negative prefix on a word the negation governs
+        negated_side, other = (
+            (claim_folded, part_folded) if claim_negative else (part_folded, claim_folded)
+        )
+        if _prefixed(other, _governed(negated_side, lexicon), lexicon):
+            claim_negative = part_negative
     if claim_negative == part_negative:
-        return Polarity("ok", fact.id, part)
+        return Polarity("ok", fact.id, part, aligned=top)
     negated_side, other = (
         (claim_folded, part_folded) if claim_negative else (part_folded, claim_folded)
     )
     other_stems = {s for _, s in _stems(other, lexicon)}
     if _governed(negated_side, lexicon) & other_stems:
-        return Polarity("defect", fact.id, part.strip(), claim_negative)
-    return Polarity("unchecked", fact.id, part.strip(), claim_negative)
+        return Polarity("defect", fact.id, part.strip(), claim_negative, top)
+    return Polarity("unchecked", fact.id, part.strip(), claim_negative, top)
+
+
+def _prefixed(folded: str, governed: set[str], lexicon: ClaimLexicon) -> bool:
+    for _, _, word in words(folded):
+        prefix = _NEGATIVE_PREFIX.match(word)
+        if prefix is not None and word[prefix.end() :][:_STEM] in governed:
+            return True
+    return False

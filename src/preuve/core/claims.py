@@ -360,7 +360,11 @@ class _Paragraph:
     def actual_change(self, target: _Claim, claims: list[_Claim]) -> tuple[str | None, str]:
         if not target.candidates:
             return None, ""
-        chosen = target.candidates[0]
+
+        def shared(candidate: _Candidate) -> int:  # the fact giving most of the scope's numbers
+            return sum(any(c.fact.id == candidate.fact.id for c in o.candidates) for o in claims)
+
+        chosen = max(target.candidates, key=shared)
         fact = chosen.fact
         if change_direction(self.read, target.mention, self.lexicon) is not None:
             if chosen.value.direction is None:

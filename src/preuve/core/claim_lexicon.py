@@ -13,6 +13,7 @@ Patterns are regular expressions on folded text, each matched between word bound
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -198,8 +199,22 @@ class ClaimLexicon:
             if key == "aliases":
                 changes["aliases"] = self.aliases + _aliases(value)
             else:
-                changes[key] = getattr(self, key) + _strings(key, value)
+                added = _strings(key, value)
+                if key not in _PLAIN_WORDS:
+                    _check_patterns(key, added)
+                changes[key] = getattr(self, key) + added
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+_PLAIN_WORDS = frozenset({"legal_suffixes", "generic_name_words", "stopwords"})
+
+
+def _check_patterns(key: str, patterns: tuple[str, ...]) -> None:
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as err:
+            raise ValueError(f"{key}: {pattern!r} is not a valid pattern ({err})") from None
 
 
 def _strings(key: str, value: object) -> tuple[str, ...]:

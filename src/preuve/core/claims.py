@@ -439,7 +439,8 @@ class _Paragraph:
         self.judge_order(scope, (start, end), order, pair, allow_equal=kind == "comply")
 
     def limit_kind(self, mention: NumberMention) -> str | None:
-        head = self.read.folded[max(0, mention.start - 60) : mention.start]
+        previous = [m.end for m in self.read.values if m.end <= mention.start]
+        head = self.read.folded[max([0, mention.start - 60, *previous]) : mention.start]
         window = " ".join(head.split()[-6:])
         is_max, is_min = (
             cues(window, self.lexicon.max_limits),
@@ -513,7 +514,8 @@ class _Paragraph:
         return None
 
     def after_limit_word(self, mention: NumberMention) -> bool:
-        head = self.read.folded[max(0, mention.start - 40) : mention.start]
+        previous = [m.end for m in self.read.values if m.end <= mention.start]
+        head = self.read.folded[max([0, mention.start - 40, *previous]) : mention.start]
         window = " ".join(head.split()[-4:])
         return bool(cues(window, self.lexicon.limits))
 

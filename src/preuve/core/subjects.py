@@ -110,7 +110,9 @@ class SubjectIndex:
         found: list[SubjectMention] = []
         for alias, key in self.aliases:
             pattern = r"[\s.-]+".join(re.escape(part) for part in alias.split())
-            suffix = "|".join(re.escape(s) for s in self.lexicon.legal_suffixes)
+            suffix = "|".join(
+                r"\.?".join(map(re.escape, s)) for s in self.lexicon.legal_suffixes
+            )  # "sa" also as "S.A."
             regex = re.compile(rf"(?<![\w-]){pattern}(?:\s+(?:{suffix})\b\.?)?(?![\w-])")
             for match in regex.finditer(folded):
                 start, end = match.span()

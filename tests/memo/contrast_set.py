@@ -50,6 +50,10 @@ class _Metric:
     other_now: str
     other_before: str
 
+    @property
+    def lower_is_better(self) -> bool:
+        return self.name.lower() in {"levier", "gearing", "leverage"}
+
 
 @dataclass(frozen=True, slots=True)
 class _Quote:
@@ -169,6 +173,8 @@ def _fr_rows(n: int) -> list[ContrastRow]:
         f"[{qa}] {a.name} - « {q.fact} » (p. 4)",
     )
     up = _up(m.now, m.before)
+    worse = up == m.lower_is_better
+    effect, wrong_effect = ("se dégrade", "s'améliore") if worse else ("s'améliore", "se dégrade")
     verb, wrong = ("a progressé", "a reculé") if up else ("a reculé", "a progressé")
     inf, wrong_inf = ("augmenter", "diminuer") if up else ("diminuer", "augmenter")
     cap = m.word[0].upper() + m.word[1:]
@@ -192,6 +198,9 @@ def _fr_rows(n: int) -> list[ContrastRow]:
         ("direction_flip", f"{cap} de {a.short} ({m.now} en 2025) est {wrong_order} à celui de {b.short} ({m.other_now} en 2025).", (ra, rb)),
         ("negation_flip", q.flip.format(c=a.short), (qa,)),
         ("negation_flip", f"{cap} de {a.short} n'a pas {'augmenté' if up else 'baissé'} : {m.now} en 2025 contre {m.before} en 2024.", (ra,)),
+        ("faithful", f"{cap} de {a.short} {effect} : {m.now} en 2025 contre {m.before} en 2024.", (ra,)),
+        ("direction_flip", f"{cap} de {a.short} {wrong_effect} : {m.now} en 2025 contre {m.before} en 2024.", (ra,)),
+        ("subject_swap", q.keep.format(c=b.short), (qa, rb)),
     ]  # fmt: skip
     return [
         ContrastRow(f"own-fr-{n}-{i}", "fr", facts, text, sources, cls)
@@ -210,6 +219,8 @@ def _en_rows(n: int) -> list[ContrastRow]:
         f"[{qa}] {a.name} - « {q.fact} » (p. 4)",
     )
     up = _up(m.now, m.before)
+    worse = up == m.lower_is_better
+    effect, wrong_effect = ("weakened", "strengthened") if worse else ("strengthened", "weakened")
     verb, wrong = ("rose", "fell") if up else ("fell", "rose")
     bigger = _up(m.now, m.other_now)
     order, wrong_order = ("higher than", "lower than") if bigger else ("lower than", "higher than")
@@ -232,6 +243,9 @@ def _en_rows(n: int) -> list[ContrastRow]:
         ("direction_flip", f"At {m.now} in 2025, {a.short}'s {m.word.removeprefix('the ')} is {wrong_order} {b.short}'s {m.other_now}.", (ra, rb)),
         ("negation_flip", q.flip.format(c=a.short), (qa,)),
         ("negation_flip", f"{a.short}'s {m.word.removeprefix('the ')} did not {'rise' if up else 'fall'}: {m.now} in 2025 against {m.before} in 2024.", (ra,)),
+        ("faithful", f"{a.short}'s {m.word.removeprefix('the ')} {effect}, at {m.now} in 2025 after {m.before} in 2024.", (ra,)),
+        ("direction_flip", f"{a.short}'s {m.word.removeprefix('the ')} {wrong_effect}, at {m.now} in 2025 after {m.before} in 2024.", (ra,)),
+        ("subject_swap", q.keep.format(c=b.short), (qa, rb)),
     ]  # fmt: skip
     return [
         ContrastRow(f"own-en-{n}-{i}", "en", facts, text, sources, cls)
@@ -240,7 +254,7 @@ def _en_rows(n: int) -> list[ContrastRow]:
 
 
 def contrast_rows() -> list[ContrastRow]:
-    """Every row, French then English: 6 fact sets each, 17 paragraphs per set."""
+    """Every row, French then English: 6 fact sets each, 20 paragraphs per set."""
     french = [row for n in range(len(FR_COMPANIES)) for row in _fr_rows(n)]
     english = [row for n in range(len(EN_COMPANIES)) for row in _en_rows(n)]
     return french + english

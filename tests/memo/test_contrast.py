@@ -1,7 +1,7 @@
 """preuve's own contrast set: shape, and the goals of the claim checks on it.
 
 The held-out set (tests/heldout/memo/contrast.jsonl) is measured by benchmarks/contrast.py
-and never tuned to; only its file shape is tested here."""
+and not asserted on; only its file shape is tested here."""
 
 from __future__ import annotations
 

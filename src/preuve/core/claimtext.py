@@ -31,7 +31,6 @@ __all__ = [
     "cues",
     "fold",
     "period_key",
-    "period_label",
     "period_mentions",
     "scopes",
     "segment_of",
@@ -300,10 +299,6 @@ def period_key(period: str) -> tuple[int, str]:
     """Orders periods in time: ``2024`` < ``2025``; a quarter sorts inside its year."""
     year, _, part = period.partition("-")
     return int(year), part
-
-
-def period_label(period: str | None) -> str:
-    return "no single period" if period is None else period
 
 
 # --- Cue words ---------------------------------------------------------------------------

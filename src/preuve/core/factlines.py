@@ -25,7 +25,7 @@ from preuve.core.claimtext import fold, period_mentions
 from preuve.core.facts import Fact, FactStructure, FactValue
 from preuve.core.numbers import Locale, extract_numbers, parse_number
 
-__all__ = ["parse_fact_structure", "prose_structure", "structure_of"]
+__all__ = ["metric_key", "parse_fact_structure", "prose_structure", "structure_of"]
 
 _SUBJECT = re.compile(r"^(?P<subject>[^:;«»\"]{1,80}?)\s+[-–—]\s+(?P<rest>\S.*)$")
 _QUOTE = re.compile(r"^[«\"“]\s*(?P<quote>.+?)\s*[»\"”]\s*(?:\((?:p\.|page)\s*\d+\))?\.?$")
@@ -169,4 +169,5 @@ def structure_of(
 
 
 def metric_key(metric: str | None) -> str:
+    """A metric's name folded, so "Levier" and "levier" are one metric."""
     return "" if metric is None else " ".join(fold(metric).split())

@@ -76,7 +76,10 @@ class ReadText:
     def _joined(self, mention: NumberMention, period: PeriodMention) -> bool:
         """``5,5x en 2025``, ``$9.9m in FY2025``: the period right after a number is its."""
         between = self.folded[mention.end : period.start]
-        return _JOINED.fullmatch(between) is not None
+        if _JOINED.fullmatch(between) is None:
+            return False
+        # "5,5x (2025)" joins; "96 days (2024: 78 days)" opens the next value's period
+        return "(" not in between or self.folded[period.end : period.end + 1] == ")"
 
     def _free(self, period: PeriodMention, mention: NumberMention) -> bool:
         """No other number in between, and not the period joined to another number."""
@@ -100,7 +103,7 @@ _JOINED = re.compile(
     r"\s*(?:[^\s\w]{0,3}|[^\s\d]{0,4}|millions?|milliards?|billions?|thousands?|points?)"
     r"\s*(?:(?:en|in|for|au|fin|a fin|at|at end of|at the end of|end of|a la fin de|fin de|"
     r"during|over|durant|pour|sur|of|de)\s+)?"
-    r"(?:(?:l'exercice|l'annee|the year|fiscal year|year|exercice|annee)\s+)?"
+    r"(?:(?:l'exercice|l'annee|the year|fiscal year|year|exercice|annee)\s+)?[(\[]?\s*"
 )
 
 

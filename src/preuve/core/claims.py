@@ -138,6 +138,7 @@ class _Paragraph:
         facts_text = " ".join(_squash(f.text) for f in cited)
         self.verbatim = [s for s in quoted if _squash(text[s[0] + 1 : s[1] - 1]) in facts_text]
         self.subject_mentions = subjects.mentions(text, skip=quoted)
+        self.parentheses = [m.span() for m in re.finditer(r"\([^()]*\)", text)]
         self.defects: list[Defect] = []
         self.claims: list[_Claim] = []
         self.statements: list[ClaimRecord] = []
@@ -501,7 +502,9 @@ class _Paragraph:
         it; else, after it, ``4,6x contre 2,2x``; else the limit right after it and the
         only other number (``ne dépasse pas le plafond de 4,0x, son levier étant à 4,6x``)."""
         if left and right:
-            return left[-1], right[0]
+            # "un levier de 5,5x (3,6x en 2024) dépasse ...": an aside is not the subject
+            outside = [m for m in left if not self.in_parentheses(m.start)]
+            return (outside or left)[-1], right[0]
         after = [m for m in values if m.start >= end]
         if len(after) >= 2:
             between = self.read.folded[after[0].end : after[1].start]
@@ -512,6 +515,9 @@ class _Paragraph:
             other = after[0] if limits[0] is after[1] else after[1]
             return other, limits[0]
         return None
+
+    def in_parentheses(self, position: int) -> bool:
+        return any(s < position < e for s, e in self.parentheses)
 
     def after_limit_word(self, mention: NumberMention) -> bool:
         previous = [m.end for m in self.read.values if m.end <= mention.start]

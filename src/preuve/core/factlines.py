@@ -68,13 +68,22 @@ def _only_period(text: str) -> str | None:
     return None
 
 
+_UNIT_WORDS = re.compile(r"\s*[^\W\d_]+(?:\s+[^\W\d_]+)?\.?")
+
+
 def _value(text: str, locale: Locale) -> tuple[str, object] | None:
+    """One number, with its unit or a unit word after it (``96 days``, ``1 200 salariés``)."""
     token = text.strip()
     value = parse_number(token, locale)
-    if value is None:
-        return None
     mentions = extract_numbers(token, locale)
-    return (mentions[0].unit if mentions else None) or "", value
+    if value is not None:
+        return (mentions[0].unit if mentions else None) or "", value
+    if len(mentions) != 1 or mentions[0].start != 0 or mentions[0].is_year:
+        return None
+    rest = token[mentions[0].end :]
+    if _UNIT_WORDS.fullmatch(rest) is None:
+        return None
+    return mentions[0].unit or rest.strip(), mentions[0].value
 
 
 def _metric_values(rest: str, locale: Locale) -> tuple[str, str | None, list[FactValue]] | None:

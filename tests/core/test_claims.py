@@ -4,6 +4,8 @@ negations read against the values and texts the paragraph cites."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from preuve.core.claims import (
     NEGATION_FLIP,
@@ -203,3 +205,33 @@ def test_a_verbatim_quote_is_its_fact() -> None:
     (review,) = review_claims([(text, ("Q-ferlac-3",))], FACTS_FR, locale=FR)
     assert review.defects == ()
     assert [c.polarity for c in review.claims] == ["ok"]
+
+
+def _fr(value: int) -> str:
+    return f"{value // 10},{value % 10}x"
+
+
+@given(
+    st.integers(min_value=1, max_value=400),
+    st.integers(min_value=1, max_value=400),
+    st.integers(min_value=2001, max_value=2099),
+    st.sampled_from(["Orlimont SA", "Brevanne Industries SAS", "Castelmoor plc"]),
+)
+def test_faithful_swapped_and_flipped_copies_of_a_ratio_line(
+    now: int, before: int, year: int, company: str
+) -> None:
+    assume(now != before)
+    facts = parse_facts(
+        f"[R-x] {company} - Levier {year} : {_fr(now)} ({year - 1} : {_fr(before)})\n"
+    )
+    up = now > before
+    verb, wrong = ("a augmenté", "a baissé") if up else ("a baissé", "a augmenté")
+    short = company.split()[0]
+
+    def codes(text: str) -> list[str]:
+        return [d.code for d in check_memo([Paragraph(text, ("R-x",))], facts, locale=FR)]
+
+    tail = f"à {_fr(now)} en {year}, contre {_fr(before)} en {year - 1}."
+    assert codes(f"Le levier de {short} {verb} {tail}") == []
+    assert codes(f"Le levier de {short} {wrong} {tail}") == [WRONG_DIRECTION]
+    assert codes(f"{short} affiche un levier de {_fr(before)} en {year}.") == [WRONG_PERIOD]

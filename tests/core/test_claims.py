@@ -226,7 +226,7 @@ def test_faithful_swapped_and_flipped_copies_of_a_ratio_line(
     )
     up = now > before
     verb, wrong = ("a augmenté", "a baissé") if up else ("a baissé", "a augmenté")
-    short = company.split()[0]
+    short = company.split(maxsplit=1)[0]
 
     def codes(text: str) -> list[str]:
         return [d.code for d in check_memo([Paragraph(text, ("R-x",))], facts, locale=FR)]

@@ -19,17 +19,33 @@ polarity, whether it was checked (``ok`` or ``defect``), could not be decided
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from preuve.core.binding import ReadText, change_direction, read_text
+from preuve.core.binding import change_direction
 from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
+from preuve.core.claim_orders import OrderChecks
+from preuve.core.claim_state import (
+    DEFECT,
+    DIMENSIONS,
+    NEGATION_FLIP,
+    NOT_STATED,
+    OK,
+    UNCHECKED,
+    WRONG_DIRECTION,
+    WRONG_PERIOD,
+    WRONG_SUBJECT,
+    Candidate,
+    CitedFact,
+    ClaimRecord,
+    ClaimState,
+    ParagraphClaims,
+    shorten,
+    squash,
+)
 from preuve.core.claimtext import cues, fold, period_key, scopes, segment_of
-from preuve.core.defects import Defect
 from preuve.core.factlines import metric_key, structure_of
-from preuve.core.facts import Fact, FactStructure, FactValue
-from preuve.core.numbers import Locale, NumberMention, extract_numbers
+from preuve.core.facts import Fact, FactValue
+from preuve.core.numbers import Locale, NumberMention
 from preuve.core.polarity import Polarity, align_polarity
 from preuve.core.subjects import SubjectIndex, SubjectMention, subject_key
 
@@ -46,114 +62,9 @@ __all__ = [
     "review_claims",
 ]
 
-WRONG_SUBJECT = "wrong_subject"
-WRONG_PERIOD = "wrong_period"
-WRONG_DIRECTION = "wrong_direction"
-NEGATION_FLIP = "negation_flip"
-OK, DEFECT, UNCHECKED, NOT_STATED = "ok", "defect", "unchecked", "n/a"
-DIMENSIONS = ("subject", "period", "direction", "polarity")
-_MAX_WORDS_TO_RIGHT = 8
-_VERSUS = re.compile(
-    r"\s*[^\s\w]{0,3}\s*(?:[^\W\d_]{1,2}\s*)?(?:contre|versus|vs\.?|against|compared with|"
-    r"compared to|et|and|face a)\s+[-+−–$€£]?"
-)
-_QUOTED = re.compile(r"«[^«»]*»|“[^“”]*”|\"[^\"]*\"")
 
-
-@dataclass(frozen=True, slots=True)
-class CitedFact:
-    """A fact a paragraph cites: its id, text and structure."""
-
-    id: str
-    text: str
-    structure: FactStructure
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimRecord:
-    """One claim of a paragraph (a number as written, or a statement's first words) and
-    the status of each dimension: ``ok``, ``defect``, ``unchecked`` or ``n/a``."""
-
-    claim: str
-    subject: str = NOT_STATED
-    period: str = NOT_STATED
-    direction: str = NOT_STATED
-    polarity: str = NOT_STATED
-
-    def status(self, dimension: str) -> str:
-        return str(getattr(self, dimension))
-
-    def unchecked(self) -> tuple[str, ...]:
-        return tuple(d for d in DIMENSIONS if self.status(d) == UNCHECKED)
-
-    def checked(self) -> tuple[str, ...]:
-        return tuple(d for d in DIMENSIONS if self.status(d) in (OK, DEFECT))
-
-
-@dataclass(frozen=True, slots=True)
-class ParagraphClaims:
-    defects: tuple[Defect, ...]
-    claims: tuple[ClaimRecord, ...]
-
-
-def _shorten(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else f"{text[: limit - 1]}…"
-
-
-def _squash(text: str) -> str:
-    return " ".join(re.sub(r"[^\w%]+", " ", fold(text)).split())
-
-
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    fact: CitedFact
-    value: FactValue
-
-
-@dataclass
-class _Claim:
-    mention: NumberMention
-    candidates: list[_Candidate]
-    record: dict[str, str]
-
-
-class _Paragraph:
-    """One paragraph being checked; collects defects and records."""
-
-    def __init__(
-        self,
-        text: str,
-        *,
-        cited: Sequence[CitedFact],
-        subjects: SubjectIndex,
-        locale: Locale,
-        lexicon: ClaimLexicon,
-        index: int,
-    ) -> None:
-        self.text, self.cited, self.subjects = text, cited, subjects
-        self.locale, self.lexicon, self.index = locale, lexicon, index
-        self.read: ReadText = read_text(text, locale, lexicon)
-        quoted = [m.span() for m in _QUOTED.finditer(text)]
-        facts_text = " ".join(_squash(f.text) for f in cited)
-        self.verbatim = [s for s in quoted if _squash(text[s[0] + 1 : s[1] - 1]) in facts_text]
-        self.subject_mentions = subjects.mentions(text, skip=quoted)
-        self.parentheses = [m.span() for m in re.finditer(r"\([^()]*\)", text)]
-        self.defects: list[Defect] = []
-        self.claims: list[_Claim] = []
-        self.statements: list[ClaimRecord] = []
-
-    def in_verbatim(self, position: int) -> bool:
-        return any(s <= position < e for s, e in self.verbatim)
-
-    def defect(self, code: str, detail: str) -> None:
-        self.defects.append(Defect(code, detail, paragraph=self.index))
-
-    def raw_in_fact(self, fact: CitedFact, value: FactValue) -> str:
-        for mention in extract_numbers(fact.text, self.locale):
-            if mention.value == value.value and not mention.is_year:
-                return f"{mention.raw}{'' if value.unit in (None, 'x') else ' '}{_unit(value)}"
-        return f"{value.value}{_unit(value)}"
+class _Paragraph(OrderChecks):
+    """One paragraph under the subject, period, change and polarity checks."""
 
     # --- subject -------------------------------------------------------------------------
 
@@ -195,18 +106,18 @@ class _Paragraph:
             return OK
         if len(keys) < len({f.id for f in facts}):
             return UNCHECKED  # a fact without subject
-        if any(n.key in _squash(f.text) for f in facts for n in named):
+        if any(n.key in squash(f.text) for f in facts for n in named):
             return OK  # the fact itself names that subject
         fact, first = facts[0], named[0]
         self.defect(
             WRONG_SUBJECT,
-            f"{claim} (in «{_shorten(where)}») is said of {first.name} but [{fact.id}] gives "
+            f"{claim} (in «{shorten(where)}») is said of {first.name} but [{fact.id}] gives "
             f"it for {fact.structure.subject}; write it as {fact.structure.subject}'s, or "
             f"cite a fact about {first.name}",
         )
         return DEFECT
 
-    def check_subject(self, claim: _Claim) -> None:
+    def check_subject(self, claim: ClaimState) -> None:
         facts = list({c.fact.id: c.fact for c in claim.candidates}.values())
         status = self.subject_defect(
             claim.mention.start, facts, claim.mention.raw, self.clause_of(claim.mention)
@@ -225,7 +136,7 @@ class _Paragraph:
 
     # --- period --------------------------------------------------------------------------
 
-    def check_period(self, claim: _Claim) -> None:
+    def check_period(self, claim: ClaimState) -> None:
         stated = self.read.period_of(claim.mention)
         if stated is None:
             return
@@ -254,14 +165,10 @@ class _Paragraph:
         claim.record["period"] = DEFECT
         self.defect(
             WRONG_PERIOD,
-            f"{claim.mention.raw} (in «{_shorten(self.clause_of(claim.mention))}») is written "
+            f"{claim.mention.raw} (in «{shorten(self.clause_of(claim.mention))}») is written "
             f"for {stated.period} but [{first.fact.id}] gives it for {periods}{hint}; write "
             "the period the fact gives",
         )
-
-    def clause_of(self, mention: NumberMention) -> str:
-        start, end = segment_of(mention.start, self.read.clauses)
-        return self.text[start:end].strip()
 
     # --- direction -----------------------------------------------------------------------
 
@@ -291,17 +198,6 @@ class _Paragraph:
                     self.check_order(scope, cue.start, cue.end, order)
         return found
 
-    def negated(self, scope: tuple[int, int], start: int, end: int) -> bool:
-        before = self.read.folded[max(scope[0], start - 24) : start]
-        after = self.read.folded[end : min(scope[1], end + 6)]
-        window = f"{before} | {after.split(' ', 2)[1] if after.startswith(' ') else ''}"
-        return bool(cues(window, self.lexicon.negation)) or bool(
-            re.search(r"\bn(?:e\s|')\s*(?:\w+\s+){0,2}plus\b", before)
-        )
-
-    def claims_in(self, scope: tuple[int, int]) -> list[_Claim]:
-        return [c for c in self.claims if scope[0] <= c.mention.start < scope[1]]
-
     def check_change(self, scope: tuple[int, int], start: int, end: int, direction: str) -> None:
         claims = self.claims_in(scope)
         after = [c for c in claims if c.mention.start >= end]
@@ -309,7 +205,7 @@ class _Paragraph:
         target = after[0] if after else (before[-1] if before else None)
         cue_text = self.text[start:end]
         if target is None:
-            self.statements.append(ClaimRecord(_shorten(cue_text, 40), direction=UNCHECKED))
+            self.statements.append(ClaimRecord(shorten(cue_text, 40), direction=UNCHECKED))
             return
         if direction in ("better", "worse"):
             oriented = self.orient(target, scope, start, direction)
@@ -323,7 +219,7 @@ class _Paragraph:
             return
         negated = self.negated(scope, start, end)
         words = {"up": "up", "down": "down"}
-        where = _shorten(self.text[scope[0] : scope[1]])
+        where = shorten(self.text[scope[0] : scope[1]])
         if not negated and actual != direction:
             target.record["direction"] = DEFECT
             self.defect(
@@ -342,7 +238,9 @@ class _Paragraph:
         else:
             target.record["direction"] = OK
 
-    def orient(self, target: _Claim, scope: tuple[int, int], start: int, effect: str) -> str | None:
+    def orient(
+        self, target: ClaimState, scope: tuple[int, int], start: int, effect: str
+    ) -> str | None:
         """``better``/``worse`` as ``up``/``down`` for the target's metric, or None when
         the lexicon does not say whether a higher value of it is better."""
         metric = target.candidates[0].value.metric if target.candidates else None
@@ -358,11 +256,11 @@ class _Paragraph:
         up_is_better = not lower
         return "up" if (effect == "better") == up_is_better else "down"
 
-    def actual_change(self, target: _Claim, claims: list[_Claim]) -> tuple[str | None, str]:
+    def actual_change(self, target: ClaimState, claims: list[ClaimState]) -> tuple[str | None, str]:
         if not target.candidates:
             return None, ""
 
-        def shared(candidate: _Candidate) -> int:  # the fact giving most of the scope's numbers
+        def shared(candidate: Candidate) -> int:  # the fact giving most of the scope's numbers
             return sum(any(c.fact.id == candidate.fact.id for c in o.candidates) for o in claims)
 
         chosen = max(target.candidates, key=shared)
@@ -405,126 +303,6 @@ class _Paragraph:
         )
         return ("up" if last.value > first.value else "down"), f"[{fact.id}] gives {shown}"
 
-    def check_order(self, scope: tuple[int, int], start: int, end: int, order: str) -> None:
-        values = [m for m in self.read.values if scope[0] <= m.start < scope[1]]
-        left = [m for m in values if m.end <= start]
-        right = [
-            m
-            for m in values
-            if m.start >= end
-            and len(self.read.folded[end : m.start].split()) <= _MAX_WORDS_TO_RIGHT
-        ]
-        cue_text = self.text[start:end]
-        pair = self.order_pair(values, left, right, end)
-        if pair is None or pair[0].unit != pair[1].unit:
-            self.statements.append(ClaimRecord(_shorten(cue_text, 40), direction=UNCHECKED))
-            return
-        self.judge_order(scope, (start, end), order, pair, allow_equal=False)
-
-    def check_covenant(self, scope: tuple[int, int], start: int, end: int, kind: str) -> None:
-        """``breach``/``comply`` with a limit: above a maximum or below a minimum is a
-        breach; the limit's kind comes from the words before its number."""
-        values = [m for m in self.read.values if scope[0] <= m.start < scope[1]]
-        limits = [m for m in values if self.limit_kind(m) is not None]
-        others = [m for m in values if m not in limits]
-        pair = (others[0], limits[0]) if len(limits) == 1 and len(others) == 1 else None
-        limit = None if pair is None else self.limit_kind(pair[1])
-        if pair is None or limit is None or pair[0].unit != pair[1].unit:
-            self.statements.append(
-                ClaimRecord(_shorten(self.text[start:end], 40), direction=UNCHECKED)
-            )
-            return
-        breach = "greater" if limit == "max" else "less"
-        comply = "less" if limit == "max" else "greater"
-        order = breach if kind == "breach" else comply
-        self.judge_order(scope, (start, end), order, pair, allow_equal=kind == "comply")
-
-    def limit_kind(self, mention: NumberMention) -> str | None:
-        previous = [m.end for m in self.read.values if m.end <= mention.start]
-        head = self.read.folded[max([0, mention.start - 60, *previous]) : mention.start]
-        window = " ".join(head.split()[-6:])
-        is_max, is_min = (
-            cues(window, self.lexicon.max_limits),
-            cues(window, self.lexicon.min_limits),
-        )
-        if bool(is_max) == bool(is_min):
-            return None
-        return "max" if is_max else "min"
-
-    def judge_order(
-        self,
-        scope: tuple[int, int],
-        cue: tuple[int, int],
-        order: str,
-        pair: tuple[NumberMention, NumberMention],
-        *,
-        allow_equal: bool,
-    ) -> None:
-        start, end = cue
-        cue_text = self.text[start:end]
-        a, b = pair
-        if a.value == b.value:
-            holds = allow_equal
-        else:
-            holds = a.value > b.value if order == "greater" else a.value < b.value
-        negated = self.negated(scope, start, end)
-        if negated:
-            holds = not holds
-        claim = next((c for c in self.claims if c.mention.start == a.start), None)
-        if holds:
-            if claim is not None:
-                claim.record["direction"] = OK
-            else:
-                self.statements.append(ClaimRecord(f"{a.raw} / {b.raw}", direction=OK))
-            return
-        if claim is not None:
-            claim.record["direction"] = DEFECT
-        relation = "below" if order == "greater" else "above"
-        if negated:
-            relation = "above" if order == "greater" else "below"
-        self.defect(
-            NEGATION_FLIP if negated else WRONG_DIRECTION,
-            f"«{cue_text}»{' (negated)' if negated else ''} (in "
-            f"«{_shorten(self.text[scope[0] : scope[1]])}») says {a.raw} is "
-            f"{'not ' if negated else ''}{'above' if order == 'greater' else 'below'} {b.raw}, "
-            f"but {a.raw} is {relation} {b.raw}"
-            f"{' (equal)' if a.value == b.value else ''}; write what the values show",
-        )
-
-    def order_pair(
-        self,
-        values: list[NumberMention],
-        left: list[NumberMention],
-        right: list[NumberMention],
-        end: int,
-    ) -> tuple[NumberMention, NumberMention] | None:
-        """The two numbers an order word compares: the one before it and the one after
-        it; else, after it, ``4,6x contre 2,2x``; else the limit right after it and the
-        only other number (``ne dépasse pas le plafond de 4,0x, son levier étant à 4,6x``)."""
-        if left and right:
-            # "un levier de 5,5x (3,6x en 2024) dépasse ...": an aside is not the subject
-            outside = [m for m in left if not self.in_parentheses(m.start)]
-            return (outside or left)[-1], right[0]
-        after = [m for m in values if m.start >= end]
-        if len(after) >= 2:
-            between = self.read.folded[after[0].end : after[1].start]
-            if _VERSUS.fullmatch(between):
-                return after[0], after[1]
-        limits = [m for m in after if self.after_limit_word(m)]
-        if not left and len(after) == 2 and len(limits) == 1:
-            other = after[0] if limits[0] is after[1] else after[1]
-            return other, limits[0]
-        return None
-
-    def in_parentheses(self, position: int) -> bool:
-        return any(s < position < e for s, e in self.parentheses)
-
-    def after_limit_word(self, mention: NumberMention) -> bool:
-        previous = [m.end for m in self.read.values if m.end <= mention.start]
-        head = self.read.folded[max([0, mention.start - 40, *previous]) : mention.start]
-        window = " ".join(head.split()[-4:])
-        return bool(cues(window, self.lexicon.limits))
-
     # --- polarity ------------------------------------------------------------------------
 
     def check_polarity(self, scope: tuple[int, int]) -> str:
@@ -538,7 +316,7 @@ class _Paragraph:
         if result.aligned and not self.claims_in(scope):
             facts = [f for f in self.cited if f.id in result.aligned]
             subject = self.subject_defect(
-                scope[0], facts, f"«{_shorten(part, 60)}»", part, scope=scope
+                scope[0], facts, f"«{shorten(part, 60)}»", part, scope=scope
             )
             if subject == DEFECT:
                 return result.status
@@ -547,8 +325,8 @@ class _Paragraph:
             what = "affirms" if result.negated_in_claim else "negates"
             self.defect(
                 NEGATION_FLIP,
-                f"«{_shorten(part)}» {verb} [{result.fact_id}] {what} "
-                f"(«{_shorten(result.fact_text)}»); keep the polarity of the cited fact",
+                f"«{shorten(part)}» {verb} [{result.fact_id}] {what} "
+                f"(«{shorten(result.fact_text)}»); keep the polarity of the cited fact",
             )
         return result.status
 
@@ -560,7 +338,7 @@ class _Paragraph:
                 continue
             candidates = _candidates(mention, self.cited)
             if candidates:
-                self.claims.append(_Claim(mention, candidates, {}))
+                self.claims.append(ClaimState(mention, candidates, {}))
         for claim in self.claims:
             self.check_subject(claim)
             self.check_period(claim)
@@ -573,7 +351,7 @@ class _Paragraph:
                 claim.record.setdefault("polarity", polarity)
             if not in_scope and polarity != NOT_STATED:
                 self.statements.append(
-                    ClaimRecord(_shorten(self.text[scope[0] : scope[1]], 40), polarity=polarity)
+                    ClaimRecord(shorten(self.text[scope[0] : scope[1]], 40), polarity=polarity)
                 )
         records = [ClaimRecord(c.mention.raw, **c.record) for c in self.claims]
         return ParagraphClaims(tuple(self.defects), tuple(records + self.statements))
@@ -583,21 +361,17 @@ def _same_unit(mention: NumberMention, value: FactValue) -> bool:
     return mention.unit is None or value.unit is None or mention.unit == value.unit
 
 
-def _candidates(mention: NumberMention, cited: Sequence[CitedFact]) -> list[_Candidate]:
+def _candidates(mention: NumberMention, cited: Sequence[CitedFact]) -> list[Candidate]:
     """The fact values a number may be: same value (and unit when both have one); the
     opposite sign only when no value matches exactly (the sign rule is the number check's)."""
     pairs = [
-        _Candidate(fact, value)
+        Candidate(fact, value)
         for fact in cited
         for value in fact.structure.values
         if _same_unit(mention, value)
     ]
     exact = [c for c in pairs if c.value.value == mention.value]
     return exact or [c for c in pairs if c.value.value == -mention.value]
-
-
-def _unit(value: FactValue) -> str:
-    return value.unit or ""
 
 
 def check_claims(

@@ -90,6 +90,8 @@ WRITER_SYSTEM = (
     "ne calcule jamais rien (ni écart, ni variation, ni moyenne) ;\n"
     "- une valeur négative garde son signe moins, ou la même proposition dit « négatif », "
     "« perte » ou « déficit » ;\n"
+    "- chaque chiffre est dit de la société et de l'exercice de son fait ; un mot de sens "
+    "(hausse, baisse, supérieur, inférieur) ou une négation dit ce que disent les faits ;\n"
     "- une citation entre « » est recopiée telle quelle depuis un fait Q-."
 )
 

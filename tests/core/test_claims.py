@@ -235,3 +235,18 @@ def test_faithful_swapped_and_flipped_copies_of_a_ratio_line(
     assert codes(f"Le levier de {short} {verb} {tail}") == []
     assert codes(f"Le levier de {short} {wrong} {tail}") == [WRONG_DIRECTION]
     assert codes(f"{short} affiche un levier de {_fr(before)} en {year}.") == [WRONG_PERIOD]
+
+
+_PIECES = st.sampled_from(
+    ["Ferlac", "Solvéa SA", " ", ", ", ". ", "(", ")", "5,5x", "3,6x", "2025", "2024", "T3",
+     "en hausse", "baisse", "n'a pas", "aucun", "supérieur à", "« ", " »", "-14 930 k€",
+     "un an plus tôt", "entre 2024 et 2025", "plafond de 4,0x", "breach", "levier", "et"]
+)  # fmt: skip
+
+
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=6)), max_size=25))
+def test_any_paragraph_gets_a_verdict_without_error(pieces: list[str]) -> None:
+    text = "".join(pieces) or "x"
+    for facts, locale in ((FACTS_FR, FR), (FACTS_EN, EN)):
+        (review,) = review_claims([(text, [f.id for f in facts])], facts, locale=locale)
+        assert all(d.paragraph == 1 for d in review.defects)

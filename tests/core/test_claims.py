@@ -250,3 +250,11 @@ def test_any_paragraph_gets_a_verdict_without_error(pieces: list[str]) -> None:
     for facts, locale in ((FACTS_FR, FR), (FACTS_EN, EN)):
         (review,) = review_claims([(text, [f.id for f in facts])], facts, locale=locale)
         assert all(d.paragraph == 1 for d in review.defects)
+
+
+def test_a_name_no_fact_gives_leaves_the_subject_unchecked() -> None:
+    (review,) = review_claims(
+        [("Le levier de Delmar atteint 5,5x en 2025.", ("R-ferlac-levier",))], FACTS_FR, locale=FR
+    )
+    assert review.defects == ()
+    assert [(c.claim, c.subject, c.period) for c in review.claims] == [("5,5", "unchecked", "ok")]

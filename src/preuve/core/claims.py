@@ -19,6 +19,7 @@ polarity, whether it was checked (``ok`` or ``defect``), could not be decided
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from preuve.core.binding import change_direction
@@ -63,6 +64,13 @@ __all__ = [
 ]
 
 
+# A capitalized name in a possessive or after "chez/de/at": maybe a company.
+_UNKNOWN_NAME = re.compile(
+    r"(?<![\w-])[A-ZÀ-Þ][\w&-]+(?:\s+[A-ZÀ-Þ][\w&-]+)*['’]s\b"
+    r"|\b(?:chez|at|for|of|de|d['’])\s*[A-ZÀ-Þ][a-zà-ÿ][\w&-]+"
+)
+
+
 class _Paragraph(OrderChecks):
     """One paragraph under the subject, period, change and polarity checks."""
 
@@ -96,7 +104,9 @@ class _Paragraph(OrderChecks):
             in_scope = [s for s in self.subject_mentions if scope[0] <= s.start < scope[1]]
             named = in_scope or named
         if not named:
-            return NOT_STATED
+            clause = scope or segment_of(position, self.read.clauses)
+            # "Delmar's leverage", "chez Delmar": a name no fact gives, so not decidable
+            return UNCHECKED if self.unknown_name_in(clause) else NOT_STATED
         keys = {
             f.id: subject_key(f.structure.subject, self.lexicon)
             for f in facts
@@ -116,6 +126,10 @@ class _Paragraph(OrderChecks):
             f"cite a fact about {first.name}",
         )
         return DEFECT
+
+    def unknown_name_in(self, segment: tuple[int, int]) -> bool:
+        text = self.text[segment[0] : segment[1]]
+        return _UNKNOWN_NAME.search(text) is not None
 
     def check_subject(self, claim: ClaimState) -> None:
         facts = list({c.fact.id: c.fact for c in claim.candidates}.values())

@@ -47,11 +47,23 @@ def test_memo_on_the_three_bundled_reports(reports: list[str], tmp_path: Path) -
     assert memo.count("— VERIFIED") == 3
     assert "Sources : [R-ferlac-levier] [R-ferlac-marge] [R-ferlac-gearing]" in memo
     assert "## Limites connues" in memo and "ouvrir la page" in memo
+    # every paragraph says which of its claims were checked, and which were not
+    assert memo.count("Contrôles") == memo.count("Sources :")
+    assert (
+        "Contrôles (6/6 affirmations entièrement vérifiées, ? = non vérifié) : "
+        "5,5 [sujet ✓, période ✓] · 3,6 [sujet ✓, période ✓]"
+    ) in memo
+    assert "« Points d'alerte relevés par les règles … » [polarité ?]" in memo
     facts = (out / "facts.txt").read_text(encoding="utf-8")
     assert "[Q-helvane-4] Helvane - « Dans ce contexte" in facts
     dashboard = json.loads((out / "dashboard.json").read_text(encoding="utf-8"))
     assert [row["memo_status"] for row in dashboard["rows"]] == ["VERIFIED"] * 3
+    assert dashboard["summary"]["claims_unchecked"] is not None
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    first = run["companies"][0]["memo"]["paragraphs"][0]["claims"][0]
+    assert first == {
+        "claim": "5,5", "subject": "ok", "period": "ok", "direction": "n/a", "polarity": "n/a",
+    }  # fmt: skip
     assert [c["task"] for c in run["calls"]] == ["memo.reader", "memo.writer"] * 3
     assert all(c["raw_output"] for c in run["calls"])
     assert (out / "journal.sqlite").is_file()

@@ -43,7 +43,10 @@ def test_rows_without_gold_show_what_was_extracted(run: MemoRun) -> None:
     assert solvea.ratios.startswith("Levier 6,0x")
     assert dashboard.summary.line() == (
         "field accuracy: n/a · max ratio deviation: n/a · signal recall: n/a · memo verified: yes"
+        " · claims unchecked: 4%"
     )
+    # the alert paragraph's opening sentence matches no fact: its polarity stays unchecked
+    assert (ferlac.claims_unchecked, solvea.claims_unchecked) == ("1/26 (4%)", "1/19 (5%)")
 
 
 def test_rows_with_evaluation_figures(run: MemoRun) -> None:
@@ -66,7 +69,7 @@ def test_rows_with_evaluation_figures(run: MemoRun) -> None:
     assert summary.signal_recall == pytest.approx(0.75)
     assert summary.line() == (
         "field accuracy: 94.1% · max ratio deviation: 1.23% · signal recall: 75% · "
-        "memo verified: yes"
+        "memo verified: yes · claims unchecked: 4%"
     )
     data = json.loads(json.dumps(dashboard.to_dict()))
     assert data["engine"] == "rules" and len(data["rows"]) == 2
@@ -84,7 +87,8 @@ def test_a_refused_memo_makes_the_summary_say_no(corpus: Path, tmp_path: Path) -
     assert row.memo_status == MemoStatus.REFUSED.value
     assert row.signals_cited == "0/0"
     assert dashboard.engine == "scripted:scripted"
-    assert dashboard.summary.line().endswith("memo verified: no")
+    # "a gagné" with no number from a cited fact: a direction claim left unchecked
+    assert dashboard.summary.line().endswith("memo verified: no · claims unchecked: 100%")
 
 
 def test_table_renders_every_column(run: MemoRun) -> None:

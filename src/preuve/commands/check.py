@@ -17,6 +17,8 @@ from preuve.commands.common import (
     read_jsonl_file,
     read_text_file,
 )
+from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
+from preuve.core.claims import DIMENSIONS, review_claims
 from preuve.core.errors import InputError
 from preuve.core.facts import Fact, parse_facts
 from preuve.core.memocheck import check_memo, parse_memo
@@ -86,6 +88,7 @@ def check_quotes_command(
 
 @handles_errors
 def check_memo_command(
+    *,
     facts_file: Annotated[Path, typer.Option("--facts", help="One fact per line: [ID] text.")],
     memo_file: Annotated[
         Path, typer.Option("--memo", help='{"paragraphs": [{"text": ..., "sources": [...]}]}')
@@ -99,13 +102,26 @@ def check_memo_command(
             "--year", help="A year of the report (repeatable; default: the facts' years)."
         ),
     ] = None,
+    lexicon_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--lexicon",
+            help='JSON extending the claim cues, e.g. {"aliases": {"Acme Inc.": ["ACM"]}}.',
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check a memo: every paragraph cites facts, and every number comes from a cited fact."""
+    """Check a memo: every paragraph cites facts, every number comes from a cited fact, and
+    is said of that fact's subject, period and direction."""
     facts = parse_facts(read_text_file(facts_file), source=str(facts_file))
     paragraphs = parse_memo(read_json_file(memo_file), source=str(memo_file))
+    lexicon = _lexicon(lexicon_file)
     report_years = set(years) if years else _years_of(facts, locale)
-    defects = check_memo(paragraphs, facts, locale=locale, years=report_years)
+    defects = check_memo(paragraphs, facts, locale=locale, years=report_years, lexicon=lexicon)
+    reviews = review_claims(
+        [(p.text, p.sources) for p in paragraphs], facts, locale=locale, lexicon=lexicon
+    )
+    unchecked = [sum(1 for c in r.claims if c.unchecked()) for r in reviews]
     if as_json:
         print_json(
             {
@@ -115,16 +131,48 @@ def check_memo_command(
                 "defects": [
                     {"paragraph": d.paragraph, "code": d.code, "detail": d.detail} for d in defects
                 ],
+                "claims": [
+                    {
+                        "paragraph": index,
+                        "claims": [
+                            {"claim": c.claim, **{d: c.status(d) for d in DIMENSIONS}}
+                            for c in review.claims
+                        ],
+                    }
+                    for index, review in enumerate(reviews, start=1)
+                ],
             }
         )
     else:
         status = "VERIFIED" if not defects else "REFUSED"
         console.print(
-            f"memo {status}: {len(paragraphs)} paragraphs, {len(defects)} defects", markup=False
+            f"memo {status}: {len(paragraphs)} paragraphs, {len(defects)} defects, "
+            f"{sum(unchecked)} claims unchecked",
+            markup=False,
         )
         for defect in defects:
             console.print(f"  - {defect.render()}", markup=False)
+        for index, review in enumerate(reviews, start=1):
+            for claim in review.claims:
+                if claim.unchecked():
+                    console.print(
+                        f"  ? paragraph {index}: {claim.claim!r} not checked for "
+                        f"{', '.join(claim.unchecked())}",
+                        markup=False,
+                    )
     raise typer.Exit(EXIT_OK if not defects else EXIT_REJECTED)
+
+
+def _lexicon(path: Path | None) -> ClaimLexicon:
+    if path is None:
+        return DEFAULT_LEXICON
+    data = read_json_file(path)
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: the lexicon must be a JSON object")
+    try:
+        return DEFAULT_LEXICON.extended(data)
+    except ValueError as err:
+        raise InputError(f"{path}: {err}") from err
 
 
 def _quote_request(path: Path, line: int, row: Any) -> tuple[int, str]:

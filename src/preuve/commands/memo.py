@@ -38,6 +38,7 @@ from preuve.corpora.memo_reports import GOLD_RELATIVE, REPORTS_DIR, generate_mem
 from preuve.eval.memo_eval import EvalFigures, evaluate_memo
 from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_overview, read_rates
 from preuve.io.registry import RegistryEntry, copy_into, write_registry
+from preuve.memo.claims_view import claims_line
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
 from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
 from preuve.memo.rules_engine import memo_rules_model
@@ -91,10 +92,11 @@ def _company_markdown(company: CompanyMemo) -> list[str]:
         lines += [f"- {defect.render()}" for defect in memo.defects] + [""]
         if memo.paragraphs:
             lines += ["Texte refusé (non vérifié) :", ""]
-    for paragraph in memo.paragraphs:
+    claims = memo.claims or tuple(() for _ in memo.paragraphs)
+    for paragraph, records in zip(memo.paragraphs, claims, strict=False):
         text = paragraph.text if memo.verified else f"> {paragraph.text}"
         sources = " ".join(f"[{s}]" for s in paragraph.sources) or "aucune"
-        lines += [text, "", f"Sources : {sources}", ""]
+        lines += [text, "", f"Sources : {sources}", "", claims_line(records), ""]
     return lines
 
 

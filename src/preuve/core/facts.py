@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
 
 from preuve.core.errors import InputError
 
-__all__ = ["Fact", "parse_facts", "render_facts"]
+__all__ = ["Fact", "FactStructure", "FactValue", "parse_facts", "render_facts"]
 
 _ID = re.compile(r"[^\s\[\]]+")
 _LINE = re.compile(r"\[(?P<id>[^\s\[\]]+)\][ \t]+(?P<text>\S[^\r]*)")
@@ -21,12 +22,43 @@ _FORMAT_FIX = "write one fact per line as [ID] text; lines starting with # are c
 
 
 @dataclass(frozen=True, slots=True)
+class FactValue:
+    """One value a fact gives: its signed value as written (not scaled by its unit), the
+    metric and period it is for, and, when the fact states a change (``en baisse de
+    17,2 %``), the direction of that change (``"up"`` or ``"down"``)."""
+
+    value: Decimal
+    unit: str | None = None
+    metric: str | None = None
+    period: str | None = None
+    direction: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FactStructure:
+    """What a fact is about, as data: its subject (company), its metric and period when it
+    has one, the values it gives, and the prose a claim's polarity is read against (a
+    quote, an alert's message; empty for a bare ratio line)."""
+
+    subject: str | None
+    metric: str | None = None
+    period: str | None = None
+    values: tuple[FactValue, ...] = ()
+    statement: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Fact:
     """One identified fact: an id without spaces or brackets, and one line of text without
-    surrounding whitespace (so that ``render_facts`` and ``parse_facts`` round-trip)."""
+    surrounding whitespace (so that ``render_facts`` and ``parse_facts`` round-trip).
+
+    ``structure`` is set by code that built the fact from data (ratios, alerts, quotes);
+    for a fact read from a file it is None and :func:`preuve.core.factlines.structure_of`
+    reads it from the documented line format. It takes no part in equality."""
 
     id: str
     text: str
+    structure: FactStructure | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not _ID.fullmatch(self.id):

@@ -40,6 +40,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
+from preuve.core.claims import review_claims
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import Fact
@@ -337,12 +339,21 @@ def check_memo(
     *,
     locale: Locale,
     years: Iterable[int] = (),
+    lexicon: ClaimLexicon = DEFAULT_LEXICON,
 ) -> list[Defect]:
-    """Every defect of the memo, paragraph by paragraph; an empty list means verified."""
+    """Every defect of the memo, paragraph by paragraph; an empty list means verified.
+    Subject, period, direction and polarity defects come from :mod:`preuve.core.claims`."""
     by_id = {fact.id: fact for fact in facts}
     numbers_of: dict[str, list[NumberMention]] = {}  # only the facts some paragraph cites
     report_years = {int(year) for year in years}
     defects: list[Defect] = []
+    # A paragraph that cites too many facts is refused as it is: its claims are not read.
+    claims = review_claims(
+        [(p.text, p.sources if len(p.sources) <= MAX_SOURCES else ()) for p in paragraphs],
+        facts,
+        locale=locale,
+        lexicon=lexicon,
+    )
     for index, paragraph in enumerate(paragraphs, start=1):
         defects += _source_defects(paragraph, set(by_id), index)
         cited = [sid for sid in dict.fromkeys(paragraph.sources) if sid in by_id]
@@ -371,4 +382,5 @@ def check_memo(
             if code is not None:
                 defects.append(_number_defect(code, mention, clause, cited, index, allowed=allowed))
         defects += _reference_defects(paragraph.text, cited, sources, index)
+        defects += claims[index - 1].defects
     return defects

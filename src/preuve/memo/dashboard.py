@@ -2,9 +2,10 @@
 
 Columns: fields (correct/total when evaluation figures are given, else the number
 extracted), ratios (latest year), memo status, signals rejected, ratio deviation, signals
-cited (distinct quote facts the memo cites / verified signals) and signal recall. The
-summary line gives field accuracy, max ratio deviation, signal recall and whether every
-memo is verified.
+cited (distinct quote facts the memo cites / verified signals), signal recall and claims
+unchecked (memo claims whose subject, period, direction or polarity the check could not
+decide / claims stating one). The summary line gives field accuracy, max ratio deviation,
+signal recall, whether every memo is verified and the unchecked-claim rate.
 
 Evaluation figures are an optional argument (:class:`CompanyScore`, computed by
 ``preuve.eval.memo_eval``); this module never opens gold labels itself.
@@ -18,6 +19,7 @@ from typing import Any
 
 from rich.table import Table
 
+from preuve.memo.claims_view import unchecked_share
 from preuve.memo.pipeline import CompanyMemo, MemoRun
 
 __all__ = [
@@ -56,6 +58,7 @@ class DashboardRow:
     ratio_deviation: str
     signals_cited: str
     signal_recall: str
+    claims_unchecked: str = _NONE
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +71,7 @@ class DashboardRow:
             "ratio_deviation": self.ratio_deviation,
             "signals_cited": self.signals_cited,
             "signal_recall": self.signal_recall,
+            "claims_unchecked": self.claims_unchecked,
         }
 
 
@@ -79,6 +83,7 @@ class Summary:
     max_ratio_deviation: float | None
     signal_recall: float | None
     memo_verified: bool
+    claims_unchecked: float | None = None
 
     def line(self) -> str:
         verified = "yes" if self.memo_verified else "no"
@@ -86,7 +91,8 @@ class Summary:
             f"field accuracy: {format_percent(self.field_accuracy, 1)} · "
             f"max ratio deviation: {format_percent(self.max_ratio_deviation, 2)} · "
             f"signal recall: {format_percent(self.signal_recall, 0)} · "
-            f"memo verified: {verified}"
+            f"memo verified: {verified} · "
+            f"claims unchecked: {format_percent(self.claims_unchecked, 0)}"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -95,6 +101,7 @@ class Summary:
             "max_ratio_deviation": self.max_ratio_deviation,
             "signal_recall": self.signal_recall,
             "memo_verified": self.memo_verified,
+            "claims_unchecked": self.claims_unchecked,
             "line": self.line(),
         }
 
@@ -143,14 +150,26 @@ def _row(company: CompanyMemo, score: CompanyScore | None) -> DashboardRow:
         ratio_deviation=deviation,
         signals_cited=f"{cited}/{len(quote_ids)}",
         signal_recall=recall,
+        claims_unchecked=_unchecked_cell(company),
     )
+
+
+def _unchecked_cell(company: CompanyMemo) -> str:
+    unchecked, stated = unchecked_share(company.memo.claims)
+    share = unchecked / stated if stated else None
+    return f"{unchecked}/{stated} ({format_percent(share, 0)})"
+
+
+def _unchecked_rate(run: MemoRun) -> float | None:
+    unchecked, stated = unchecked_share([p for c in run.companies for p in c.memo.claims])
+    return unchecked / stated if stated else None
 
 
 def _summary(run: MemoRun, scores: Mapping[str, CompanyScore] | None) -> Summary:
     verified = bool(run.companies) and all(c.memo.verified for c in run.companies)
     graded = [scores[c.report] for c in run.companies if scores and c.report in scores]
     if not graded:
-        return Summary(None, None, None, verified)
+        return Summary(None, None, None, verified, _unchecked_rate(run))
     fields_total = sum(s.fields_total for s in graded)
     signals_total = sum(s.signals_total for s in graded)
     return Summary(
@@ -162,6 +181,7 @@ def _summary(run: MemoRun, scores: Mapping[str, CompanyScore] | None) -> Summary
             sum(s.signals_recalled for s in graded) / signals_total if signals_total else None
         ),
         memo_verified=verified,
+        claims_unchecked=_unchecked_rate(run),
     )
 
 
@@ -179,12 +199,12 @@ def dashboard_table(dashboard: Dashboard) -> Table:
     table = Table(title=f"Workflow 1 dashboard (engine: {dashboard.engine})")
     for column in (
         "company", "fields", "ratios", "memo", "signals rejected", "ratio deviation",
-        "signals cited", "signal recall",
+        "signals cited", "signal recall", "claims unchecked",
     ):  # fmt: skip
         table.add_column(column)
     for row in dashboard.rows:
         table.add_row(
             row.company, row.fields, row.ratios, row.memo_status, str(row.signals_rejected),
-            row.ratio_deviation, row.signals_cited, row.signal_recall,
+            row.ratio_deviation, row.signals_cited, row.signal_recall, row.claims_unchecked,
         )  # fmt: skip
     return table

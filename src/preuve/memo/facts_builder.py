@@ -6,6 +6,9 @@ The writer sees neither the PDF nor the statements, only these lines, e.g.::
     [A-solvea-1] Solvéa Énergies SA - Résultat net de 11 175 k€ mais free cash-flow de ...
     [Q-ferlac-3] Maison Ferlac SAS - « quote » (p. 3)
 
+Each fact carries its structure (subject, metric, period, values, the prose read for
+polarity) from the data that built it, so the claim checks read data, not prose.
+
 A quote fact carries the text *as on the page* (the span the quote check located, its line
 breaks made spaces), not the model's copy: the writer quotes the report, not the reader.
 Only verified signals are accepted here; there is no way to pass a rejected one.
@@ -16,7 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from preuve.core.factlines import prose_structure
 from preuve.core.facts import Fact
+from preuve.core.numbers import Locale
 from preuve.memo.ratios import Alert, Company, Ratio
 from preuve.memo.reader import VerifiedSignal
 
@@ -28,7 +33,10 @@ _LINE_BREAK = re.compile(r"\s*[\r\n]+\s*")
 def quote_fact(company: Company, signal: VerifiedSignal, number: int) -> Fact:
     """``[Q-<slug>-<n>] <company> - « <text on the page> » (p. N)``."""
     on_page = _LINE_BREAK.sub(" ", signal.matched).strip()
-    return Fact(f"Q-{company.slug}-{number}", f"{company.name} - « {on_page} » (p. {signal.page})")
+    # Read as the memo check reads the memo (French numbers), so a copy binds the same way.
+    structure = prose_structure(company.name, on_page, Locale.FR)
+    text = f"{company.name} - « {on_page} » (p. {signal.page})"
+    return Fact(f"Q-{company.slug}-{number}", text, structure=structure)
 
 
 def quote_facts(company: Company, signals: Sequence[VerifiedSignal]) -> tuple[Fact, ...]:

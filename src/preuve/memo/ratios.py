@@ -26,7 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from preuve.core.facts import Fact
+from preuve.core.factlines import prose_structure
+from preuve.core.facts import Fact, FactStructure, FactValue
+from preuve.core.numbers import Locale
 from preuve.memo.statements import Statements
 
 __all__ = [
@@ -185,8 +187,21 @@ class Ratio:
     def render(self) -> str:
         return f"[{self.id}] {self.text()}"
 
+    def structure(self) -> FactStructure:
+        """Subject, metric and each year's value as the fact line shows it (rounded)."""
+        values = tuple(
+            FactValue(
+                Decimal(format_decimal(v.value, self.places).replace(",", ".").replace(NNBSP, "")),
+                self.unit,
+                self.name,
+                str(v.year),
+            )
+            for v in self.values
+        )
+        return FactStructure(self.company, self.name, str(self.values[0].year), values)
+
     def to_fact(self) -> Fact:
-        return Fact(self.id, self.text())
+        return Fact(self.id, self.text(), structure=self.structure())
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,8 +307,20 @@ class Alert:
     def render(self) -> str:
         return f"[{self.id}] {self.text()}"
 
+    def structure(self) -> FactStructure:
+        """The message read as a sentence (facts are written in French); a number its
+        sentence gives no period is the alert's year's."""
+        read = prose_structure(self.company, self.message, Locale.FR)
+        values = tuple(
+            v
+            if v.period is not None
+            else FactValue(v.value, v.unit, v.metric, str(self.year), v.direction)
+            for v in read.values
+        )
+        return FactStructure(self.company, None, str(self.year), values, self.message)
+
     def to_fact(self) -> Fact:
-        return Fact(self.id, self.text())
+        return Fact(self.id, self.text(), structure=self.structure())
 
 
 @dataclass(frozen=True, slots=True)

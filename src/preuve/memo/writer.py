@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from preuve.core.claims import DIMENSIONS, ClaimRecord, review_claims
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import Fact, render_facts
@@ -48,6 +49,12 @@ KNOWN_LIMITS: tuple[str, ...] = (
     "Une affirmation causale sans chiffre n'est pas vérifiée (par exemple « un free cash-flow "
     "porté par la gestion du besoin en fonds de roulement » citant un fait qui n'en dit rien).",
     "Une citation exacte peut tromper hors de son contexte : ouvrir la page citée pour le voir.",
+    "Sujet, période, sens et polarité ne sont vérifiés que lorsque la phrase les dit avec les "
+    "mots déclarés (noms et alias des sociétés des faits, années, trimestres, semestres, mots "
+    "de hausse ou de baisse, de comparaison, de négation explicite) ; une paraphrase (antonyme, "
+    "« sous l'unité »), une variation sans seconde valeur dans les faits, un pronom renvoyant "
+    "à une autre société ou une société sans forme juridique absente des faits restent non "
+    "vérifiés et sont comptés comme tels sous chaque paragraphe.",
 )
 
 MEMO_SCHEMA: dict[str, Any] = {
@@ -83,6 +90,8 @@ WRITER_SYSTEM = (
     "ne calcule jamais rien (ni écart, ni variation, ni moyenne) ;\n"
     "- une valeur négative garde son signe moins, ou la même proposition dit « négatif », "
     "« perte » ou « déficit » ;\n"
+    "- chaque chiffre est dit de la société et de l'exercice de son fait ; un mot de sens "
+    "(hausse, baisse, supérieur, inférieur) ou une négation dit ce que disent les faits ;\n"
     "- une citation entre « » est recopiée telle quelle depuis un fait Q-."
 )
 
@@ -97,7 +106,9 @@ class MemoOutcome:
     """The memo of one company: VERIFIED, or REFUSED with the defects of its last version.
 
     ``paragraphs`` are the accepted ones, or those of the last answer that parsed (shown
-    under REFUSED, never as verified); ``first_defects`` are the defects sent back.
+    under REFUSED, never as verified); ``first_defects`` are the defects sent back;
+    ``claims`` say, per paragraph, which claims were checked for subject, period,
+    direction and polarity and which were not.
     """
 
     status: MemoStatus
@@ -105,6 +116,7 @@ class MemoOutcome:
     defects: tuple[Defect, ...]
     first_defects: tuple[Defect, ...]
     attempts: int
+    claims: tuple[tuple[ClaimRecord, ...], ...] = ()
 
     @property
     def verified(self) -> bool:
@@ -115,13 +127,25 @@ class MemoOutcome:
         return tuple(dict.fromkeys(s for p in self.paragraphs for s in p.sources))
 
     def to_dict(self) -> dict[str, Any]:
+        claims = self.claims or tuple(() for _ in self.paragraphs)
         return {
             "status": self.status.value,
-            "paragraphs": [{"text": p.text, "sources": list(p.sources)} for p in self.paragraphs],
+            "paragraphs": [
+                {
+                    "text": p.text,
+                    "sources": list(p.sources),
+                    "claims": [_claim_dict(c) for c in records],
+                }
+                for p, records in zip(self.paragraphs, claims, strict=False)
+            ],
             "defects": [_defect_dict(d) for d in self.defects],
             "first_attempt_defects": [_defect_dict(d) for d in self.first_defects],
             "attempts": self.attempts,
         }
+
+
+def _claim_dict(claim: ClaimRecord) -> dict[str, Any]:
+    return {"claim": claim.claim, **{d: claim.status(d) for d in DIMENSIONS}}
 
 
 def _defect_dict(defect: Defect) -> dict[str, Any]:
@@ -249,7 +273,12 @@ def write_memo(
     first_defects = result.attempts[0].defects if result.attempts else ()
     if result.status is LoopStatus.VALID and result.value is not None:
         return MemoOutcome(
-            MemoStatus.VERIFIED, result.value, (), first_defects, len(result.attempts)
+            MemoStatus.VERIFIED,
+            result.value,
+            (),
+            first_defects,
+            len(result.attempts),
+            _claims(result.value, facts),
         )
     shown: tuple[Paragraph, ...] = ()
     for attempt in reversed(result.attempts):
@@ -259,5 +288,17 @@ def write_memo(
                 shown = paragraphs
                 break
     return MemoOutcome(
-        MemoStatus.REFUSED, shown, result.defects, first_defects, len(result.attempts)
+        MemoStatus.REFUSED,
+        shown,
+        result.defects,
+        first_defects,
+        len(result.attempts),
+        _claims(shown, facts),
     )
+
+
+def _claims(
+    paragraphs: Sequence[Paragraph], facts: Sequence[Fact]
+) -> tuple[tuple[ClaimRecord, ...], ...]:
+    reviews = review_claims([(p.text, p.sources) for p in paragraphs], facts, locale=MEMO_LOCALE)
+    return tuple(review.claims for review in reviews)

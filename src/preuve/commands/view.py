@@ -35,7 +35,7 @@ def view_command(
     and its trajectory, the digest tree, and every model call."""
     # Imported here: the viewer's dependencies are an optional extra.
     from preuve.web.layout import discover
-    from preuve.web.server import serve
+    from preuve.web.server import serve, viewer_url
 
     if discover(run_dir).empty:
         error_console.print(
@@ -44,5 +44,5 @@ def view_command(
             markup=False,
         )
         raise typer.Exit(EXIT_BAD_INPUT)
-    console.print(f"preuve viewer: http://{host}:{port}/  (Ctrl+C to stop)", markup=False)
+    console.print(f"preuve viewer: {viewer_url(host, port)}  (Ctrl+C to stop)", markup=False)
     serve(run_dir, host, port, secrets=secret_values(os.environ))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,6 +79,27 @@ def test_refused_memo_exits_1_and_shows_its_defects(
     assert "[number_not_in_facts]" in memo and "1,9" in memo
     assert "> Le levier a gagné 1,9 point." in memo  # shown as refused text, quoted
     assert "engine: scripted:scripted" in memo
+
+
+def test_model_text_is_written_into_memo_md_escaped(
+    reports: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hostile = "Voir ![x](https://evil.example/p.png) <img src=//evil.example/q>\n# Titre"
+    bad = json.dumps({"paragraphs": [{"text": hostile, "sources": ["R-ferlac-levier"]}]})
+    scripted = ScriptedModel(['{"signals": []}', bad, bad])
+
+    def scripted_model(spec: str | None, rules: Callable[[], Model]) -> Model:
+        return scripted
+
+    monkeypatch.setattr(memo_module, "resolve_model", scripted_model)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(_app(), ["memo", reports[0], "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    memo = (out / "memo.md").read_text(encoding="utf-8")
+    assert "> Voir \\!\\[x\\](https\\://evil\\.example/p\\.png) \\<img" in memo
+    assert "> \\# Titre" in memo
+    for raw in (r"!\[", r"<img", r"https://evil", r"//evil\.example"):
+        assert not re.search(r"(?<!\\)" + raw, memo), raw  # only escaped forms remain
 
 
 @pytest.mark.parametrize(

@@ -12,12 +12,14 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
+from preuve.eval.reliability_files import write_digest_dossier
 from preuve.eval.reliability_pdfs import (
     HUGE_PAGE_POINTS,
     PAGE_TEXT,
     write_huge_page_pdf,
     write_page_loop_pdf,
 )
+from preuve.eval.reliability_stores import build_store, corrupt_claims
 from preuve.web import app as app_module
 from preuve.web import layout as layout_module
 from preuve.web import pages as pages_module
@@ -280,3 +282,20 @@ def test_head_is_answered_like_get(tmp_path: Path) -> None:
         response = client.head(url)
         assert response.status_code == 200, url
         assert response.headers["x-content-type-options"] == "nosniff"
+
+
+# --- 6. a digest store whose claims do not decode -------------------------------------------
+
+
+@pytest.mark.parametrize("claims", ['[{"subject": ', '{"a": 1}'], ids=["invalid", "not-a-list"])
+def test_a_corrupt_digest_store_is_a_one_line_problem(tmp_path: Path, claims: str) -> None:
+    root = tmp_path / "run"
+    write_digest_dossier(tmp_path / "dossier")
+    (root / "digest").mkdir(parents=True)
+    build_store(tmp_path / "dossier", root / "digest/digest.sqlite")
+    corrupt_claims(root / "digest/digest.sqlite", claims)
+    client = _client(root)
+    response = client.get("/digest")
+    assert response.status_code == 200
+    assert "digest.sqlite: CORRUPT: column claims" in response.text
+    assert client.get("/journal").status_code == 200  # generations still decode

@@ -27,7 +27,12 @@ from preuve.eval.reliability_files import (
     write_zero_page_pdf,
 )
 from preuve.eval.reliability_inputs import Expect, InputCase
-from preuve.eval.reliability_stores import build_store, write_corpus_layout, write_run_folder
+from preuve.eval.reliability_stores import (
+    build_store,
+    corrupt_claims,
+    write_corpus_layout,
+    write_run_folder,
+)
 
 __all__ = ["INPUT_CASES"]
 
@@ -188,6 +193,11 @@ def _quote_and_memo_cases() -> list[InputCase]:
         _c("memo/non-utf8", MEMO, _memo(LATIN1.decode("latin-1").encode("utf-16")),
            "{d}/memo.json"),
         _c("memo/wrong-shape", MEMO, _memo('{"paragraphs": {"text": "x"}}'), "{d}/memo.json"),
+        _c("memo/duplicate-key", MEMO, _memo('{"paragraphs": [], "paragraphs": [{"text": "x",'
+           ' "sources": ["R-ferlac-levier"]}]}'), "{d}/memo.json", '"paragraphs" appears more'),
+        _c("quotes/duplicate-key", QUOTES,
+           _quotes('{"page": 1, "page": 2, "quote": "abcdefghijklm"}'), "{d}/q.jsonl:1",
+           '"page" appears more'),
         _c("memo/extra-key", MEMO, _memo('{"paragraphs": [], "run": "rm -rf /"}'),
            "{d}/memo.json"),
         _c("memo/no-paragraph", MEMO, _memo('{"paragraphs": []}'), "{d}/memo.json"),
@@ -304,6 +314,10 @@ def _digest_cases() -> list[InputCase]:
            _put("store.sqlite", b"SQLite format 3\x00" + bytes(4000)), "{d}/store.sqlite"),
         _c("store/folder-missing", (*BUILD[:3], "--store", "{d}/no/such/folder/s.sqlite"),
            _digest, "{d}/no/such/folder/s.sqlite"),
+        _c("store/claims-invalid-json", BUILD, _all(built, lambda f: corrupt_claims(
+           f / "store.sqlite")), "{d}/store.sqlite", "CORRUPT"),
+        _c("store/claims-not-a-list", BUILD, _all(built, lambda f: corrupt_claims(
+           f / "store.sqlite", '{"a": 1}')), "{d}/store.sqlite", "CORRUPT"),
         _c("store/compare-unknown-run", ("digest", "compare", "nope-a", "nope-b", "--store",
            "{d}/store.sqlite"), built, "nope-a"),
         _c("store/prov-unknown-run", ("digest", "prov", "nope", "--store", "{d}/store.sqlite",

@@ -19,6 +19,7 @@ from rich.console import Console
 from preuve.core.errors import InputError, PreuveError
 from preuve.models.base import Model
 from preuve.models.replay import RecordingModel
+from preuve.models.secrets import Scrubber, environment_secrets
 from preuve.models.spec import load_model
 
 __all__ = [
@@ -56,14 +57,20 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except PreuveError as err:
-            error_console.print(f"preuve: error: {err.one_line()}", markup=False)
+            _print_error(err.one_line())
             raise typer.Exit(err.exit_code) from None
         except OSError as err:
             where = f"{err.filename}: " if err.filename else ""
-            error_console.print(f"preuve: error: {where}{err.strerror or err}", markup=False)
+            _print_error(f"{where}{err.strerror or err}")
             raise typer.Exit(EXIT_BAD_INPUT) from None
 
     return wrapper
+
+
+def _print_error(line: str) -> None:
+    # Scrubbed like every artefact: an error may quote a spec, a URL or an answer.
+    clean = Scrubber(environment_secrets(os.environ)).scrub(line)
+    error_console.print(f"preuve: error: {clean}", markup=False)
 
 
 def resolve_model(spec: str | None, rules: Callable[[], Model]) -> Model:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
@@ -11,16 +10,14 @@ from typing import Annotated
 import typer
 
 from preuve.commands.common import EXIT_BAD_INPUT, console, error_console, handles_errors
+from preuve.models.secrets import environment_secrets
 
 __all__ = ["secret_values", "view_command"]
-
-# Environment variables whose values must never be displayed, e.g. OPENAI_API_KEY.
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$", re.IGNORECASE)
 
 
 def secret_values(environ: Mapping[str, str]) -> tuple[str, ...]:
     """Values of secret-looking variables, for the viewer to redact wherever they appear."""
-    return tuple(v for k, v in environ.items() if _SECRET_NAME.search(k) and len(v) >= 8)
+    return environment_secrets(environ)
 
 
 @handles_errors

@@ -26,6 +26,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from preuve.core.errors import PreuveError
+from preuve.models.secrets import REDACTED, Scrubber
 from preuve.web.layout import RunLayout, discover
 from preuve.web.loaders import (
     load_dashboard,
@@ -49,9 +50,7 @@ __all__ = [
 ]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
-REDACTED = "[REDACTED]"
 _HERE = Path(__file__).resolve().parent
-_MIN_SECRET = 8
 # No HTML page over this (a run file can hold a 10 MB answer; the page says it is too big).
 MAX_PAGE_CHARS = 8_000_000
 _GET = ["GET", "HEAD"]
@@ -102,14 +101,12 @@ def public_detail(detail: str) -> str:
 
 
 def _environment(secrets: Sequence[str]) -> Environment:
-    known = tuple(s for s in secrets if len(s) >= _MIN_SECRET)
+    scrubber = Scrubber(tuple(secrets))
 
     def redact(value: object) -> object:
-        # Defence in depth: a key that slipped into a run file is still never displayed.
-        if isinstance(value, str):
-            for secret in known:
-                value = value.replace(secret, REDACTED)
-        return value
+        # Defence in depth: a key that slipped into a run file is still never displayed,
+        # in any of its echo forms (case, base64, hex), as every artefact is scrubbed.
+        return scrubber.scrub(value) if isinstance(value, str) and scrubber else value
 
     env = Environment(
         loader=FileSystemLoader(_HERE / "templates"),

@@ -27,6 +27,7 @@ from preuve.eval.reliability_files import (
     write_zero_page_pdf,
 )
 from preuve.eval.reliability_inputs import Expect, InputCase
+from preuve.eval.reliability_pdfs import write_missing_page_pdf, write_page_loop_pdf
 from preuve.eval.reliability_stores import (
     build_store,
     corrupt_claims,
@@ -144,6 +145,10 @@ def _pdf_cases() -> list[InputCase]:
         _c("pdf/image-only", CHECK, _pdf("report.pdf", write_image_only_pdf), "no text layer"),
         _c("pdf/zero-page", CHECK, _pdf("report.pdf", write_zero_page_pdf), "{d}/report.pdf"),
         _c("pdf/not-a-pdf", CHECK, _put("report.pdf", "plain text"), "not a PDF"),
+        _c("pdf/page-tree-loop", CHECK, _pdf("report.pdf", write_page_loop_pdf),
+           "{d}/report.pdf: page 2"),
+        _c("pdf/missing-page-object", CHECK, _pdf("report.pdf", write_missing_page_pdf),
+           "{d}/report.pdf: page 2"),
         _c("pdf/a-folder", CHECK, _folder("report.pdf"), "{d}/report.pdf"),
         _c("text/non-utf8", ("check-quote", "{d}/r.txt", "--page", "1", *Q), _put("r.txt", LATIN1),
            "{d}/r.txt", "UTF-8"),
@@ -215,6 +220,10 @@ def _quote_and_memo_cases() -> list[InputCase]:
            "no text layer", out="out"),
         _c("workflow1/zero-page-pdf", W1, _pdf("report.pdf", write_zero_page_pdf),
            "{d}/report.pdf", out="out"),
+        _c("workflow1/page-tree-loop", W1, _pdf("report.pdf", write_page_loop_pdf),
+           "{d}/report.pdf: page 2", out="out"),
+        _c("workflow1/missing-page-object", W1, _pdf("report.pdf", write_missing_page_pdf),
+           "{d}/report.pdf: page 2", out="out"),
     ]  # fmt: skip
 
 
@@ -298,6 +307,10 @@ def _digest_cases() -> list[InputCase]:
            "{d}/dossier/doc-01/v1.txt"),
         _c("digest/pdf-corrupt", BUILD, _all(_digest, _put("dossier/doc-01/v2.pdf",
            GARBAGE_PDF)), "{d}/dossier/doc-01/v2.pdf"),
+        _c("digest/pdf-page-tree-loop", BUILD, _all(_digest, _pdf("dossier/doc-01/v2.pdf",
+           write_page_loop_pdf)), "{d}/dossier/doc-01/v2.pdf: page 2"),
+        _c("digest/pdf-missing-page-object", BUILD, _all(_digest, _pdf("dossier/doc-01/v2.pdf",
+           write_missing_page_pdf)), "{d}/dossier/doc-01/v2.pdf: page 2"),
         _c("digest/pdf-encrypted", BUILD, _all(_digest, _pdf("dossier/doc-01/v2.pdf",
            write_encrypted_pdf)), "encrypted"),
         _c("digest/unknown-document-id", (*BUILD, "--version", "doc-99=2"), _digest, "doc-99"),

@@ -201,10 +201,7 @@ class Journal:
 
     def record(self, call: CallRecord, *, secrets: Sequence[str] = ()) -> int:
         """Append one call (secret values scrubbed) and return its id."""
-        known = (*self._secrets, *secrets)
-
-        def clean(text: str) -> str:
-            return scrub_secrets(text, known)
+        clean = Scrubber((*self._secrets, *secrets)).scrub
 
         messages = [{"role": m.role, "content": clean(m.content)} for m in call.messages]
         row = (

@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import quote
@@ -64,7 +63,6 @@ def echo_forms(secret: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f for f in forms if len(f) >= MIN_SECRET_LENGTH))
 
 
-@functools.lru_cache(maxsize=64)
 def _pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
     forms = {form for secret in secrets for form in echo_forms(secret)}
     if not forms:
@@ -79,10 +77,14 @@ class Scrubber:
     """Replaces every known secret, in every echo form, by ``[REDACTED]``."""
 
     secrets: tuple[str, ...] = ()
+    _compiled: re.Pattern[str] | None = dataclasses.field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         kept = tuple(dict.fromkeys(s for s in self.secrets if len(s) >= MIN_SECRET_LENGTH))
         object.__setattr__(self, "secrets", kept)
+        object.__setattr__(self, "_compiled", _pattern(kept))
 
     def __bool__(self) -> bool:
         return bool(self.secrets)
@@ -91,12 +93,12 @@ class Scrubber:
         return Scrubber((*self.secrets, *secrets))
 
     def scrub(self, text: str) -> str:
-        pattern = _pattern(self.secrets)
+        pattern = self._compiled
         return text if pattern is None else pattern.sub(REDACTED, text)
 
     def found(self, text: str) -> tuple[str, ...]:
         """The echoes of a secret in ``text`` (as they appear), for a check to report."""
-        pattern = _pattern(self.secrets)
+        pattern = self._compiled
         return () if pattern is None else tuple(m.group() for m in pattern.finditer(text))
 
     def error(self, err: PreuveError) -> PreuveError:

@@ -16,7 +16,7 @@ from preuve.core.markdown import escape_markdown, markdown_quote
                      "\\!\\[x\\](https\\://evil\\.example/p\\.png)", id="image"),
         pytest.param("[clic](javascript:alert(1))", "\\[clic\\](javascript\\:alert(1))", id="link"),
         pytest.param("<img src=//evil.example/p>", "\\<img src=//evil\\.example/p\\>", id="html"),
-        pytest.param("# Titre\n- item\n1. un\n> cité", "\\# Titre\n\\- item\n\\1. un\n\\> cité",
+        pytest.param("# Titre\n- item\n1. un\n> cité", "\\# Titre\n\\- item\n1\\. un\n\\> cité",
                      id="block-markers"),
         pytest.param("voir www.evil.example", "voir www\\.evil\\.example", id="gfm-autolink"),
         pytest.param("a *b* _c_ `d` ~e~ | f & g", "a \\*b\\* \\_c\\_ \\`d\\` \\~e\\~ \\| f \\& g",

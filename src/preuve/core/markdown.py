@@ -20,8 +20,10 @@ __all__ = ["escape_markdown", "markdown_quote"]
 # CommonMark's escapable ASCII punctuation that has inline meaning (emphasis, code, links,
 # images, raw HTML, tables, strikethrough, entities).
 _INLINE = re.compile(r"([\\`*_\[\]<>|~!&])")
-# Block markers at a line start: headings, quotes, lists, thematic breaks, setext lines.
-_BLOCK = re.compile(r"^(\s*)([#>+=-]|\d{1,9}(?=[.)]))", re.MULTILINE)
+# Block markers at a line start: headings, quotes, lists, thematic breaks, setext lines;
+# an ordered-list marker is escaped on its punctuation (a backslash before a digit stays).
+_BLOCK = re.compile(r"^(\s*)([#>+=-])", re.MULTILINE)
+_ORDERED = re.compile(r"^(\s*\d{1,9})([.)])", re.MULTILINE)
 _LINK_PUNCTUATION = re.compile(r"([:.])")
 
 
@@ -34,6 +36,7 @@ def escape_markdown(text: str) -> str:
     becomes markup or a link."""
     escaped = _INLINE.sub(r"\\\1", text)
     escaped = _BLOCK.sub(lambda m: f"{m.group(1)}\\{m.group(2)}", escaped)
+    escaped = _ORDERED.sub(lambda m: f"{m.group(1)}\\{m.group(2)}", escaped)
     for link in sorted(find_links(escaped), key=len, reverse=True):
         escaped = escaped.replace(link, _inert_link(link))
     return escaped

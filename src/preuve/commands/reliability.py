@@ -88,8 +88,9 @@ def print_report(report: ReliabilityReport) -> None:
     if report.viewer is not None:
         viewer = report.viewer
         console.print(
-            f"viewer on crafted files: {len(viewer.statuses)} requests, peak RSS "
-            f"{viewer.peak_mib:.0f} MiB (limit 300), largest answer {viewer.largest_body} bytes",
+            f"viewer on crafted files: {len(viewer.statuses)} pages, then {viewer.load} "
+            f"requests at up to {viewer.concurrency} at once: peak RSS {viewer.peak_mib:.0f} MiB "
+            f"(limit 300), largest answer {viewer.largest_body} bytes",
             markup=False,
         )
     for check in report.checks:

@@ -4,14 +4,16 @@
 :mod:`preuve.eval.reliability_pdfs` (a 14 400 pt page, a page-tree loop, a missing page
 object), a 30 MB one-page text document, a digest store whose claims do not decode, and
 bad registry entries (a NUL byte, an over-long path, a symlink loop). :func:`probe_viewer`
-requests every page and page image of it through ``python -m preuve.web.probe`` and
-returns each answer's status with the process's peak resident memory.
+requests every page and page image of it through ``python -m preuve.web.probe``, then a
+load of requests over the same pages (4 500 at up to 2 000 at once by default), and returns
+each answer's status and the load's with the process's peak resident memory.
 """
 
 from __future__ import annotations
 
 import json
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +66,8 @@ class ViewerProbe:
     largest_body: int
     peak_mib: float
     problems: tuple[str, ...]
+    load: int = 0  # requests of the load phase, all answered as in the first pass
+    concurrency: int = 0
 
 
 # What each crafted request must answer: a page pdfium cannot load is "unreadable" (422),
@@ -79,22 +83,31 @@ def _expected(url: str) -> int:
     return next((code for prefix, code in _EXPECTED.items() if url.startswith(prefix)), 200)
 
 
-def probe_viewer(workdir: Path) -> ViewerProbe:
-    """Request every URL of the hostile run folder in one process; its peak RSS."""
+def probe_viewer(workdir: Path, *, load: int = 4_500, concurrency: int = 2_000) -> ViewerProbe:
+    """Request every URL of the hostile run folder in one process, then ``load`` more at up
+    to ``concurrency`` at once; the process's peak RSS."""
     urls = write_hostile_run_folder(workdir / "viewer-run")
-    measured = measure_python(["-m", "preuve.web.probe", str(workdir / "viewer-run"), *urls])
+    folder = str(workdir / "viewer-run")
+    args = ["-m", "preuve.web.probe", folder, str(load), str(concurrency), *urls]
+    measured = measure_python(args)
     problems: list[str] = []
     if measured.outcome.exit_code != 0:
         problems.append(
             f"probe exit {measured.outcome.exit_code}: {measured.outcome.stderr[-300:]}"
         )
         return ViewerProbe({}, 0, round(measured.peak_mib, 1), tuple(problems))
-    answers = json.loads(measured.outcome.stdout)
+    result = json.loads(measured.outcome.stdout)
+    answers = result["answers"]
     statuses = {url: int(answer[0]) for url, answer in answers.items()}
     for url, status in statuses.items():
         if status != _expected(url):
             problems.append(f"{url}: HTTP {status}, expected {_expected(url)}")
+    expected_load = Counter(_expected(urls[i % len(urls)]) for i in range(load))
+    got_load = Counter({int(code): count for code, count in result["load"].items()})
+    if got_load != expected_load:
+        problems.append(f"load: statuses {dict(got_load)}, expected {dict(expected_load)}")
     if measured.peak_mib > MAX_VIEWER_MIB:
         problems.append(f"peak RSS {measured.peak_mib:.0f} MiB over {MAX_VIEWER_MIB:.0f} MiB")
     largest = max((int(answer[1]) for answer in answers.values()), default=0)
-    return ViewerProbe(statuses, largest, round(measured.peak_mib, 1), tuple(problems))
+    peak = round(measured.peak_mib, 1)
+    return ViewerProbe(statuses, largest, peak, tuple(problems), load, concurrency)

@@ -23,8 +23,9 @@ reference text has ``\\n``), then to its char index, then to its box. When the e
 text does not match the reference text exactly, no box is drawn (the text highlight
 remains the reference). A page is rendered at twice its size, scaled down so that the
 bitmap never exceeds :data:`MAX_RENDER_PIXELS` (a 14 400 pt page would otherwise be a
-3 GB bitmap). pypdfium2 is not thread-safe: every call holds the same process-wide lock
-as :mod:`preuve.io.pdf`.
+3 GB bitmap), on one render thread per library (one render at a time, whatever the
+number of server threads). pypdfium2 is not thread-safe: every call holds the same
+process-wide lock as :mod:`preuve.io.pdf`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import os
 import re
 import threading
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISREG
@@ -272,6 +274,10 @@ class DocumentLibrary:
         self._cache: dict[tuple[str, int, int], list[str]] = {}
         self._cache_lock = threading.Lock()
         self._registry: tuple[object, Registry] | None = None
+        # Renders run one at a time on one thread: a bitmap of up to MAX_RENDER_PIXELS and
+        # its copies are then allocated (and freed) in one malloc arena, not in one per
+        # server thread, each of which would keep its freed bitmaps mapped.
+        self._renderer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="preuve-render")
         self.registry_loads = 0  # how many times the registries were read (for tests)
 
     def registry(self) -> Registry:
@@ -328,6 +334,9 @@ class DocumentLibrary:
     def png(self, document: RegisteredDocument, page: int, span: tuple[int, int] | None) -> bytes:
         """The page rendered as a PNG (at most :data:`MAX_RENDER_PIXELS`), the span's lines
         boxed in yellow."""
+        return self._renderer.submit(self._png, document, page, span).result()
+
+    def _png(self, document: RegisteredDocument, page: int, span: tuple[int, int] | None) -> bytes:
         boxes = self.boxes(document, page, span)
         with PDFIUM_LOCK:
             pdf = _open(document.path)

@@ -1,9 +1,12 @@
 """Request viewer pages in this process, without a socket: for memory measurements.
 
-``python -m preuve.web.probe RUN_DIR URL...`` builds the viewer of ``RUN_DIR``, sends each
-URL (GET) straight to the ASGI app, and prints one JSON object: ``{url: [status, bytes]}``.
+``python -m preuve.web.probe RUN_DIR LOAD CONCURRENCY URL...`` builds the viewer of
+``RUN_DIR``, sends each URL (GET) straight to the ASGI app, one after the other, then
+``LOAD`` more requests cycling over the URLs with up to ``CONCURRENCY`` in flight, and
+prints one JSON object: ``{"answers": {url: [status, bytes]}, "load": {status: count}}``.
 The reliability matrix runs it in a process of its own and reads that process's peak
-resident memory: what the viewer holds to answer crafted PDFs, huge files, bad registries.
+resident memory: what the viewer holds to answer crafted PDFs, huge files, bad registries,
+under load.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,7 +22,7 @@ from urllib.parse import urlsplit
 
 from preuve.web.app import create_app
 
-__all__ = ["get", "main"]
+__all__ = ["get", "load", "main"]
 
 
 async def _get(app: Any, url: str) -> tuple[int, int]:
@@ -66,10 +70,31 @@ def get(app: Any, urls: Sequence[str]) -> dict[str, tuple[int, int]]:
     return {url: asyncio.run(_get(app, url)) for url in urls}
 
 
+async def _load(app: Any, urls: Sequence[str], total: int, concurrency: int) -> Counter[int]:
+    gate = asyncio.Semaphore(concurrency)
+    statuses: Counter[int] = Counter()
+
+    async def one(url: str) -> None:
+        async with gate:
+            status, _ = await _get(app, url)
+        statuses[status] += 1
+
+    await asyncio.gather(*(one(urls[i % len(urls)]) for i in range(total)))
+    return statuses
+
+
+def load(app: Any, urls: Sequence[str], total: int, concurrency: int) -> dict[int, int]:
+    """``total`` requests cycling over ``urls``, up to ``concurrency`` at once: status counts."""
+    return dict(asyncio.run(_load(app, urls, total, concurrency))) if total and urls else {}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     app = create_app(Path(args[0]))
-    sys.stdout.write(json.dumps(get(app, args[1:])) + "\n")
+    total, concurrency, urls = int(args[1]), int(args[2]), args[3:]
+    answers = get(app, urls)
+    counts = load(app, urls, total, concurrency)
+    sys.stdout.write(json.dumps({"answers": answers, "load": counts}) + "\n")
 
 
 if __name__ == "__main__":

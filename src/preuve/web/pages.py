@@ -352,7 +352,8 @@ class DocumentLibrary:
                         (convert.to_bitmap(left, top), convert.to_bitmap(right, bottom))
                         for left, bottom, right, top in boxes
                     ]
-                    image = bitmap.to_pil().convert("RGBA")
+                    image = bitmap.to_pil()
+                    image = image.convert("RGBA") if corners else image.convert("RGB")
                     bitmap.close()
                 finally:
                     pdf_page.close()
@@ -373,6 +374,10 @@ def _highlighted_png(
     corners: Sequence[tuple[tuple[float, float], tuple[float, float]]],
     scale: float,
 ) -> bytes:
+    out = io.BytesIO()
+    if not corners:  # nothing to box: no overlay, no composite (two bitmaps fewer)
+        image.save(out, format="PNG", compress_level=6)
+        return out.getvalue()
     overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(overlay)
     # Loose glyph boxes already span the line height: pad sideways only, so lines don't overlap.
@@ -386,6 +391,5 @@ def _highlighted_png(
             outline=_HIGHLIGHT_LINE,
             width=2,
         )
-    out = io.BytesIO()
     Image.alpha_composite(image, overlay).convert("RGB").save(out, format="PNG", compress_level=6)
     return out.getvalue()

@@ -7,7 +7,8 @@ import importlib
 import pytest
 
 PUBLIC_API: dict[str, tuple[str, ...]] = {
-    "preuve.core.links": ("find_links", "unsupported_links"),
+    "preuve.core.links": ("BARE_DOMAIN_TLDS", "find_links", "unsupported_links"),
+    "preuve.core.markdown": ("escape_markdown", "markdown_quote"),
     "preuve.io.files": (
         "TEMP_PREFIX",
         "write_bytes_atomic",
@@ -146,6 +147,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     ),
     "preuve.io.pdf": (
         "PDFIUM_LOCK",
+        "load_page",
         "load_pages",
         "read_pdf_pages",
         "read_text_pages",

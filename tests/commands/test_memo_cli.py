@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 
 from preuve.commands import memo as memo_module
 from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_command
+from preuve.core.markdown import escape_markdown
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.models.base import Model
 from preuve.models.scripted import ScriptedModel
@@ -49,11 +51,15 @@ def test_memo_on_the_three_bundled_reports(reports: list[str], tmp_path: Path) -
     assert "## Limites connues" in memo and "ouvrir la page" in memo
     # every paragraph says which of its claims were checked, and which were not
     assert memo.count("Contrôles") == memo.count("Sources :")
+    # (the line quotes model text, so memo.md writes it escaped as Markdown)
     assert (
-        "Contrôles (6/6 affirmations entièrement vérifiées, ? = non vérifié) : "
-        "5,5 [sujet ✓, période ✓] · 3,6 [sujet ✓, période ✓]"
-    ) in memo
-    assert "« Points d'alerte relevés par les règles … » [polarité ?]" in memo
+        escape_markdown(
+            "Contrôles (6/6 affirmations entièrement vérifiées, ? = non vérifié) : "
+            "5,5 [sujet ✓, période ✓] · 3,6 [sujet ✓, période ✓]"
+        )
+        in memo
+    )
+    assert escape_markdown("« Points d'alerte relevés par les règles … » [polarité ?]") in memo
     facts = (out / "facts.txt").read_text(encoding="utf-8")
     assert "[Q-helvane-4] Helvane - « Dans ce contexte" in facts
     dashboard = json.loads((out / "dashboard.json").read_text(encoding="utf-8"))
@@ -90,6 +96,27 @@ def test_refused_memo_exits_1_and_shows_its_defects(
     assert "[number_not_in_facts]" in memo and "1,9" in memo
     assert "> Le levier a gagné 1,9 point." in memo  # shown as refused text, quoted
     assert "engine: scripted:scripted" in memo
+
+
+def test_model_text_is_written_into_memo_md_escaped(
+    reports: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hostile = "Voir ![x](https://evil.example/p.png) <img src=//evil.example/q>\n# Titre"
+    bad = json.dumps({"paragraphs": [{"text": hostile, "sources": ["R-ferlac-levier"]}]})
+    scripted = ScriptedModel(['{"signals": []}', bad, bad])
+
+    def scripted_model(spec: str | None, rules: Callable[[], Model]) -> Model:
+        return scripted
+
+    monkeypatch.setattr(memo_module, "resolve_model", scripted_model)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(_app(), ["memo", reports[0], "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    memo = (out / "memo.md").read_text(encoding="utf-8")
+    assert "> Voir \\!\\[x\\](https\\://evil\\.example/p\\.png) \\<img" in memo
+    assert "> \\# Titre" in memo
+    for raw in (r"!\[", r"<img", r"https://evil", r"//evil\.example"):
+        assert not re.search(r"(?<!\\)" + raw, memo), raw  # only escaped forms remain
 
 
 @pytest.mark.parametrize(

@@ -30,12 +30,33 @@ from preuve.core.numbers import Locale
         pytest.param("Benchmark data: 340 ms; ratio 3,4x: ok; http: no", [], id="not-links"),
         pytest.param("e.g. foo.bar and fr.wikipedia", [], id="bare-words"),
         pytest.param("https://a.example https://a.example", ["https://a.example"], id="once"),
+        pytest.param("voir //evil.example/c?d=x.", ["//evil.example/c?d=x"],
+                     id="protocol-relative"),
+        pytest.param("voir https:evil.example/c", ["https:evil.example/c"], id="scheme-no-slashes"),
+        pytest.param("voir https:/evil.example", ["https:/evil.example"], id="scheme-one-slash"),
+        pytest.param("voir https:\\\\evil.example", ["https:\\\\evil.example"], id="backslashes"),
+        pytest.param("<img src=//evil.example/p.png>", ["//evil.example/p.png"], id="img-src"),
+        pytest.param("<a href='//evil.example'>x</a>", ["//evil.example"], id="a-href-quoted"),
+        pytest.param("écrire à evil.example pour le détail", ["evil.example"], id="bare-domain"),
+        pytest.param("voir exfil.co/c?d=ferlac.", ["exfil.co/c?d=ferlac"], id="bare-with-path"),
+        pytest.param("voir collect.zz/x", ["collect.zz/x"], id="bare-unknown-tld-with-path"),
+        pytest.param("hôte evil.example:8080 ouvert", ["evil.example:8080"], id="bare-with-port"),
+        pytest.param("Voir Evil.COM.", ["Evil.COM"], id="bare-upper-case"),
+        pytest.param("see memo.json, doc-01.md and run.py; 3.4x, 1.5b, S.A., i.e. etc.", [],
+                     id="file-names-and-abbreviations"),
+        pytest.param("écrire à a@evil.example", [], id="an-address-is-not-a-link"),
+        pytest.param("a // comment and 1//2", [], id="double-slash-in-prose"),
     ],
 )  # fmt: skip
 def test_find_links(text: str, links: list[str]) -> None:
     found = find_links(text)
     assert list(found) == links
     assert all(link in text for link in found)
+
+
+def test_the_bare_domain_list_is_extensible() -> None:
+    assert find_links("voir evil.bar") == ()
+    assert find_links("voir evil.bar", tlds={"bar"}) == ("evil.bar",)
 
 
 def test_unsupported_links_are_those_no_source_holds() -> None:

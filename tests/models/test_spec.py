@@ -16,6 +16,7 @@ from preuve.models import (
     load_model,
     parse_spec,
 )
+from preuve.models.secrets import ScrubbingModel
 from preuve.models.spec import ModelSpec, SpecKind
 
 RULES = RulesModel({}, version="v1")
@@ -94,7 +95,8 @@ def test_openai_spec_builds_the_backend_when_allowed() -> None:
     model = load_model(
         "openai:qwen2.5:1.5b@http://127.0.0.1:9/v1", rules=None, env=env, allow_network=True
     )
-    assert isinstance(model, OpenAIModel)
+    assert isinstance(model, ScrubbingModel)  # the model boundary, around the backend
+    assert isinstance(model.inner, OpenAIModel)
     assert model.identity.label() == "openai:qwen2.5:1.5b"
     assert model.secret_values == ("gm-secret-value-123",)
 
@@ -105,7 +107,8 @@ def test_replay_spec(tmp_path: Path) -> None:
         load_model(f"replay:{path}", rules=None, env={})
     entry = {"hash": "h", "model": {"backend": "openai", "name": "m"}, "completion": {}}
     path.write_text(json.dumps(entry) + "\n", encoding="utf-8")
-    assert isinstance(load_model(f"replay:{path}", rules=None, env={}), ReplayModel)
+    model = load_model(f"replay:{path}", rules=None, env={})
+    assert isinstance(model, ScrubbingModel) and isinstance(model.inner, ReplayModel)
 
 
 def test_hf_spec_needs_an_existing_folder(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from preuve.cli import app, build_app
 from preuve.commands import reliability as command_module
 from preuve.commands.reliability import in_process, reliability_command
 from preuve.eval.reliability import BigPdf, Check, ReliabilityReport
+from preuve.eval.reliability_viewer import ViewerProbe
 
 CHECKS = (
     Check("input: pdf", "pdf/corrupt"),
@@ -41,13 +42,30 @@ def test_the_report_counts_inputs_faults_crashes_and_losses() -> None:
         ("fault: sigkill", 2, 1, 0, 1),
     ]
     assert REPORT.summary() == (
-        "inputs tried 4, faults injected 2, crashes 1, data lost 1, fetched or executed 0, "
-        "other failures 1"
+        "inputs tried 4, faults injected 2, crashes 1, data lost 1, secrets found 0, "
+        "fetched or executed 0, other failures 1"
     )
     data = REPORT.as_dict()
     assert [f["id"] for f in data["failed"]] == ["pdf/zero-page", "nested-10000", "kill 01"]
     assert data["big_pdf"]["peak_mib"] == 66.1
     json.dumps(data)  # JSON-ready
+
+
+def test_secrets_found_are_counted_apart() -> None:
+    report = ReliabilityReport(
+        (
+            Check("secrets: memo", "9 files read"),
+            Check("secrets: synthesize", "8 files read", ("secret found in run.json",), secrets=2),
+            Check("input: viewer", "/page/x/1", ("/page/x/1: HTTP 500, expected 200",)),
+        ),
+        viewer=ViewerProbe({"/page/x/1": 500}, 10, 120.0, ()),
+    )
+    assert (report.inputs_tried, report.secrets_found, report.failures) == (3, 2, 2)
+    assert report.summary() == (
+        "inputs tried 3, faults injected 0, crashes 0, data lost 0, secrets found 2, "
+        "fetched or executed 0, other failures 1"
+    )
+    assert report.as_dict()["viewer"]["peak_mib"] == 120.0
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from rich.console import Console
 from preuve.core.errors import InputError, PreuveError
 from preuve.models.base import Model
 from preuve.models.replay import RecordingModel
+from preuve.models.secrets import Scrubber, environment_secrets
 from preuve.models.spec import load_model
 
 __all__ = [
@@ -56,14 +57,20 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except PreuveError as err:
-            error_console.print(f"preuve: error: {err.one_line()}", markup=False)
+            _print_error(err.one_line())
             raise typer.Exit(err.exit_code) from None
         except OSError as err:
             where = f"{err.filename}: " if err.filename else ""
-            error_console.print(f"preuve: error: {where}{err.strerror or err}", markup=False)
+            _print_error(f"{where}{err.strerror or err}")
             raise typer.Exit(EXIT_BAD_INPUT) from None
 
     return wrapper
+
+
+def _print_error(line: str) -> None:
+    # Scrubbed like every artefact: an error may quote a spec, a URL or an answer.
+    clean = Scrubber(environment_secrets(os.environ)).scrub(line)
+    error_console.print(f"preuve: error: {clean}", markup=False)
 
 
 def resolve_model(spec: str | None, rules: Callable[[], Model]) -> Model:
@@ -82,11 +89,29 @@ def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
+class _DuplicateKeyError(ValueError):
+    """An object names a key twice: which value was meant is ambiguous."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKeyError(f"key {json.dumps(key)} appears more than once")
+        seen[key] = value
+    return seen
+
+
+def _loads(text: str) -> Any:
+    # Duplicate keys are refused, as the model-output parser refuses them (the last would win).
+    return json.loads(text, object_pairs_hook=_unique_keys)
+
+
 def read_json_file(path: Path) -> Any:
     """Parse a JSON file, or raise an InputError naming the file, line and column."""
     text = read_text_file(path)
     try:
-        return json.loads(text)
+        return _loads(text)
     except json.JSONDecodeError as err:
         raise InputError(f"{path}:{err.lineno}:{err.colno}: invalid JSON ({err.msg})") from None
     except (ValueError, RecursionError) as err:
@@ -102,7 +127,7 @@ def read_jsonl_file(path: Path) -> list[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            rows.append((number, json.loads(line)))
+            rows.append((number, _loads(line)))
         except json.JSONDecodeError as err:
             raise InputError(f"{path}:{number}: invalid JSON ({err.msg})") from None
         except (ValueError, RecursionError) as err:
@@ -114,6 +139,8 @@ def _json_limit(err: ValueError | RecursionError) -> str:
     """Why valid-looking JSON was refused: nested too deep, or an integer too long."""
     if isinstance(err, RecursionError):
         return "nested too deeply"
+    if isinstance(err, _DuplicateKeyError):
+        return str(err)
     return str(err).split(":", 1)[0]  # "Exceeds the limit (4300 digits) for integer ..."
 
 

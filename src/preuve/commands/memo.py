@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -32,8 +33,10 @@ from preuve.commands.common import (
     print_json,
     resolve_model,
 )
+from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import render_facts
+from preuve.core.markdown import escape_markdown, markdown_quote
 from preuve.corpora.memo_reports import GOLD_RELATIVE, REPORTS_DIR, generate_memo_corpus
 from preuve.eval.memo_eval import EvalFigures, evaluate_memo
 from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_overview, read_rates
@@ -63,6 +66,7 @@ RatesOpt = Annotated[
     typer.Option("--rates", help=f"The rates file (default: $PREUVE_HOME/{RATES_FILE})."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@:+-]{0,199}")
 LIMITS_EN = (
     "causal claims without numbers are not checked",
     "an exact quote can mislead out of context: open the cited page to see it",
@@ -78,25 +82,41 @@ def _rates_path(rates: Path | None) -> Path:
 # --- Files ------------------------------------------------------------------------------
 
 
+def _source_markdown(source: str) -> str:
+    # A plain id in brackets is inert (no reference definition can exist: text is escaped).
+    return f"[{source}]" if _PLAIN_ID.fullmatch(source) else escape_markdown(f"[{source}]")
+
+
+def _defect_markdown(defect: Defect) -> str:
+    where = ", ".join(
+        ([f"paragraph {defect.paragraph}"] if defect.paragraph is not None else [])
+        + ([escape_markdown(defect.path)] if defect.path else [])
+    )
+    prefix = f"{where}: " if where else ""
+    return f"{prefix}{_source_markdown(defect.code)} {escape_markdown(defect.detail)}"
+
+
 def _company_markdown(company: CompanyMemo) -> list[str]:
+    """One company's section. Every text that comes from a document or a model (names,
+    paragraphs, source ids, defects quoting them) is escaped: it stays text."""
     memo = company.memo
     lines = [
-        f"## {company.company.name} — {memo.status.value}",
+        f"## {escape_markdown(company.company.name)} — {memo.status.value}",
         "",
-        f"Rapport : {company.report} · signaux vérifiés : {len(company.reading.verified)} · "
-        f"signaux rejetés : {company.reading.signals_rejected}",
+        f"Rapport : {escape_markdown(company.report)} · signaux vérifiés : "
+        f"{len(company.reading.verified)} · signaux rejetés : {company.reading.signals_rejected}",
         "",
     ]
     if memo.status is MemoStatus.REFUSED:
         lines += ["**REFUSÉ** après réécriture : cette note n'est pas vérifiée. Défauts :", ""]
-        lines += [f"- {defect.render()}" for defect in memo.defects] + [""]
+        lines += [f"- {_defect_markdown(defect)}" for defect in memo.defects] + [""]
         if memo.paragraphs:
             lines += ["Texte refusé (non vérifié) :", ""]
     claims = memo.claims or tuple(() for _ in memo.paragraphs)
     for paragraph, records in zip(memo.paragraphs, claims, strict=False):
-        text = paragraph.text if memo.verified else f"> {paragraph.text}"
-        sources = " ".join(f"[{s}]" for s in paragraph.sources) or "aucune"
-        lines += [text, "", f"Sources : {sources}", "", claims_line(records), ""]
+        text = escape_markdown(paragraph.text) if memo.verified else markdown_quote(paragraph.text)
+        sources = " ".join(_source_markdown(s) for s in paragraph.sources) or "aucune"
+        lines += [text, "", f"Sources : {sources}", "", escape_markdown(claims_line(records)), ""]
     return lines
 
 

@@ -2,9 +2,11 @@
 
 reliability [--rounds N] [--pages N] [--workdir DIR] [--json]
     bad inputs through this very CLI (in-process, and a subset in real processes), a
-    2 000-page PDF (peak memory), hostile model output on every role, digest builds killed
+    2 000-page PDF (peak memory), hostile model output on every role, the viewer on crafted
+    files (peak memory), runs against an endpoint echoing the API key, digest builds killed
     with SIGKILL, two builds on one store, a read-only store, a full disk. Prints inputs
-    tried, faults injected, crashes and data lost; exit 0 when every case passed, else 1.
+    tried, faults injected, crashes, data lost and secrets found; exit 0 when every case
+    passed, else 1.
 """
 
 from __future__ import annotations
@@ -81,6 +83,14 @@ def print_report(report: ReliabilityReport) -> None:
             f"{big.pages}-page PDF: check-quotes exit {big.exit_code}, {big.verified}/"
             f"{big.quotes} quotes verified in {big.seconds:.1f} s, peak RSS {big.peak_mib:.0f}"
             f" MiB (2-page PDF: {big.baseline_mib:.0f} MiB)",
+            markup=False,
+        )
+    if report.viewer is not None:
+        viewer = report.viewer
+        console.print(
+            f"viewer on crafted files: {len(viewer.statuses)} pages, then {viewer.load} "
+            f"requests at up to {viewer.concurrency} at once: peak RSS {viewer.peak_mib:.0f} MiB "
+            f"(limit 300), largest answer {viewer.largest_body} bytes",
             markup=False,
         )
     for check in report.checks:

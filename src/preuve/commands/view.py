@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
@@ -11,16 +10,14 @@ from typing import Annotated
 import typer
 
 from preuve.commands.common import EXIT_BAD_INPUT, console, error_console, handles_errors
+from preuve.models.secrets import environment_secrets
 
 __all__ = ["secret_values", "view_command"]
-
-# Environment variables whose values must never be displayed, e.g. OPENAI_API_KEY.
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$", re.IGNORECASE)
 
 
 def secret_values(environ: Mapping[str, str]) -> tuple[str, ...]:
     """Values of secret-looking variables, for the viewer to redact wherever they appear."""
-    return tuple(v for k, v in environ.items() if _SECRET_NAME.search(k) and len(v) >= 8)
+    return environment_secrets(environ)
 
 
 @handles_errors
@@ -35,7 +32,7 @@ def view_command(
     and its trajectory, the digest tree, and every model call."""
     # Imported here: the viewer's dependencies are an optional extra.
     from preuve.web.layout import discover
-    from preuve.web.server import serve
+    from preuve.web.server import serve, viewer_url
 
     if discover(run_dir).empty:
         error_console.print(
@@ -44,5 +41,5 @@ def view_command(
             markup=False,
         )
         raise typer.Exit(EXIT_BAD_INPUT)
-    console.print(f"preuve viewer: http://{host}:{port}/  (Ctrl+C to stop)", markup=False)
+    console.print(f"preuve viewer: {viewer_url(host, port)}  (Ctrl+C to stop)", markup=False)
     serve(run_dir, host, port, secrets=secret_values(os.environ))

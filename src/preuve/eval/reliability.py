@@ -10,13 +10,19 @@ the two cannot drift):
 - **model output** (:data:`~preuve.eval.reliability_attacks.ATTACKS` on every role they
   apply to), with :func:`~preuve.eval.reliability_attacks.egress_guard` on;
 - **faults**: digest builds killed with SIGKILL at seeded random points, two builds on one
-  store at once, a read-only store file and folder, a full disk.
+  store at once, a read-only store file and folder, a full disk;
+- **the viewer** on crafted files (:mod:`~preuve.eval.reliability_viewer`: a 14 400 pt
+  page, damaged page trees, a 30 MB page, a corrupt store, bad registry entries), every
+  page requested in one process whose peak resident memory is measured;
+- **secrets** (:mod:`~preuve.eval.reliability_secrets`): real runs against an endpoint on
+  127.0.0.1 that echoes the API key in every form; every file they write is searched.
 
 Counted: inputs tried, faults injected, crashes (an uncaught exception, a traceback),
 anything fetched or executed because of a model answer, and data lost (a store that fails
 its integrity check, a finished run no longer readable whole, a rerun that differs from an
-uninterrupted build). The goal is 0 crashes and 0 data lost; other failures (a wrong exit
-code, a message that does not name the file, a half-written output) are counted apart.
+uninterrupted build), and secrets found (an echo of the key in a file or an output). The
+goal is 0 crashes, 0 data lost and 0 secrets found; other failures (a wrong exit code, a
+message that does not name the file, a half-written output) are counted apart.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ from preuve.eval.reliability_files import (
 from preuve.eval.reliability_inputs import Invoke, run_input_case
 from preuve.eval.reliability_process import measure_cli, run_cli
 from preuve.eval.reliability_roles import prepare_bench, run_attack
+from preuve.eval.reliability_secrets import run_secret_scenarios
+from preuve.eval.reliability_viewer import MAX_VIEWER_MIB, ViewerProbe, probe_viewer
 
 __all__ = [
     "PROCESS_CASES",
@@ -55,6 +63,7 @@ __all__ = [
 PROCESS_CASES = (
     "pdf/encrypted",
     "pdf/zero-page",
+    "pdf/page-tree-loop",
     "text/non-utf8",
     "page/beyond-the-last",
     "quotes/nested-10000",
@@ -78,10 +87,11 @@ class Check:
     crashed: bool = False
     data_lost: bool = False
     egress: bool = False  # a connection, lookup or process was attempted meanwhile
+    secrets: int = 0  # places an echo of the API key was found
 
     @property
     def passed(self) -> bool:
-        return not (self.problems or self.crashed or self.data_lost or self.egress)
+        return not (self.problems or self.crashed or self.data_lost or self.egress or self.secrets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +112,14 @@ class ReliabilityReport:
     checks: tuple[Check, ...]
     big_pdf: BigPdf | None = None
     notes: tuple[str, ...] = field(default=())
+    viewer: ViewerProbe | None = None
 
     def _count(self, kind: str) -> int:
         return sum(c.group.startswith(kind) for c in self.checks)
 
     @property
     def inputs_tried(self) -> int:
-        return self._count("input") + self._count("model")
+        return self._count("input") + self._count("model") + self._count("secrets")
 
     @property
     def faults_injected(self) -> int:
@@ -125,6 +136,10 @@ class ReliabilityReport:
     @property
     def egress(self) -> int:
         return sum(c.egress for c in self.checks)
+
+    @property
+    def secrets_found(self) -> int:
+        return sum(c.secrets for c in self.checks)
 
     @property
     def failures(self) -> int:
@@ -147,12 +162,13 @@ class ReliabilityReport:
     def summary(self) -> str:
         return (
             f"inputs tried {self.inputs_tried}, faults injected {self.faults_injected}, "
-            f"crashes {self.crashes}, data lost {self.data_lost}, fetched or executed "
-            f"{self.egress}, other failures {self.failures - self._counted()}"
+            f"crashes {self.crashes}, data lost {self.data_lost}, secrets found "
+            f"{self.secrets_found}, fetched or executed {self.egress}, other failures "
+            f"{self.failures - self._counted()}"
         )
 
     def _counted(self) -> int:
-        return sum(c.crashed or c.data_lost or c.egress for c in self.checks)
+        return sum(c.crashed or c.data_lost or c.egress or bool(c.secrets) for c in self.checks)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -160,6 +176,7 @@ class ReliabilityReport:
             "faults_injected": self.faults_injected,
             "crashes": self.crashes,
             "data_lost": self.data_lost,
+            "secrets_found": self.secrets_found,
             "fetched_or_executed": self.egress,
             "failures": self.failures,
             "groups": [
@@ -172,6 +189,7 @@ class ReliabilityReport:
                 if not c.passed
             ],
             "big_pdf": None if self.big_pdf is None else asdict(self.big_pdf),
+            "viewer": None if self.viewer is None else asdict(self.viewer),
             "notes": list(self.notes),
         }
 
@@ -267,6 +285,25 @@ def _fault_checks(workdir: Path, invoke: Invoke, kill_rounds: int) -> tuple[list
     return checks, notes
 
 
+def _viewer_checks(probe: ViewerProbe) -> list[Check]:
+    checks = [
+        Check("input: viewer", url, tuple(p for p in probe.problems if p.startswith(f"{url}:")))
+        for url in probe.statuses
+    ]
+    memory = tuple(p for p in probe.problems if not p.startswith("/"))
+    checks.append(Check("input: viewer", f"peak memory ≤ {MAX_VIEWER_MIB:.0f} MiB", memory))
+    return checks
+
+
+def _secret_checks(workdir: Path) -> list[Check]:
+    checks = []
+    for result in run_secret_scenarios(workdir / "secrets"):
+        crashed = "Traceback (most recent call last)" in result.outcome.stderr
+        checks.append(Check(f"secrets: {result.scenario}", f"{result.files_read} files read",
+                            result.problems(), crashed, secrets=len(result.leaks)))  # fmt: skip
+    return checks
+
+
 def run_reliability(
     workdir: Path,
     invoke: Invoke,
@@ -287,6 +324,11 @@ def run_reliability(
         checks.append(Check("input: long report", f"{big.pages} pages", detail))
     progress("model-output attacks")
     checks += _attack_checks(workdir)
+    progress("the viewer on crafted files")
+    viewer = probe_viewer(workdir / "viewer")
+    checks += _viewer_checks(viewer)
+    progress("secrets echoed by an endpoint")
+    checks += _secret_checks(workdir)
     progress("faults")
     faults, notes = _fault_checks(workdir, invoke, kill_rounds)
-    return ReliabilityReport((*checks, *faults), big, tuple(notes))
+    return ReliabilityReport((*checks, *faults), big, tuple(notes), viewer)

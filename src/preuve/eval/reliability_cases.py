@@ -27,7 +27,13 @@ from preuve.eval.reliability_files import (
     write_zero_page_pdf,
 )
 from preuve.eval.reliability_inputs import Expect, InputCase
-from preuve.eval.reliability_stores import build_store, write_corpus_layout, write_run_folder
+from preuve.eval.reliability_pdfs import write_missing_page_pdf, write_page_loop_pdf
+from preuve.eval.reliability_stores import (
+    build_store,
+    corrupt_claims,
+    write_corpus_layout,
+    write_run_folder,
+)
 
 __all__ = ["INPUT_CASES"]
 
@@ -139,6 +145,10 @@ def _pdf_cases() -> list[InputCase]:
         _c("pdf/image-only", CHECK, _pdf("report.pdf", write_image_only_pdf), "no text layer"),
         _c("pdf/zero-page", CHECK, _pdf("report.pdf", write_zero_page_pdf), "{d}/report.pdf"),
         _c("pdf/not-a-pdf", CHECK, _put("report.pdf", "plain text"), "not a PDF"),
+        _c("pdf/page-tree-loop", CHECK, _pdf("report.pdf", write_page_loop_pdf),
+           "{d}/report.pdf: page 2"),
+        _c("pdf/missing-page-object", CHECK, _pdf("report.pdf", write_missing_page_pdf),
+           "{d}/report.pdf: page 2"),
         _c("pdf/a-folder", CHECK, _folder("report.pdf"), "{d}/report.pdf"),
         _c("text/non-utf8", ("check-quote", "{d}/r.txt", "--page", "1", *Q), _put("r.txt", LATIN1),
            "{d}/r.txt", "UTF-8"),
@@ -188,6 +198,11 @@ def _quote_and_memo_cases() -> list[InputCase]:
         _c("memo/non-utf8", MEMO, _memo(LATIN1.decode("latin-1").encode("utf-16")),
            "{d}/memo.json"),
         _c("memo/wrong-shape", MEMO, _memo('{"paragraphs": {"text": "x"}}'), "{d}/memo.json"),
+        _c("memo/duplicate-key", MEMO, _memo('{"paragraphs": [], "paragraphs": [{"text": "x",'
+           ' "sources": ["R-ferlac-levier"]}]}'), "{d}/memo.json", '"paragraphs" appears more'),
+        _c("quotes/duplicate-key", QUOTES,
+           _quotes('{"page": 1, "page": 2, "quote": "abcdefghijklm"}'), "{d}/q.jsonl:1",
+           '"page" appears more'),
         _c("memo/extra-key", MEMO, _memo('{"paragraphs": [], "run": "rm -rf /"}'),
            "{d}/memo.json"),
         _c("memo/no-paragraph", MEMO, _memo('{"paragraphs": []}'), "{d}/memo.json"),
@@ -205,6 +220,10 @@ def _quote_and_memo_cases() -> list[InputCase]:
            "no text layer", out="out"),
         _c("workflow1/zero-page-pdf", W1, _pdf("report.pdf", write_zero_page_pdf),
            "{d}/report.pdf", out="out"),
+        _c("workflow1/page-tree-loop", W1, _pdf("report.pdf", write_page_loop_pdf),
+           "{d}/report.pdf: page 2", out="out"),
+        _c("workflow1/missing-page-object", W1, _pdf("report.pdf", write_missing_page_pdf),
+           "{d}/report.pdf: page 2", out="out"),
     ]  # fmt: skip
 
 
@@ -288,6 +307,10 @@ def _digest_cases() -> list[InputCase]:
            "{d}/dossier/doc-01/v1.txt"),
         _c("digest/pdf-corrupt", BUILD, _all(_digest, _put("dossier/doc-01/v2.pdf",
            GARBAGE_PDF)), "{d}/dossier/doc-01/v2.pdf"),
+        _c("digest/pdf-page-tree-loop", BUILD, _all(_digest, _pdf("dossier/doc-01/v2.pdf",
+           write_page_loop_pdf)), "{d}/dossier/doc-01/v2.pdf: page 2"),
+        _c("digest/pdf-missing-page-object", BUILD, _all(_digest, _pdf("dossier/doc-01/v2.pdf",
+           write_missing_page_pdf)), "{d}/dossier/doc-01/v2.pdf: page 2"),
         _c("digest/pdf-encrypted", BUILD, _all(_digest, _pdf("dossier/doc-01/v2.pdf",
            write_encrypted_pdf)), "encrypted"),
         _c("digest/unknown-document-id", (*BUILD, "--version", "doc-99=2"), _digest, "doc-99"),
@@ -304,6 +327,10 @@ def _digest_cases() -> list[InputCase]:
            _put("store.sqlite", b"SQLite format 3\x00" + bytes(4000)), "{d}/store.sqlite"),
         _c("store/folder-missing", (*BUILD[:3], "--store", "{d}/no/such/folder/s.sqlite"),
            _digest, "{d}/no/such/folder/s.sqlite"),
+        _c("store/claims-invalid-json", BUILD, _all(built, lambda f: corrupt_claims(
+           f / "store.sqlite")), "{d}/store.sqlite", "CORRUPT"),
+        _c("store/claims-not-a-list", BUILD, _all(built, lambda f: corrupt_claims(
+           f / "store.sqlite", '{"a": 1}')), "{d}/store.sqlite", "CORRUPT"),
         _c("store/compare-unknown-run", ("digest", "compare", "nope-a", "nope-b", "--store",
            "{d}/store.sqlite"), built, "nope-a"),
         _c("store/prov-unknown-run", ("digest", "prov", "nope", "--store", "{d}/store.sqlite",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from preuve.eval.reliability_inputs import CliOutcome
 
-__all__ = ["Measured", "measure_cli", "run_cli"]
+__all__ = ["Measured", "measure_cli", "measure_python", "run_cli"]
 
 _CLI = "import sys; from preuve.cli import main; sys.argv[0] = 'preuve'; main()"
 
@@ -63,11 +63,16 @@ _WRAPPER = (
 
 def measure_cli(argv: Sequence[str]) -> Measured:
     """Run ``preuve ARGV`` and read that process's own peak RSS (``wait4``)."""
+    return measure_python(["-c", _CLI, *argv])
+
+
+def measure_python(args: Sequence[str]) -> Measured:
+    """Run ``python ARGS`` (e.g. ``-m module ...``) and read its own peak RSS."""
     with tempfile.TemporaryDirectory(prefix="preuve-rss-") as folder:
         report = Path(folder) / "maxrss"
         started = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-S", "-c", _WRAPPER, str(report), "-c", _CLI, *argv],
+            [sys.executable, "-S", "-c", _WRAPPER, str(report), *args],
             capture_output=True,
             text=True,
             check=False,

@@ -25,6 +25,7 @@ from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 __all__ = [
     "build_store",
     "compare_with_reference",
+    "corrupt_claims",
     "integrity",
     "reference_build",
     "unreadable_runs",
@@ -54,6 +55,15 @@ def build_store(
             concurrency=1,
             dossier=str(dossier.resolve()),
         )
+
+
+def corrupt_claims(store_path: Path, text: str = '[{"subject": ') -> None:
+    """Overwrite every stored result's claims with ``text`` (invalid JSON by default), as a
+    hand edit or a bit flip would: the append-only triggers are dropped to do it."""
+    with sqlite3.connect(store_path) as conn:
+        conn.execute("DROP TRIGGER IF EXISTS nodes_no_update")
+        conn.execute("UPDATE nodes SET claims = ?", (text,))
+    conn.close()
 
 
 def reference_build(dossier: Path, principal: str) -> BuildReport:

@@ -12,11 +12,23 @@ import pypdfium2 as pdfium
 
 from preuve.core.errors import DocumentError
 
-__all__ = ["PDFIUM_LOCK", "load_pages", "read_pdf_pages", "read_text_pages"]
+__all__ = ["PDFIUM_LOCK", "load_page", "load_pages", "read_pdf_pages", "read_text_pages"]
 
 # One process-wide lock: pdfium is not thread-safe (the viewer renders pages with it too).
 PDFIUM_LOCK = threading.Lock()
 _MIN_TEXT_CHARS = 1
+
+
+def load_page(pdf: pdfium.PdfDocument, index: int, path: Path) -> pdfium.PdfPage:
+    """Page ``index`` (from 0), or a one-line DocumentError: a page tree that loops, or
+    names a missing or wrong object, leaves pdfium unable to load the page."""
+    try:
+        return pdf[index]
+    except pdfium.PdfiumError as err:
+        raise DocumentError(
+            f"{path}: page {index + 1}: the page cannot be loaded ({err})",
+            fix="the PDF's page tree is damaged; give a repaired copy",
+        ) from None
 
 
 def read_pdf_pages(path: Path) -> list[str]:
@@ -48,7 +60,7 @@ def read_pdf_pages(path: Path) -> list[str]:
                 raise DocumentError(f"{path}: the PDF has no pages")
             pages: list[str] = []
             for index in range(len(pdf)):
-                page = pdf[index]
+                page = load_page(pdf, index, path)
                 try:
                     textpage = page.get_textpage()
                     try:

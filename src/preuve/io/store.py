@@ -20,7 +20,8 @@ readable. Incremental builds share the ``incremental`` namespace; a full build w
 its own namespace ``full:<run id>``, which no build ever reads from.
 
 Two builds may write at once (WAL, ``busy_timeout``, one ``BEGIN IMMEDIATE`` transaction
-per tree level). Any storage failure (read-only store, full disk, quota) is one line.
+per tree level). Any storage failure (read-only store, full disk, quota) is one line, and
+so is a stored JSON column that does not decode (``CORRUPT``).
 
 This module and :mod:`preuve.io.store_rows` speak plain data (JSON-ready dicts, ints,
 strings) and import only the standard library and ``preuve.core``: workflows get a store
@@ -33,17 +34,18 @@ import json
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from preuve.core.errors import InputError
 from preuve.io.store_rows import (
     SCHEMA_SQL,
     TABLES,
+    CorruptRowError,
     GenerationRow,
     NodeRecord,
     NodeRow,
@@ -53,6 +55,8 @@ from preuve.io.store_rows import (
     node_from_row,
     run_from_row,
 )
+
+_T = TypeVar("_T")
 
 __all__ = [
     "INCREMENTAL",
@@ -183,6 +187,16 @@ class DigestStore:
                         self._conn.execute("ROLLBACK")
                 raise
 
+    def _decode(self, make: Callable[[dict[str, Any]], _T], row: dict[str, Any]) -> _T:
+        """A stored row as a record; a column that does not decode is one CORRUPT line."""
+        try:
+            return make(row)
+        except CorruptRowError as err:
+            raise InputError(
+                f"digest store {self.path}: CORRUPT: {err}",
+                fix="the store was altered outside preuve; build into a new --store",
+            ) from None
+
     def _read(self, sql: str, args: Sequence[object] = ()) -> list[dict[str, Any]]:
         with self._lock, self._guard():
             cursor = self._conn.execute(sql, tuple(args))
@@ -292,7 +306,7 @@ class DigestStore:
             " ORDER BY row_id LIMIT 1",
             (namespace, key),
         )
-        return node_from_row(found[0]) if found else None
+        return self._decode(node_from_row, found[0]) if found else None
 
     def _first_rows(
         self, columns: str, namespace: str, keys: Sequence[str]
@@ -314,7 +328,8 @@ class DigestStore:
 
     def lookup_many(self, namespace: str, keys: Sequence[str]) -> dict[str, NodeRow]:
         """``key -> first reusable result`` for the keys of ``keys`` found in ``namespace``."""
-        return {row["key"]: node_from_row(row) for row in self._first_rows("*", namespace, keys)}
+        rows = self._first_rows("*", namespace, keys)
+        return {row["key"]: self._decode(node_from_row, row) for row in rows}
 
     def known_digests(self, namespace: str, keys: Sequence[str]) -> dict[str, str]:
         """``key -> result digest`` of the reusable results among ``keys`` (for planning)."""
@@ -325,7 +340,7 @@ class DigestStore:
         found = self._read("SELECT * FROM nodes WHERE row_id = ?", (row_id,))
         if not found:
             raise InputError(f"digest store {self.path}: no result row {row_id}")
-        return node_from_row(found[0])
+        return self._decode(node_from_row, found[0])
 
     def run(self, run_id: str) -> RunInfo:
         found = self._read(_RUN_SELECT + " WHERE r.run_id = ?", (run_id,))
@@ -333,13 +348,13 @@ class DigestStore:
             raise InputError(
                 f"digest store {self.path}: no run {run_id!r}", fix="list runs with history"
             )
-        return run_from_row(found[0])
+        return self._decode(run_from_row, found[0])
 
     def runs(self, dossier: str | None = None) -> list[RunInfo]:
         """Every run (of ``dossier`` when given), oldest first."""
         where, args = (" WHERE r.dossier = ?", (dossier,)) if dossier is not None else ("", ())
         rows = self._read(_RUN_SELECT + where + " ORDER BY r.rowid", args)
-        return [run_from_row(row) for row in rows]
+        return [self._decode(run_from_row, row) for row in rows]
 
     def latest_run(
         self, dossier: str, principal: str, namespace: str = INCREMENTAL
@@ -350,7 +365,7 @@ class DigestStore:
             " AND e.run_id IS NOT NULL ORDER BY e.rowid DESC LIMIT 1",
             (dossier, principal, namespace),
         )
-        return run_from_row(rows[0]) if rows else None
+        return self._decode(run_from_row, rows[0]) if rows else None
 
     def run_nodes(self, run_id: str) -> list[RunNode]:
         """The records of one run, leaves first (by level, then node id)."""
@@ -363,7 +378,7 @@ class DigestStore:
         rows = self._read(
             "SELECT * FROM generations WHERE node_row = ? ORDER BY attempt, row_id", (node_row,)
         )
-        return [generation_from_row(row) for row in rows]
+        return [self._decode(generation_from_row, row) for row in rows]
 
     def edges(self, parent_row: int) -> list[int]:
         rows = self._read(

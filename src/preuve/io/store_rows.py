@@ -14,6 +14,7 @@ from typing import Any
 __all__ = [
     "SCHEMA_SQL",
     "TABLES",
+    "CorruptRowError",
     "GenerationRow",
     "NodeRecord",
     "NodeRow",
@@ -80,8 +81,17 @@ _TRIGGERS = "".join(
 SCHEMA_SQL = _TABLES_SQL + _TRIGGERS
 
 
-def _load(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+class CorruptRowError(ValueError):
+    """A stored JSON column that does not decode, or has the wrong shape."""
+
+
+def _load(text: str | None, column: str = "") -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as err:  # JSONDecodeError is a ValueError
+        raise CorruptRowError(f"column {column} is not valid JSON ({str(err)[:80]})") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,11 +198,16 @@ class RunInfo:
 
 
 def _decoded(row: dict[str, Any], json_columns: tuple[str, ...]) -> dict[str, Any]:
-    return {**row, **{name: _load(row[name]) for name in json_columns}}
+    return {**row, **{name: _load(row[name], name) for name in json_columns}}
 
 
 def node_from_row(row: dict[str, Any]) -> NodeRow:
     data = _decoded(row, ("claims", "spans", "diagnostic", "token_ids"))
+    for name in ("claims", "spans"):
+        if not isinstance(data[name], list) or not all(isinstance(x, dict) for x in data[name]):
+            raise CorruptRowError(f"column {name} is not a list of objects")
+    if not isinstance(data["diagnostic"], list):
+        raise CorruptRowError("column diagnostic is not a list")
     return NodeRow(**{**data, "reusable": bool(row["reusable"])})
 
 

@@ -35,6 +35,7 @@ from preuve.models.base import (
     wrapped_models,
 )
 from preuve.models.budget import is_estimated
+from preuve.models.secrets import REDACTED, Scrubber
 
 __all__ = [
     "REDACTED",
@@ -49,9 +50,6 @@ __all__ = [
 ]
 
 CallStatus = Literal["ok", "invalid", "error"]
-REDACTED = "[REDACTED]"
-# Shorter values would scrub ordinary words; a real key is far longer than this.
-MIN_SECRET_LENGTH = 8
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS calls (
@@ -91,11 +89,9 @@ _COLUMNS = (
 
 
 def scrub_secrets(text: str, secrets: Iterable[str]) -> str:
-    """Replace every occurrence of a known secret value by ``[REDACTED]``."""
-    for secret in secrets:
-        if len(secret) >= MIN_SECRET_LENGTH:
-            text = text.replace(secret, REDACTED)
-    return text
+    """Replace every echo of a known secret value (exact, any case, base64, hex,
+    percent-encoded) by ``[REDACTED]``: the one :class:`Scrubber` of every artefact."""
+    return Scrubber(tuple(secrets)).scrub(text)
 
 
 def secret_values_of(model: object) -> tuple[str, ...]:
@@ -205,10 +201,7 @@ class Journal:
 
     def record(self, call: CallRecord, *, secrets: Sequence[str] = ()) -> int:
         """Append one call (secret values scrubbed) and return its id."""
-        known = (*self._secrets, *secrets)
-
-        def clean(text: str) -> str:
-            return scrub_secrets(text, known)
+        clean = Scrubber((*self._secrets, *secrets)).scrub
 
         messages = [{"role": m.role, "content": clean(m.content)} for m in call.messages]
         row = (

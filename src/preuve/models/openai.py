@@ -9,7 +9,10 @@ Built on the ``openai`` SDK (which sends through httpx2). What this backend guar
   endpoint that rejects it (HTTP 400/422 naming the response format) is asked again with
   JSON mode, then with the prompt alone, and the instance remembers the downgrade;
 - the API key is read from an environment variable, sent only in the Authorization
-  header, and declared in ``secret_values`` so journals and recordings scrub it;
+  header, and declared in ``secret_values`` (with any credential the base URL holds) so
+  the model boundary (:class:`~preuve.models.secrets.ScrubbingModel`), journals and
+  recordings scrub it; the identity shows no credential, not even under an innocent
+  query parameter name (``?x=...`` is shown as a hash);
 - failures become one-line errors: unreachable endpoint or refused key → ConfigError (the
   user must fix ``--model`` or the key); timeout, HTTP errors, malformed body →
   ModelError. Transport retries (429, 5xx, connection resets) are the SDK's own.
@@ -18,6 +21,7 @@ Built on the ``openai`` SDK (which sends through httpx2). What this backend guar
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -36,6 +40,7 @@ from openai.types.chat.completion_create_params import ResponseFormat
 from preuve.core.errors import ConfigError, ModelError, PreuveError
 from preuve.models.base import Completion, FinishReason, Message, ModelIdentity, Request
 from preuve.models.budget import EstimatedCompletion, EstimatingCounter, estimate_text_tokens
+from preuve.models.secrets import MIN_SECRET_LENGTH, Scrubber
 
 __all__ = ["DEFAULT_API_KEY_ENV", "OpenAIModel", "ResponseFormatLevel", "parse_chat_body"]
 
@@ -62,21 +67,45 @@ _LADDER = tuple(ResponseFormatLevel)
 
 # Query parameters that carry credentials (Azure-style "?api-key=", signed URLs, tokens).
 _SECRET_PARAM = re.compile(r"key|token|secret|passw|sig|auth|credential", re.IGNORECASE)
+# A query value kept as is in an identity: a word or a version/date (``2024-06-01-preview``).
+# Any other value may be a key under an innocent name (``?x=sk-...``): it is shown by hash.
+_PLAIN_VALUE = re.compile(r"[A-Za-z]{1,12}|[0-9][0-9.-]{0,15}(?:-[A-Za-z]{1,12})?")
+
+
+def _shown_value(name: str, value: str) -> str:
+    if _SECRET_PARAM.search(name):
+        return "REDACTED"
+    if _PLAIN_VALUE.fullmatch(value) or not value:
+        return value
+    return "sha256-" + hashlib.sha256(value.encode("utf-8")).hexdigest()[:12]
 
 
 def _redact_url(url: str) -> str:
-    """The base URL without user:password@ and with credential-like query values replaced,
-    so identities, journals and error messages never hold a secret."""
+    """The base URL without user:password@ and with every query value that could be a
+    credential replaced (by REDACTED, or by a short hash that still tells two apart), so
+    identities, journals and error messages never hold a secret."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     netloc = f"{host}:{parts.port}" if parts.port else host
     query = urlencode(
         [
-            (name, "REDACTED" if _SECRET_PARAM.search(name) else value)
+            (name, _shown_value(name, value))
             for name, value in parse_qsl(parts.query, keep_blank_values=True)
         ]
     )
     return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), query, ""))
+
+
+def _url_secrets(url: str) -> tuple[str, ...]:
+    """Credentials a URL carries: its user and password, every query value not shown as is."""
+    parts = urlsplit(url)
+    found = [parts.username or "", parts.password or ""]
+    found += [
+        value
+        for name, value in parse_qsl(parts.query, keep_blank_values=True)
+        if _shown_value(name, value) != value
+    ]
+    return tuple(v for v in found if len(v) >= MIN_SECRET_LENGTH)
 
 
 def _check_network_allowed(allow_network: bool | None, env: Mapping[str, str]) -> None:
@@ -200,6 +229,7 @@ class OpenAIModel:
             )
         key = environ.get(api_key_env, "")
         self._key = key
+        self._scrubber = Scrubber((key, *_url_secrets(base_url)))
         self._api_key_env = api_key_env
         self._url = _redact_url(base_url)
         self._timeout = timeout
@@ -224,8 +254,9 @@ class OpenAIModel:
 
     @property
     def secret_values(self) -> tuple[str, ...]:
-        """The API key, so journals and recordings can scrub it from any text."""
-        return (self._key,) if self._key else ()
+        """The API key (and any credential in the base URL), so the model boundary,
+        journals and recordings scrub them from any text."""
+        return self._scrubber.secrets
 
     @property
     def response_format_level(self) -> ResponseFormatLevel:
@@ -310,4 +341,4 @@ class OpenAIModel:
         return ModelError(f"{url} failed: {self._scrub(str(err))[:200]}")
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._key, "[REDACTED]") if self._key else text
+        return self._scrubber.scrub(text)

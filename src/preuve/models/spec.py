@@ -7,12 +7,18 @@
     replay:FILE               answers recorded earlier by RecordingModel
 
 A model name may contain ``:`` (``qwen2.5:1.5b``) and even ``@``, so an openai spec is
-split on its last ``@`` (a base URL cannot carry ``user@``). Anything else is a one-line
-ConfigError listing these forms.
+split on its last ``@``: a base URL cannot carry ``user:password@`` (refused, the key goes
+in ``$OPENAI_API_KEY``). Anything else is a one-line ConfigError listing these forms; no
+error ever repeats a credential the spec held.
+
+Every backend a spec names, but the caller's own rules engine, comes back wrapped in
+:class:`~preuve.models.secrets.ScrubbingModel`: the model boundary, where answers, errors
+and the identity are scrubbed of the backend's secrets and the environment's.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -21,13 +27,25 @@ from pathlib import Path
 from preuve.core.errors import ConfigError
 from preuve.models.base import Model
 from preuve.models.replay import ReplayModel
+from preuve.models.secrets import Scrubber, ScrubbingModel, environment_secrets
 
-__all__ = ["ACCEPTED_FORMS", "API_KEY_ENV_VAR", "ModelSpec", "SpecKind", "load_model", "parse_spec"]
+__all__ = [
+    "ACCEPTED_FORMS",
+    "API_KEY_ENV_VAR",
+    "ModelSpec",
+    "SpecKind",
+    "load_model",
+    "parse_spec",
+    "shown_spec",
+]
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 ACCEPTED_FORMS = "rules, openai:NAME@BASE_URL, hf:PATH, replay:FILE"
 # Lets a user keep a provider's key under its own name (e.g. GEMINI_API_KEY).
 API_KEY_ENV_VAR = "PREUVE_API_KEY_ENV"
+# What a spec may hold that is a credential: user:password@ after a scheme, query values.
+_USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]*:[/\\]{2})[^/\\?#\s]*@")
+_QUERY_VALUE = re.compile(r"=[^&#\s]*")
 
 
 class SpecKind(StrEnum):
@@ -46,10 +64,17 @@ class ModelSpec:
     base_url: str = ""
 
 
+def shown_spec(spec: str) -> str:
+    """``spec`` as an error may show it: no user:password@, no query value."""
+    head, sep, query = spec.partition("?")
+    shown = _USERINFO.sub(r"\1[REDACTED]@", head)
+    return shown + sep + _QUERY_VALUE.sub("=[REDACTED]", query) if sep else shown
+
+
 def _unknown(spec: str, why: str = "") -> ConfigError:
     reason = f" ({why})" if why else ""
     return ConfigError(
-        f"unknown model spec {spec!r}{reason}",
+        f"unknown model spec {shown_spec(spec)!r}{reason}",
         fix=f"use one of: {ACCEPTED_FORMS}; e.g. openai:qwen2.5:1.5b@http://localhost:11434/v1",
     )
 
@@ -68,8 +93,14 @@ def parse_spec(spec: str) -> ModelSpec:
         name, at, base_url = rest.rpartition("@")
         if not at or not name or not base_url:
             raise _unknown(spec, "an openai spec needs NAME@BASE_URL")
+        if "://" in name:
+            raise ConfigError(
+                f"model spec {shown_spec(spec)!r}: the base URL carries user:password@",
+                fix=f"remove it and put the key in ${DEFAULT_API_KEY_ENV} (or name another "
+                f"variable with ${API_KEY_ENV_VAR})",
+            )
         if not base_url.startswith(("http://", "https://")):
-            raise _unknown(spec, f"base URL {base_url!r} is not http(s)")
+            raise _unknown(spec, f"base URL {shown_spec(base_url)!r} is not http(s)")
         return ModelSpec(SpecKind.OPENAI, name, base_url)
     return ModelSpec(SpecKind(kind), rest)
 
@@ -101,6 +132,14 @@ def load_model(
         if rules is None:
             raise ConfigError("no rules engine is available for this command", fix="use --model")
         return rules
+    scrubber = Scrubber(environment_secrets(env))
+    try:
+        return ScrubbingModel(_backend(parsed, env, allow_network), scrubber)
+    except ConfigError as err:
+        raise scrubber.error(err) from None
+
+
+def _backend(parsed: ModelSpec, env: Mapping[str, str], allow_network: bool | None) -> Model:
     if parsed.kind is SpecKind.OPENAI:
         # Imported here: the openai SDK is slow to import and rules-only runs never need it.
         from preuve.models.openai import OpenAIModel

@@ -3,7 +3,9 @@
 :func:`discover` walks the run folder (and two levels below it, skipping hidden and
 symlinked folders) and records each section's runs under a *key*, the folder's relative
 name. A request names a key, which is looked up in :class:`RunLayout`; it is never joined
-to a path.
+to a path. A run file that is a symbolic link (``run.json``, ``journal.sqlite``, ...) is
+refused and reported: it could lead out of the run folder. :func:`read_json` opens with
+``O_NOFOLLOW`` and refuses a file over :data:`MAX_RUN_FILE_BYTES`.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from preuve.core.defects import Defect
-from preuve.web.pages import REGISTRY_NAME
+from preuve.web.pages import REGISTRY_NAME, read_capped
 from preuve.web.views import RunEntry, run_href
 
 __all__ = [
+    "MAX_RUN_FILE_BYTES",
     "MEMO_RUN",
     "RunLayout",
     "defect_line",
@@ -31,6 +34,10 @@ __all__ = [
 MEMO_RUN = "run.json"
 _MEMO_MARKERS = ("memo.md", "facts.txt", "dashboard.json")
 _MAX_DEPTH = 2
+# Run files of real runs are kilobytes to a few megabytes; the viewer reads no bigger one.
+MAX_RUN_FILE_BYTES = 16 * 1024 * 1024
+_RUN_FILES = (MEMO_RUN, *_MEMO_MARKERS, "trajectory.json", "digest.sqlite", "journal.sqlite",
+              "score.json", "serve.json", REGISTRY_NAME)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +51,7 @@ class RunLayout:
     digest: Mapping[str, Path]
     journals: Mapping[str, Path]
     registries: tuple[Path, ...]
+    refused: tuple[str, ...] = ()  # run files that are symbolic links, by relative path
 
     @property
     def empty(self) -> bool:
@@ -71,6 +79,20 @@ def _key(root: Path, folder: Path) -> str:
     return rel if rel != "." else root.name or "run"
 
 
+def _file(folder: Path, name: str) -> bool:
+    """A regular file, not a symbolic link (``is_file`` alone follows links)."""
+    path = folder / name
+    return path.is_file() and not path.is_symlink()
+
+
+def _symlinked(root: Path, folder: Path) -> list[str]:
+    return [
+        (folder / name).relative_to(root).as_posix()
+        for name in _RUN_FILES
+        if (folder / name).is_symlink()
+    ]
+
+
 def discover(run_dir: Path) -> RunLayout:
     """Find every section's runs under ``run_dir`` (a missing folder finds nothing)."""
     root = run_dir.resolve()
@@ -79,33 +101,40 @@ def discover(run_dir: Path) -> RunLayout:
     digest: dict[str, Path] = {}
     journals: dict[str, Path] = {}
     registries: list[Path] = []
+    refused: list[str] = []
     if not root.is_dir():
         return RunLayout(root, memo, synthesis, digest, journals, ())
     for folder in _folders(root):
         key = _key(root, folder)
-        if (folder / MEMO_RUN).is_file() and any((folder / m).is_file() for m in _MEMO_MARKERS):
+        refused += _symlinked(root, folder)
+        if _file(folder, MEMO_RUN) and any(_file(folder, m) for m in _MEMO_MARKERS):
             memo[key] = folder
-        if (folder / "trajectory.json").is_file():
+        if _file(folder, "trajectory.json"):
             synthesis[key] = folder
-        if (folder / "digest.sqlite").is_file():
+        if _file(folder, "digest.sqlite"):
             digest[key] = folder / "digest.sqlite"
-        if (folder / "journal.sqlite").is_file():
+        if _file(folder, "journal.sqlite"):
             journals[key] = folder / "journal.sqlite"
-        if (folder / REGISTRY_NAME).is_file():
+        if _file(folder, REGISTRY_NAME):
             registries.append(folder / REGISTRY_NAME)
-    return RunLayout(root, memo, synthesis, digest, journals, tuple(registries))
+    problems = tuple(f"{name}: a symbolic link, refused" for name in refused)
+    return RunLayout(root, memo, synthesis, digest, journals, tuple(registries), problems)
 
 
 def read_json(path: Path) -> tuple[Any, str]:
-    """``(data, "")``, or ``(None, one-line problem)`` naming the file and the position."""
+    """``(data, "")``, or ``(None, one-line problem)`` naming the file and the position.
+    A symbolic link, and a file over :data:`MAX_RUN_FILE_BYTES`, are refused."""
     try:
-        return json.loads(path.read_text(encoding="utf-8")), ""
+        return json.loads(read_capped(path, MAX_RUN_FILE_BYTES).decode("utf-8")), ""
     except FileNotFoundError:
         return None, f"{path.name}: missing"
-    except (OSError, UnicodeDecodeError) as err:
-        return None, f"{path.name}: unreadable ({err})"
     except json.JSONDecodeError as err:
         return None, f"{path.name}:{err.lineno}:{err.colno}: invalid JSON ({err.msg})"
+    except OSError as err:
+        why = "a symbolic link, refused" if path.is_symlink() else f"unreadable ({err.strerror})"
+        return None, f"{path.name}: {why}"
+    except (ValueError, RecursionError) as err:  # not UTF-8, too large, nested too deep
+        return None, f"{path.name}: unreadable ({str(err)[:120] or type(err).__name__})"
 
 
 def scalar(value: object) -> str:

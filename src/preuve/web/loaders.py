@@ -35,6 +35,7 @@ from preuve.web.views import (
 )
 
 __all__ = [
+    "MAX_SHOWN_CHARS",
     "load_dashboard",
     "load_digest",
     "load_index",
@@ -43,6 +44,10 @@ __all__ = [
     "load_page",
     "load_synthesis",
 ]
+
+
+# A page of 100 MB is shown around its span, not sent whole.
+MAX_SHOWN_CHARS = 200_000
 
 
 # --- index ----------------------------------------------------------------------------------
@@ -89,7 +94,7 @@ def load_index(layout: RunLayout, registry: Registry) -> IndexView:
     documents = tuple(
         (doc.id, doc.title, page_href(doc.id, 1)) for doc in registry.documents.values()
     )
-    return IndexView(layout.root.name, sections, documents, registry.problems)
+    return IndexView(layout.root.name, sections, documents, layout.refused + registry.problems)
 
 
 # --- one page -------------------------------------------------------------------------------
@@ -110,6 +115,7 @@ def load_page(
     start, end = span if span is not None else (0, 0)
     if span is not None and not 0 <= start < end <= len(text):
         raise ValueError(f"span {start}:{end} is outside page {page} ({len(text)} characters)")
+    first, last = _window(len(text), start, end)
     boxes = library.boxes(document, page, span) if span is not None else []
     image = ""
     note = ""
@@ -127,11 +133,27 @@ def load_page(
         title=document.title,
         page=page,
         n_pages=len(pages),
-        before=text[:start],
-        marked=text[start:end],
-        after=text[end:],
+        before=text[first:start],
+        marked=text[start : min(end, last)],
+        after=text[min(end, last) : last],
         image_href=image,
         note=note,
         boxes=len(boxes),
         neighbours=neighbours,
+        start=start,
+        end=end,
+        shown=(
+            f"This page has {len(text)} characters: characters {first}–{last} are shown."
+            if (first, last) != (0, len(text))
+            else ""
+        ),
     )
+
+
+def _window(length: int, start: int, end: int) -> tuple[int, int]:
+    """The part of a page to show: all of it, or :data:`MAX_SHOWN_CHARS` from a little
+    before the span."""
+    if length <= MAX_SHOWN_CHARS:
+        return 0, length
+    first = max(0, min(start - MAX_SHOWN_CHARS // 4, length - MAX_SHOWN_CHARS))
+    return first, first + MAX_SHOWN_CHARS

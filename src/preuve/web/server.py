@@ -9,7 +9,7 @@ import uvicorn
 
 from preuve.web.app import LOCAL_HOSTS, create_app
 
-__all__ = ["allowed_hosts_for", "serve"]
+__all__ = ["allowed_hosts_for", "serve", "viewer_url"]
 
 _ANY = ("0.0.0.0", "::", "")
 
@@ -20,6 +20,12 @@ def allowed_hosts_for(host: str) -> tuple[str, ...]:
     if host in _ANY:
         return ("*",)
     return tuple(dict.fromkeys((*LOCAL_HOSTS, host)))
+
+
+def viewer_url(host: str, port: int) -> str:
+    """The URL to open: an IPv6 address goes in brackets (``http://[::1]:8000/``)."""
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"http://{shown}:{port}/"
 
 
 def serve(

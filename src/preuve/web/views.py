@@ -390,3 +390,6 @@ class PageView:
     note: str = ""
     boxes: int = 0
     neighbours: tuple[tuple[str, str], ...] = field(default=())  # (label, href)
+    start: int = 0  # the highlighted span on the whole page text
+    end: int = 0
+    shown: str = ""  # which part of a very long page is shown, when not all of it

@@ -132,6 +132,9 @@ QUOTE_CASES: dict[str, QuoteCase] = {
     "fuzz-a-sign-after-a-parenthesis-is-the-numbers": QuoteCase(
         "(1 577)(1 577)(1 577)‒7,4 k€", "(1 577)(1 577)‒", CUTS, "‒7,4"
     ),
+    "fuzz-a-sign-after-a-footnote-mark-is-the-numbers": QuoteCase(
+        "Le montant 1,577.5⑤–12,5 k€ en 2025", "Le montant 1,577.5⑤–", CUTS, "–12,5"
+    ),
     "fuzz-comma-between-digits-belongs-to-them": QuoteCase(
         "–12,54,2chiffre atteint 4,2", ",2chiffre atteint 4,2", CUTS
     ),

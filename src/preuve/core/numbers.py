@@ -425,6 +425,14 @@ _EXTENT_BODIES = (
 )
 
 
+def _joins(char: str) -> bool:
+    """A letter or digit before a dash makes it a hyphen; a footnote mark does not."""
+    return bool(char) and unicodedata.category(char) in _JOINING_CATEGORIES
+
+
+_JOINING_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl"})
+
+
 def number_extents(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of every number of ``text`` as the parser reads it in either locale:
     its digits, thousands groups and decimals, the sign written before it (one that does
@@ -436,7 +444,7 @@ def number_extents(text: str) -> list[tuple[int, int]]:
             start, end = body.span()
             # A dash right before the digits belongs to them unless it joins a word or a
             # number before it (a quote that ends on "‒" of "‒7,4" cuts the number).
-            if start and text[start - 1] in _SIGNS and not text[start - 2 : start - 1].isalnum():
+            if start and text[start - 1] in _SIGNS and not _joins(text[start - 2 : start - 1]):
                 start -= 1
             # "(1,577)", and "(18 )" as PDF extraction often spaces it.
             opening = start - 1 if text[start - 1 : start] == "(" else start - 2

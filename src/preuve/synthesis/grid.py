@@ -12,7 +12,8 @@ The total is clamped to [0, 100] and shown rounded to one decimal (80.8).
 
 Text is matched case-insensitively after NFKC (NBSP and narrow NBSP become spaces) and
 folding whitespace runs to one space. A planted contradiction is *right* when the
-synthesis lists a contradiction whose subject matches the grid's subject pattern, whose
+synthesis lists a contradiction whose subject (with its attribute) matches the grid's
+subject pattern, whose
 retained value matches the retained pattern and one of whose rejected values matches the
 rejected pattern, and lists none on that subject the other way round (swapped). A
 citation is one (place, doc id) pair: each paragraph and each listed contradiction counts
@@ -214,7 +215,10 @@ def load_grid(path: Path) -> Grid:
 
 def _direction(spec: ContradictionSpec, listed: Contradiction) -> int:
     """+1 right direction, -1 swapped, 0 unrelated."""
-    if listed.retained is None or not spec.subject.search(_fold(listed.subject)):
+    # The subject pattern names what the contradiction is about: the subject, or the subject
+    # with its attribute ("brantwood" and "latency"): both fields are searched together.
+    about = _fold(f"{listed.subject} {listed.attribute}")
+    if listed.retained is None or not spec.subject.search(about):
         return 0
     kept = _fold(listed.retained.value)
     dropped = [_fold(v.value) for v in listed.rejected]

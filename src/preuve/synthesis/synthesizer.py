@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -48,9 +48,9 @@ from preuve.synthesis.findings import (
     Contradiction,
     Finding,
     Synthesis,
-    normalize_key,
     synthesis_from_dict,
 )
+from preuve.synthesis.matcher import group_key, value_key
 from preuve.synthesis.ranks import SourceInfo
 
 __all__ = [
@@ -179,7 +179,7 @@ _ORDINAL = {1: "la première règle", 2: "la deuxième règle", 3: "la troisièm
 
 def _contradiction_item(c: Contradiction) -> str:
     # The rule is named in words: a digit in a paragraph must come from a finding.
-    head = f"{c.subject}, {c.attribute} :"
+    head = f"{_head(c.subject, c.attribute, c.context)} :"
     if c.retained is None or c.rule is None:
         values = " / ".join(f"{v.value} {_cite(v.sources)}" for v in c.rejected)
         return f"{head} valeurs contradictoires non tranchées, {values} ; le comité doit trancher"
@@ -190,18 +190,27 @@ def _contradiction_item(c: Contradiction) -> str:
     )
 
 
-def _key(subject: str, attribute: str) -> tuple[str, str]:
-    return normalize_key(subject), normalize_key(attribute)
+def _key(statement: Mapping[str, Any]) -> tuple[Hashable, ...]:
+    return group_key(
+        statement["subject"], statement["attribute"], statement["value"],
+        statement.get("context", ""),
+    )  # fmt: skip
+
+
+def _head(subject: str, attribute: str, context: str) -> str:
+    return f"{subject}, {attribute}" + (f" ({context})" if context else "")
 
 
 def _subtask_paragraph(
-    task: Mapping[str, Any], contradictions: Sequence[Contradiction], done: set[tuple[str, ...]]
+    task: Mapping[str, Any], contradictions: Sequence[Contradiction], done: set[Hashable]
 ) -> dict[str, Any] | None:
     items: list[str] = []
     cited: list[str] = []
-    by_key = {_key(c.subject, c.attribute): c for c in contradictions}
+    by_key = {
+        group_key(c.subject, c.attribute, c.values[0].value, c.context): c for c in contradictions
+    }
     for statement in task["statements"]:
-        key = _key(statement["subject"], statement["attribute"])
+        key = _key(statement)
         contradiction = by_key.get(key)
         if contradiction is not None:
             if key in done:
@@ -210,14 +219,13 @@ def _subtask_paragraph(
             items.append(_contradiction_item(contradiction))
             cited += [d for v in contradiction.values for d in v.sources]
             continue
-        seen = (*key, normalize_key(statement["value"]))
+        seen = (*key, value_key(statement["value"]))
         if seen in done:
             continue
         done.add(seen)
         ids = [s["doc_id"] for s in statement["sources"]]
-        items.append(
-            f"{statement['subject']}, {statement['attribute']} : {statement['value']} {_cite(ids)}"
-        )
+        head = _head(statement["subject"], statement["attribute"], statement.get("context", ""))
+        items.append(f"{head} : {statement['value']} {_cite(ids)}")
         cited += ids
     if not items:
         return None
@@ -255,7 +263,7 @@ def rules_synthesis(request: Request) -> str:
     contradictions = contradictions_from_dicts(payload["contradictions"])
     computed = computed_from_dicts(payload["computed"])
     documents = {d["doc_id"]: d for d in payload.get("documents", ())}
-    done: set[tuple[str, ...]] = set()
+    done: set[Hashable] = set()
     paragraphs = [
         p
         for task in payload["subtasks"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import io
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -136,10 +137,13 @@ def test_grade_a_run_and_a_synthesis_file(run_dir: Path, corpus: SynthesisCorpus
     assert json.loads(stdout)["total"] == 100.0
 
 
-def test_eval_synthesis_prints_mean_and_worst() -> None:
-    code, stdout, _ = invoke("eval", "synthesis", "--repeat", "2")
+def test_eval_synthesis_prints_one_row_per_dossier() -> None:
+    own = "tests/heldout/synthesis/en-backup-service"
+    code, stdout, _ = invoke("eval", "synthesis", "--repeat", "2", "--dossier", own)
     assert code == 0
-    assert "mean 100.0/100 · worst 100.0/100" in stdout
+    assert re.search(r"bundled\s*│\s*bundled\s*│\s*100\.0\s*│\s*100\.0\s*│\s*12/12", stdout)
+    assert re.search(r"held-out\s*│\s*en-backup-service\s*│\s*100\.0\s*│\s*100\.0", stdout)
+    assert "held-out en-backup-service:\n  score: 100.0/100" in stdout
 
 
 @pytest.mark.parametrize(

@@ -170,7 +170,7 @@ def read(sentence: str) -> list[tuple[str, str, str, str]]:
         ),
         pytest.param(
             "Quillon Dedicated costs USD 4,950 per month.",
-            [("money", "prix", "USD 4,950 per month", "")],
+            [("money", "prix quillon dedicated", "USD 4,950 per month", "")],
             id="price-currency-word-first",
         ),
         pytest.param(

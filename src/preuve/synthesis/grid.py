@@ -41,6 +41,7 @@ __all__ = [
     "grade",
     "grid_from_dict",
     "load_grid",
+    "unplanned_contradictions",
 ]
 
 
@@ -227,6 +228,23 @@ def _direction(spec: ContradictionSpec, listed: Contradiction) -> int:
     if spec.rejected.search(kept) and any(spec.retained.search(v) for v in dropped):
         return -1
     return 0
+
+
+def unplanned_contradictions(grid: Grid, synthesis: Synthesis) -> tuple[Contradiction, ...]:
+    """The listed contradictions that are none of the grid's planted ones: their subject
+    (with its attribute) and their values match no planted contradiction. A rules engine
+    should list none (a trap reported as a contradiction shows up here)."""
+
+    def planted(listed: Contradiction) -> bool:
+        about = _fold(f"{listed.subject} {listed.attribute}")
+        values = [_fold(v.value) for v in listed.values]
+        return any(
+            spec.subject.search(about)
+            and any(spec.retained.search(v) or spec.rejected.search(v) for v in values)
+            for spec in grid.contradictions
+        )
+
+    return tuple(c for c in synthesis.contradictions if not planted(c))
 
 
 def _citations(synthesis: Synthesis) -> list[str]:

@@ -26,7 +26,7 @@ from functools import lru_cache
 from preuve.core.numbers import Locale
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, fold
 from preuve.synthesis.reader import licence_values, status_of
-from preuve.synthesis.statements import stem, term_pattern
+from preuve.synthesis.statements import distinguishing_words, stem, term_pattern
 from preuve.synthesis.values import Value, date_value, read_values
 
 __all__ = ["attribute_key", "group_key", "same_value", "subject_key", "value_key"]
@@ -113,6 +113,10 @@ def _attribute_key(attribute: str, value: str, lexicon: Lexicon) -> tuple[Hashab
         }
     )
     if concepts:
+        concept = lexicon.concept(concepts[0])
+        if concept is not None and concept.dimension == "money":
+            extra = frozenset(stem(w) for w in distinguishing_words(attribute, concept, lexicon))
+            return ("concept", concepts[0], qualifiers, kind, extra)
         return ("concept", concepts[0], qualifiers, kind)
     words = frozenset(
         stem(w)

@@ -115,7 +115,7 @@ def _licence_at(
     previous = max((e for _, e in spans if e <= ts), default=0)
     boundary = max((m.end() for m in re.finditer(r"[,;()]", folded[:ts])), default=0)
     clause = folded[max(previous, boundary) : ts]
-    if _NOT_CURRENT.search(folded[:ts]) or any(c in clause for c in lexicon.past_cues):
+    if _NOT_CURRENT.search(folded[:ts]) or any(_past(clause, c) for c in lexicon.past_cues):
         return None  # "previously under MIT", "converts to Apache 2.0 after four years"
 
     def named(near: Callable[[int, int], bool]) -> str | None:
@@ -147,6 +147,19 @@ def _licence_at(
             return Value("licence", ts, te, written.strip(" :"),
                          ("licence-kind", " ".join(kinds)))  # fmt: skip
     return None
+
+
+_CHANGE_TO = re.compile(r"(?<![a-z])(?:to|vers|pour|au profit de|a)(?![a-z])")
+
+
+def _past(clause: str, cue: str) -> bool:
+    """True when ``cue`` makes the licence after it a past one; "from X to Y" leaves Y the
+    current one (the cue governs X, and a "to" stands between)."""
+    at = clause.find(cue)
+    if at < 0:
+        return False
+    starts_a_change = cue.rsplit(maxsplit=1)[-1] in {"from", "de", "du", "quitte"}
+    return not (starts_a_change and _CHANGE_TO.search(clause, at + len(cue)))
 
 
 def licence_values(sentence: str, lexicon: Lexicon) -> list[Value]:
@@ -247,11 +260,15 @@ def _mentioned_types(clause: str, lexicon: Lexicon) -> set[str]:
     }
 
 
+def _names_id(folded: str, doc_id: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(doc_id.lower())}(?![\w-])", folded) is not None
+
+
 def _identify(
     clause: str, types: set[str], catalogue: Sequence[CatalogueEntry], lexicon: Lexicon, own: str
 ) -> str | None:
     folded = fold(clause)
-    literal = [e.doc_id for e in catalogue if e.doc_id != own and e.doc_id.lower() in folded]
+    literal = [e.doc_id for e in catalogue if e.doc_id != own and _names_id(folded, e.doc_id)]
     if len(literal) == 1:
         return literal[0]
     months = {m for m in lexicon.months if re.search(rf"\b{m}\b", folded)}
@@ -261,7 +278,7 @@ def _identify(
         if entry.doc_id == own:
             continue
         score = 2 * (normalize_type_name(entry.source_type) in types)
-        score += 2 * (_month_of(entry.date) in months)
+        score += 2 * bool(_month_of(entry.date) & months)
         score += len(set(re.findall(r"[a-z]{4,}", fold(entry.title))) & clause_words) // 2
         scored.append((score, entry.doc_id))
     best = max((score for score, _ in scored), default=0)
@@ -287,7 +304,7 @@ def _origin(
     own_type = next((e.source_type for e in catalogue if e.doc_id == own), "")
     # a document naming its own type ("this quote is valid 90 days") reports nothing
     types = _mentioned_types(clause, lexicon) - {normalize_type_name(own_type), own_type}
-    literal = any(e.doc_id.lower() in folded for e in catalogue if e.doc_id != own)
+    literal = any(_names_id(folded, e.doc_id) for e in catalogue if e.doc_id != own)
     side_by_side = bool(types) and len(_clauses_with_sources(sentence, lexicon, own_type)) >= 2
     if not (literal or (cue is not None and types) or side_by_side):
         return None, None
@@ -309,12 +326,13 @@ _MOIS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout"
          "octobre", "novembre", "decembre")  # fmt: skip
 
 
-def _month_of(day: str) -> set[str] | str:
+def _month_of(day: str) -> set[str]:
+    """The month of an ISO date, named in both languages."""
     try:
         index = int(day[5:7]) - 1
     except ValueError:
-        return ""
-    return _MOIS[index] if 0 <= index < 12 else ""
+        return set()
+    return {_MOIS[index], _MONTHS[index]} if 0 <= index < 12 else set()
 
 
 # --- one document ------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ __all__ = [
     "Read",
     "Sentence",
     "attribute_of",
+    "distinguishing_words",
     "mentions",
     "product_mentions",
     "product_words",
@@ -308,10 +309,16 @@ def attribute_of(
         for t in _term_positions(folded[value.start : value.end], lexicon.concepts)
         if _fits(t[2], value)
     ]
-    chosen = (max(before, key=lambda t: t[0]) if before else None) or (
-        min(after, key=lambda t: t[0]) if after else None
+
+    # a concept of the value's own dimension ("restore" for a duration) before a general one
+    # ("volume"), then the nearest
+    def rank(t: tuple[int, int, Concept]) -> tuple[bool, int]:
+        return (t[2].dimension is not None, t[0])
+
+    chosen = (max(before, key=rank) if before else None) or (
+        min(after, key=lambda t: (t[2].dimension is None, t[0])) if after else None
     ) or (inside[0] if inside else None) or (
-        max(anywhere, key=lambda t: t[0]) if anywhere else None
+        max(anywhere, key=rank) if anywhere else None
     )  # fmt: skip
     # qualifiers between the concept's term and the value, or after it in the clause up to
     # the next term: "latence p99 de 38 ms pour un débit de ..." gives p99 to 38 ms only
@@ -325,15 +332,22 @@ def attribute_of(
         begin = max([min(left, chosen[0]), chosen[0] - 30, *earlier])
     qualifier_text = plain[begin:stop]
     qualifiers = _qualifiers(qualifier_text, lexicon)
+    # the value's own words are no cue ("47 min" is no minimum)
+    unvalued = plain[left : value.start] + " " + plain[value.end : right]
     modality = tuple(
         name
         for name, cues in lexicon.modality.items()
         if name not in lexicon.not_compared
-        and any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", plain[left:right]) for c in cues)
+        and any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", unvalued) for c in cues)
     )
     if chosen is not None:
         concept = chosen[2]
-        shown = " ".join([concept.label(lang), *qualifiers])
+        extra: list[str] = []
+        if concept.dimension == "money":
+            # an amount is of one fee: "option API" and "abonnement" are two prices
+            before_value = sentence[left : value.start]
+            extra = [w.lower() for w in distinguishing_words(before_value, concept, lexicon, skip)]
+        shown = " ".join([concept.label(lang), *qualifiers, *extra])
         return shown, ("concept", concept.id, qualifiers), modality
     bare = "".join(  # the sentence without the other values, nor digits
         " " if ch.isdigit() or any(o.start <= i < o.end for o in others if o is not value) else ch
@@ -366,6 +380,16 @@ def setup_context(label: str | None, lexicon: Lexicon) -> tuple[str, ...]:
         if any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", folded)
                for c in lexicon.modality.get(name, ()))
     )  # fmt: skip
+
+
+def distinguishing_words(
+    text: str, concept: Concept, lexicon: Lexicon, skip: frozenset[str] = frozenset()
+) -> list[str]:
+    """The content words of ``text`` that are none of ``concept``'s terms (what kind of
+    price: "frais de mise en service", "option API")."""
+    term_words = {stem(w) for t in concept.terms for w in re.split(r"[\s'’.-]+", t) if w}
+    words = _content_words(text, lexicon, skip)
+    return [w for w in words if stem(w) not in term_words and not w[0].isdigit()][-3:]
 
 
 def year_context(sentence: str, value: Value) -> tuple[str, ...]:

@@ -175,7 +175,7 @@ def test_computed_value_keeps_decimal() -> None:
         }),
         ("grid", {
             "ContradictionSpec", "FactSpec", "Grid", "GridScore", "grade", "grid_from_dict",
-            "load_grid",
+            "load_grid", "unplanned_contradictions",
         }),
     ],
     ids=["findings", "dossier", "contradictions", "checks", "grid"],

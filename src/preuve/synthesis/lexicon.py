@@ -115,6 +115,10 @@ class Lexicon:
     advisory_states: tuple[str, ...] = ()
     condition_cues: tuple[str, ...] = ()
     not_compared: tuple[str, ...] = ()
+    affirm_cues: tuple[str, ...] = ()
+    deny_cues: tuple[str, ...] = ()
+    passive_cues: tuple[str, ...] = ()
+    yes_no: Mapping[str, tuple[str, str]] | None = None
 
     def language(self, text: str) -> str:
         """``fr`` or ``en`` (or another declared language): the one whose frequent words
@@ -242,6 +246,16 @@ def lexicon_from_data(data: Mapping[str, Any]) -> Lexicon:
             advisory_states=_words(_table(data, "ids").get("advisory_states", []), "lexicon"),
             condition_cues=_words(_table(data, "conditions").get("cues", []), "lexicon"),
             not_compared=_words(_table(data, "comparison").get("not_compared", []), "lexicon"),
+            affirm_cues=_words(_table(data, "properties").get("affirm", []), "lexicon"),
+            deny_cues=_words(_table(data, "properties").get("deny", []), "lexicon"),
+            passive_cues=_words(_table(data, "properties").get("passive", []), "lexicon"),
+            yes_no={
+                str(lang): (
+                    str(word),
+                    str(_table(data, "properties").get("no", {}).get(lang, "no")),
+                )
+                for lang, word in _table(data, "properties").get("yes", {}).items()
+            },
         )
     except (KeyError, TypeError, ValueError, ArithmeticError, re.error) as err:
         if isinstance(err, InputError):

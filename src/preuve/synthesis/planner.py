@@ -110,6 +110,7 @@ _PREVIEW_CHARS = 240
 _OTHER = "other"
 _MAX_SHARE = 0.5
 _MIN_BODY_WORDS = 4
+_STRONG_BODY_WORDS = 12
 
 
 def _name_candidates(text: str) -> list[str]:
@@ -346,14 +347,19 @@ def relevance(
 ) -> str | None:  # fmt: skip
     """None when a document is relevant to the question, else the reason it is not: it
     names a product (or an alias, or its short form), or its title has a discriminating
-    word of the question and its text (title included) four, or its title two."""
+    word of the question and its text (title included) four, or its title two, or its text
+    twelve."""
     title = str(document["title"])
     body = f"{title}\n{document['text']}"
     if product_mentions(products, body, aliases):
         return None
     in_title = _stems(title, lexicon) & words
     in_body = _stems(body, lexicon) & words
-    if (in_title and len(in_body) >= _MIN_BODY_WORDS) or len(in_title) >= _MIN_SHARED_WORDS:
+    if (
+        (in_title and len(in_body) >= _MIN_BODY_WORDS)
+        or len(in_title) >= _MIN_SHARED_WORDS
+        or len(in_body) >= _STRONG_BODY_WORDS  # a framing note speaks of the whole question
+    ):
         return None
     shared = f" (shares only: {', '.join(sorted(in_body))})" if in_body else ""
     return (

@@ -229,6 +229,43 @@ def status_of(
     return Value("status", start, end, written, ("status", group, None))
 
 
+_ARTICLES = frozenset({"a", "an", "the", "un", "une", "le", "la", "les", "des", "l'", "that"})
+_OBJECT_END = re.compile(r"[,;:.()]|\s(?:and|et|but|mais|with|avec|for|pour|since|depuis)\s")
+
+
+def property_values(sentence: str, lexicon: Lexicon, lang: str) -> list[tuple[Value, str]]:
+    """(yes or no, what it is about) for a yes/no property a sentence states: "X holds a SOC
+    2 Type II attestation" is (yes, "SOC 2 Type II attestation")."""
+    folded = fold1(sentence)
+    yes, no = (lexicon.yes_no or {}).get(lang, ("yes", "no"))
+    hits = [(p, c, no) for c in lexicon.deny_cues for p in _find(folded, c)]
+    taken = [(p, p + len(c)) for p, c, _ in hits]
+    hits += [
+        (p, c, yes) for c in lexicon.affirm_cues for p in _find(folded, c)
+        if not any(s <= p < e or s < p + len(c) <= e for s, e in taken)
+    ]  # fmt: skip
+    out: list[tuple[Value, str]] = []
+    for position, cue, answer in sorted(hits, key=lambda h: (h[0], -len(h[1]))):
+        start = position + len(cue)
+        if out and start <= out[-1][0].end:
+            continue
+        stop = _OBJECT_END.search(folded, start)
+        words = sentence[start : stop.start() if stop else len(sentence)].split()
+        words = [w for w in words if fold(w) not in _ARTICLES][:8]
+        if not words or _conditional(folded, position, lexicon):
+            continue
+        about = " ".join(words).strip(" .")
+        out.append((Value("property", position, start, answer, ("property", answer)), about))
+    for cue in lexicon.passive_cues:
+        for position in _find(folded, cue):
+            begin = max((m.end() for m in re.finditer(r"[,;:.]", folded[:position])), default=0)
+            words = [w for w in sentence[begin:position].split() if fold(w) not in _ARTICLES][-8:]
+            if words and not _conditional(folded, position, lexicon):
+                value = Value("property", position, position + len(cue), yes, ("property", yes))
+                out.append((value, " ".join(words).strip(" .")))
+    return out
+
+
 def _conditional(folded: str, position: int, lexicon: Lexicon) -> bool:
     """True when the clause of ``position`` opens with a condition ("until a patched ...")."""
     start = max((m.end() for m in re.finditer(r"[,;.:()]", folded[:position])), default=0)
@@ -403,6 +440,7 @@ def _rows(
     lang: str,
     skip: frozenset[str],
     pending: list[str],
+    names_product: bool = False,
 ) -> list[tuple[Value, str, str, tuple[str, ...]]]:
     """(value, subject, attribute, context) of every value of a sentence."""
     rows: list[tuple[Value, str, str, tuple[str, ...]]] = []
@@ -432,6 +470,11 @@ def _rows(
         subject = subject_of(value.start, label)
         if subject is not None:
             rows.append((value, subject, label, ()))
+    if not [v for v in values if v.kind != "date"]:  # no quantity: maybe a yes/no property
+        for value, attribute in property_values(sentence.text, lexicon, lang):
+            subject = subject_of(value.start, attribute)
+            if subject is not None and names_product:
+                rows.append((value, subject, attribute, ()))
     advisories = _advisories(sentence.text, lexicon, lang) or _pending_states(
         pending, sentence.text, lexicon, lang
     )
@@ -479,6 +522,7 @@ def document_reads(
             for value, subject, attribute, context in _rows(
                 sentence, subject_of, lexicon=lexicon, locale=locale, lang=lang, skip=skip,
                 pending=pending,
+                names_product=product is not None or bool(product_at(products, sentence.text)),
             ):  # fmt: skip
                 source, reference = _origin(sentence.text, value, catalogue, lexicon, doc_id)
                 if source is not None:

@@ -27,6 +27,9 @@ from preuve.synthesis.lexicon import Lexicon, Unit, default_lexicon, fold, fold1
 __all__ = ["Value", "date_value", "meaning", "read_values", "same_meaning"]
 
 _SP = r"[ \u00a0\u202f\u2009]"
+_MINUTES_AFTER_HOURS = re.compile(
+    r"[ \u00a0\u202f]?([0-5]\d)(?:[ \u00a0]?(?:min|mn))?(?![\d,.]|\s*[%€$])"
+)
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 
@@ -243,8 +246,14 @@ def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) ->
     if unit is not None:
         spec, length = unit
         end = used + lead + length
+        magnitude = value * factor * spec.factor
+        # "1 h 10", "6 h 30": hours then minutes, one duration
+        minutes = _MINUTES_AFTER_HOURS.match(rest[end:]) if spec.symbol == "h" else None
+        if minutes is not None:
+            magnitude += Decimal(minutes.group(1)) * 60
+            end += minutes.end()
         den = _denominators(rest[end:], lexicon, count_nouns=False)
-        amount = _per_second(value * factor * spec.factor, den.periods)
+        amount = _per_second(magnitude, den.periods)
         stop = mention.end + end + den.used
         display = _space(text[mention.start : stop])
         key = ("quantity", spec.dimension, den.periods, amount)

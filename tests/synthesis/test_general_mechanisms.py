@@ -232,3 +232,28 @@ def test_computations_cite_their_inputs_and_never_sum_a_stock() -> None:
     growth = computed["Parc, GPU : croissance 2026-2027"]
     assert (growth.value, growth.unit) == (Decimal("100.00"), "%")
     assert Decimal(18) not in {c.value for c in computed.values()}
+
+
+def test_a_flow_is_summed_over_years_and_a_contradiction_has_its_gap() -> None:
+    src = S("", "", "", "", "a").sources
+    statements = (
+        Statement("K", "coût", "38 000 € par an", "", src, "2026"),
+        Statement("K", "coût", "40 000 € par an", "", src, "2027"),
+    )
+    computed = {c.label: c for c in compute_values([Finding("t", statements)], ())}
+    total = computed["K, coût : total 2026-2027"]
+    assert (total.value, total.unit) == (Decimal(78000), "€")
+    assert total.formula == "38 000 € (2026) + 40 000 € (2027)"
+
+
+def test_the_gap_between_retained_and_rejected_values() -> None:
+    findings = [
+        Finding(
+            "t",
+            (S("K", "latence p95", "120 ms", "", "a"), S("K", "latence p95", "340 ms", "", "b")),
+        )
+    ]
+    found = find_contradictions(findings, SOURCES)
+    computed = {c.label: c.value for c in compute_values(findings, found)}
+    assert computed["K, latence p95 : écart retenu - rejeté"] == Decimal(220)
+    assert computed["K, latence p95 : rapport retenu / rejeté"] == Decimal("2.83")

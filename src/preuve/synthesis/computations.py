@@ -9,9 +9,11 @@ The writer never computes (SPEC rule 2); code computes what the statements' unit
   unit conversion: ``14,90 € par mois`` is ``178,8 € par an``);
 - :func:`contradiction_gaps`: the difference and the ratio between the retained and each
   rejected quantity of a contradiction (``340 ms`` against ``120 ms``: ``220``, ``2,83``);
-- :func:`period_changes`: the change and the growth of one quantity between two periods
-  (``6 GPU`` in 2026, ``12 GPU`` in 2027: ``+6``, ``+100 %``). A level at a date is never
-  summed across periods (:func:`~preuve.synthesis.checks.total_over_periods` refuses it).
+- :func:`period_changes`: the growth of one quantity between two periods (``6 GPU`` in
+  2026, ``12 GPU`` in 2027: ``+100 %``);
+- :func:`flow_totals`: the sum over years of an amount per year (a flow). A level at a date
+  (a fleet, a stored volume) is never summed across periods
+  (:func:`~preuve.synthesis.checks.total_over_periods` refuses it).
 
 Only unambiguous inputs are used: the one value of a (subject, attribute, context), or the
 value code retained in a contradiction; two amounts for one unit compute nothing.
@@ -26,7 +28,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from itertools import pairwise
 
 from preuve.core.numbers import Locale, extract_numbers
-from preuve.synthesis.checks import product
+from preuve.synthesis.checks import QuantityKind, product, total_over_periods
 from preuve.synthesis.findings import (
     ComputedValue,
     Contradiction,
@@ -42,6 +44,7 @@ __all__ = [
     "Input",
     "compute_values",
     "contradiction_gaps",
+    "flow_totals",
     "inputs_of",
     "period_changes",
     "yearly_equivalents",
@@ -205,9 +208,54 @@ def contradiction_gaps(
             ratio = (kept[1] / other[1]).quantize(_CENT, ROUND_HALF_EVEN)
             about = f"{c.subject}, {c.attribute}"
             formula = f"{c.retained.value} / {rejected.value}"
-            name = "rapport" if lang == "fr" else "ratio"
-            out.append(ComputedValue(f"{about} : {name} retenu / rejeté", ratio, "x", formula,
-                                     sources))  # fmt: skip
+            names = ("rapport retenu / rejeté", "écart retenu - rejeté") if lang == "fr" else (
+                "ratio retained / rejected", "difference retained - rejected")  # fmt: skip
+            out.append(ComputedValue(f"{about} : {names[0]}", ratio, "x", formula, sources))
+            written = _written_numbers(c.retained.value, rejected.value)
+            if written is not None:
+                difference = written[0] - written[1]
+                unit = _unit_words(c.retained.value)
+                formula = f"{c.retained.value} - {rejected.value}"
+                gap = ComputedValue(f"{about} : {names[1]}", difference, unit, formula, sources)
+                out.append(gap)
+    return out
+
+
+def _written_numbers(a: str, b: str) -> tuple[Decimal, Decimal] | None:
+    """The two numbers as written, when both values are written in the same unit words (a
+    difference of 340 ms and 120 ms is 220 ms; of 0.8 s and 120 ms it is not computed)."""
+    first, second = extract_numbers(a, _locale(a)), extract_numbers(b, _locale(b))
+    if len(first) != 1 or len(second) != 1 or _unit_words(a) != _unit_words(b):
+        return None
+    return first[0].value, second[0].value
+
+
+def _unit_words(value: str) -> str:
+    numbers = extract_numbers(value, _locale(value))
+    return value[numbers[0].end :].strip() if numbers else value
+
+
+def flow_totals(inputs: Sequence[Input], lang: str = "fr") -> list[ComputedValue]:
+    """The total over periods of an amount per year (a flow) stated for several years; a
+    count at a date (a stock) is never summed (:func:`total_over_periods` refuses it)."""
+    out = []
+    series: dict[tuple[Hashable, ...], list[Input]] = {}
+    for i in inputs:
+        if i.year is not None and i.value.kind == "money" and i.value.periods == ("an",):
+            series.setdefault((i.subject, i.attribute, i.value.key[:4]), []).append(i)
+    for items in series.values():
+        years = sorted({i.year for i in items if i.year})
+        if len(years) < 2 or len(years) != len(items):
+            continue
+        ordered = sorted(items, key=lambda i: i.year or "")
+        first = ordered[0]
+        label = f"{first.subject}, {first.attribute} : total {years[0]}-{years[-1]}"
+        symbol, tax = _money(first.value)
+        total = total_over_periods(
+            label, [(i.year or "", i.number) for i in ordered], f"{symbol} {tax}".strip(),
+            QuantityKind.FLOW, _sources(*ordered),
+        )  # fmt: skip
+        out.append(total)
     return out
 
 
@@ -244,5 +292,6 @@ def compute_values(
         *yearly_totals(inputs, lang),
         *yearly_equivalents(inputs, lang),
         *period_changes(inputs, lang),
+        *flow_totals(inputs, lang),
         *contradiction_gaps(contradictions, lang),
     )

@@ -10,12 +10,14 @@ import pytest
 
 from preuve.core.errors import InputError
 from preuve.core.numbers import Locale
+from preuve.models import LoopStatus
 from preuve.synthesis.computations import compute_values
 from preuve.synthesis.contradictions import find_contradictions
 from preuve.synthesis.dossier import load_dossier
 from preuve.synthesis.findings import Finding, Statement
 from preuve.synthesis.lexicon import default_lexicon, load_lexicon
 from preuve.synthesis.matcher import attribute_key, group_key, same_value
+from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.rank_files import split_rank_section
 from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.reader import CatalogueEntry, document_reads
@@ -257,3 +259,38 @@ def test_the_gap_between_retained_and_rejected_values() -> None:
     computed = {c.label: c.value for c in compute_values(findings, found)}
     assert computed["K, latence p95 : écart retenu - rejeté"] == Decimal(220)
     assert computed["K, latence p95 : rapport retenu / rejeté"] == Decimal("2.83")
+
+
+ACCURACY = (
+    '[[concepts]]\nid = "accuracy"\nlabel = { en = "accuracy" }\n'
+    'terms = ["positioning error", "accuracy"]\n'
+)
+
+
+def _accuracy_dossier(root: Path, extension: str | None) -> Path:
+    (root / "documents").mkdir(parents=True)
+    (root / "question.md").write_text("Which tracker, Alpha or Beta?\n", encoding="utf-8")
+    bodies = {
+        "d-1": ("vendor note", "2026-02-01", "Alpha has a positioning error of 2.5 m."),
+        "d-2": ("internal benchmark", "2026-06-01", "Alpha: accuracy of 6.8 m in our test."),
+        "d-3": ("vendor note", "2026-02-01", "Beta has a positioning error of 3 m."),
+    }
+    for doc_id, (kind, day, body) in bodies.items():
+        header = f"---\nid: {doc_id}\ntitle: Note {doc_id}\ndate: {day}\nsource_type: {kind}\n---\n"
+        (root / "documents" / f"{doc_id}.md").write_text(f"{header}\n{body}\n", encoding="utf-8")
+    if extension is not None:
+        (root / "lexicon.toml").write_text(extension, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(("extension", "found"), [(None, 0), (ACCURACY, 1)], ids=["bare", "ext"])
+def test_a_dossier_s_lexicon_teaches_the_engine_a_synonym(
+    tmp_path: Path, extension: str | None, found: int
+) -> None:
+    dossier = load_dossier(_accuracy_dossier(tmp_path / "t", extension))
+    run = synthesize(dossier, synthesis_rules_model())
+    assert run.status is LoopStatus.VALID
+    assert len(run.contradictions) == found
+    if found:
+        [c] = run.contradictions
+        assert (c.subject, c.rule, c.retained and c.retained.value) == ("Alpha", 1, "6.8 m")

@@ -1,6 +1,6 @@
 """`preuve synthesize`, `check-synthesis`, `grade`, `eval synthesis`: workflow 2 commands.
 
-synthesize DOSSIER_DIR [--model M] [--out DIR] [--json]
+synthesize DOSSIER_DIR [--model M] [--out DIR] [--lexicon FILE ...] [--json]
     writes synthesis.md, synthesis.json (VALID only; synthesis.refused.json otherwise),
     trajectory.json (plan, reads, findings, failures, calls), defects.json and the call
     journal; exit 0 VALID, 1 REFUSED, 2 bad input.
@@ -16,6 +16,7 @@ eval synthesis [--repeat N] [--model M] [--dossier DIR ...] [--json]
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -41,6 +42,7 @@ from preuve.models.loop import LoopStatus
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Synthesis, synthesis_from_dict, synthesis_to_dict
 from preuve.synthesis.grid import grade, load_grid
+from preuve.synthesis.lexicon import merge_data, read_extension
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate, synthesis_markdown
 
@@ -151,10 +153,20 @@ def synthesize_command(
     out: Annotated[Path, typer.Option("--out", help="Where to write the run.")] = Path(
         "preuve-out/synthesis"
     ),
+    lexicons: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--lexicon",
+            help="A TOML file extending the rules engine's lexicon (synonyms, units, status "
+            "words of your domain); repeatable, after the dossier's own lexicon.toml.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Synthesize a dossier: plan, sub-agents, evidence dossier, synthesis, checks in code."""
     dossier = load_dossier(dossier_dir)
+    for path in lexicons or ():
+        dossier = replace(dossier, lexicon=merge_data(dossier.lexicon, read_extension(path)))
     chosen = resolve_model(model, synthesis_rules_model)
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:

@@ -32,7 +32,9 @@ the types of the rank table (by default ``internal benchmark``, ``audit``,
 A dossier may ship its own rank table, which replaces the default one: ``ranks.toml``
 beside ``question.md``, or a ``## Source ranks`` (``## Rangs des sources``) section at the
 end of ``question.md`` (see :mod:`preuve.synthesis.rank_files`). A type that no table
-knows is refused with the file and line, never silently ranked.
+knows is refused with the file and line, never silently ranked. A ``lexicon.toml`` beside
+``question.md`` extends the rules engine's lexicon for this dossier (synonyms, units, status
+words of its domain: see :mod:`preuve.synthesis.lexicon`).
 
 Anything wrong raises :class:`InputError` naming the file and the line. The loader reads
 ``question.md`` and ``documents/*.md`` only: a grading grid kept elsewhere is never opened.
@@ -42,12 +44,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from preuve.core.errors import InputError
+from preuve.synthesis.lexicon import read_extension
 from preuve.synthesis.rank_files import load_rank_table, split_rank_section
 from preuve.synthesis.ranks import RankTable, SourceInfo, SourceType, default_rank_table
 
@@ -59,6 +63,7 @@ _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _HEADER_LINE = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<value>.*)")
 _FIX = "see the dossier format in preuve.synthesis.dossier"
+LEXICON_FILE = "lexicon.toml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +89,8 @@ class Dossier:
     question: str
     documents: tuple[DossierDocument, ...]
     ranks: RankTable | None = None  # the dossier's own rank table, when it ships one
+    # its lexicon.toml, an extension of the rules engine's lexicon (plain data)
+    lexicon: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -230,4 +237,6 @@ def load_dossier(folder: Path) -> Dossier:
         seen[document.id] = name
         documents.append(document)
     documents.sort(key=lambda d: _natural_key(d.id))
-    return Dossier(question=question, documents=tuple(documents), ranks=table)
+    extension = folder / LEXICON_FILE
+    lexicon = read_extension(extension) if extension.is_file() else {}
+    return Dossier(question, tuple(documents), table, MappingProxyType(lexicon))

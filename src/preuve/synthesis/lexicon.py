@@ -13,13 +13,14 @@ write ``réponse`` or ``reponse``.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -32,12 +33,14 @@ __all__ = [
     "Qualifier",
     "Unit",
     "default_lexicon",
+    "extended_lexicon",
     "fold",
     "fold1",
     "lexicon_from_data",
     "load_lexicon",
     "merge_data",
     "normalize_type_name",
+    "read_extension",
 ]
 
 
@@ -294,6 +297,26 @@ def _default_data() -> dict[str, Any]:
 def default_lexicon() -> Lexicon:
     """The bundled lexicon (read once; it is immutable)."""
     return lexicon_from_data(_default_data())
+
+
+def read_extension(path: Path) -> dict[str, Any]:
+    """A lexicon extension file (TOML), checked by building the extended lexicon once."""
+    data = _read_toml(path)
+    lexicon_from_data(merge_data(_default_data(), data))
+    return data
+
+
+@lru_cache(maxsize=32)
+def _extended(key: str) -> Lexicon:
+    return lexicon_from_data(merge_data(_default_data(), json.loads(key)))
+
+
+def extended_lexicon(extension: Mapping[str, Any] | None) -> Lexicon:
+    """The bundled lexicon extended by ``extension`` (plain data, as a request payload can
+    carry it); the bundled one itself when there is none."""
+    if not extension:
+        return default_lexicon()
+    return _extended(json.dumps(dict(extension), sort_keys=True, ensure_ascii=False))
 
 
 def load_lexicon(extra: Sequence[Path] = ()) -> Lexicon:

@@ -60,6 +60,7 @@ from preuve.synthesis.findings import (
     synthesis_from_dict,
     synthesis_to_dict,
 )
+from preuve.synthesis.lexicon import extended_lexicon
 from preuve.synthesis.planner import (
     PLANNER_TASK,
     complete_coverage,
@@ -385,6 +386,7 @@ def _investigate(
                 products,
                 catalogue=dossier.documents,
                 aliases=product_aliases(dossier.question, products),
+                lexicon=dossier.lexicon,
             ),
             _checker(task, documents),
         )
@@ -423,7 +425,8 @@ def synthesize(
     if journal is not None:
         model = JournaledModel(model, journal, run_id or uuid.uuid4().hex)
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
-    products = detect_products(dossier.question, texts)
+    lexicon = extended_lexicon(dossier.lexicon)
+    products = detect_products(dossier.question, texts, lexicon)
     # the other names of the question (a company, a vendor) are subjects of their own
     subjects = (*products, *question_entities(dossier.question, texts, products))
     planned = make_plan(dossier, model, products)
@@ -444,7 +447,7 @@ def synthesize(
     )
     if planned.value is None:
         return base
-    plan = complete_coverage(planned.value, dossier, products)
+    plan = complete_coverage(planned.value, dossier, products, lexicon)
     findings, subagent_calls = _investigate(plan, dossier, subjects, model, concurrency)
     evidence = build_evidence_dossier(dossier.question, plan, findings, dossier.source_infos())
     written = write_synthesis(evidence, model, engine)

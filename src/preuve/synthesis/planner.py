@@ -41,7 +41,7 @@ from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.loop import Checked, LoopResult, ask_verified
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.findings import Plan, SubTask
-from preuve.synthesis.lexicon import Lexicon, default_lexicon, fold, fold1
+from preuve.synthesis.lexicon import Lexicon, default_lexicon, extended_lexicon, fold, fold1
 from preuve.synthesis.statements import mentions, product_mentions, stem, term_pattern
 
 __all__ = [
@@ -385,7 +385,7 @@ def rules_plan(request: Request) -> str:
     question that a document speaks of most; relevant documents that speak of no criterion
     form a last sub-task; irrelevant ones are left out (code reports them with a reason)."""
     payload = request.payload
-    lexicon = default_lexicon()
+    lexicon = extended_lexicon(payload.get("lexicon"))
     products: list[str] = list(payload.get("products", ()))
     question = str(payload["question"])
     lang = lexicon.language(question)
@@ -477,6 +477,7 @@ def planner_request(dossier: Dossier, products: Sequence[str]) -> Request:
     payload = {
         "question": dossier.question,
         "products": list(products),
+        "lexicon": dict(dossier.lexicon),
         "entities": list(question_entities(dossier.question, texts, products)),
         "aliases": product_aliases(dossier.question, products),
         "documents": [

@@ -41,7 +41,7 @@ from preuve.synthesis.findings import (
     StatementSource,
     SubTask,
 )
-from preuve.synthesis.lexicon import default_lexicon, fold
+from preuve.synthesis.lexicon import Lexicon, extended_lexicon, fold
 from preuve.synthesis.matcher import attribute_key, group_key, value_key
 from preuve.synthesis.reader import CatalogueEntry, document_reads
 from preuve.synthesis.statements import Read, term_pattern
@@ -106,14 +106,14 @@ class _Group:
     members: list[Read]
 
 
-def _merge_agreeing(reads: Sequence[Read]) -> list[Statement]:
+def _merge_agreeing(reads: Sequence[Read], lexicon: Lexicon) -> list[Statement]:
     """One statement per (subject, attribute, context, meaning of the value); documents that
     agree share it, each source keeping the value and the quote read in it. Different values
     stay different statements."""
     groups: list[_Group] = []
     for read in reads:
-        key = group_key(read.subject, read.attribute, read.value, " ".join(read.context))
-        meaning = value_key(read.value)
+        key = group_key(read.subject, read.attribute, read.value, " ".join(read.context), lexicon)
+        meaning = value_key(read.value, lexicon)
         group = next((g for g in groups if g.key == key and g.value_key == meaning), None)
         if group is None:
             groups.append(_Group(key, meaning, read, [read]))
@@ -140,11 +140,14 @@ def _catalogue(payload: Mapping[str, Any]) -> list[CatalogueEntry]:
 
 
 def _gaps(
-    question: str, statements: Sequence[Statement], products: Sequence[str], lang: str
+    question: str,
+    statements: Sequence[Statement],
+    products: Sequence[str],
+    lang: str,
+    lexicon: Lexicon,
 ) -> list[str]:
     """What the sub-task asks and no statement answers: each lexicon concept its question
     names, for each product."""
-    lexicon = default_lexicon()
     folded = fold(question)
     asked = [
         c for c in lexicon.concepts if any(re.search(term_pattern(t), folded) for t in c.terms)
@@ -154,7 +157,7 @@ def _gaps(
         for product in products:
             if not any(
                 s.subject.startswith(product)
-                and attribute_key(s.attribute, s.value)[:2] == ("concept", concept.id)
+                and attribute_key(s.attribute, s.value, lexicon)[:2] == ("concept", concept.id)
                 for s in statements
             ):
                 gaps.append(
@@ -169,7 +172,7 @@ def rules_findings(request: Request) -> str:
     """The rules sub-agent (a rules handler): payload ``subtask``, ``products``,
     ``documents`` (and the dossier's ``catalogue`` of metadata) in, JSON findings out."""
     payload = request.payload
-    lexicon = default_lexicon()
+    lexicon = extended_lexicon(payload.get("lexicon"))
     products = [str(p) for p in payload.get("products", ())]
     lang = lexicon.language(str(payload.get("question", "")))
     catalogue = _catalogue(payload)
@@ -184,8 +187,8 @@ def rules_findings(request: Request) -> str:
         )  # fmt: skip
         reads += found
         gaps += orphans
-    statements = _merge_agreeing(reads)
-    gaps = _gaps(str(payload["subtask"]["question"]), statements, products, lang) + gaps
+    statements = _merge_agreeing(reads, lexicon)
+    gaps = _gaps(str(payload["subtask"]["question"]), statements, products, lang, lexicon) + gaps
     return json.dumps(
         {"statements": [_statement_dict(s) for s in statements], "gaps": gaps},
         ensure_ascii=False,
@@ -234,6 +237,7 @@ def subagent_request(
     *,
     catalogue: Sequence[DossierDocument] = (),
     aliases: Mapping[str, str] | None = None,
+    lexicon: Mapping[str, Any] | None = None,
 ) -> Request:
     """The request for one sub-task: its documents in the messages and in the payload, with
     the metadata (never the text) of every document of the dossier (``catalogue``), so that
@@ -247,6 +251,7 @@ def subagent_request(
         "question": question,
         "products": list(products),
         "aliases": dict(aliases or {}),
+        "lexicon": dict(lexicon or {}),
         "subtask": {"id": subtask.id, "question": subtask.question, "scope": list(subtask.scope)},
         "documents": [
             {

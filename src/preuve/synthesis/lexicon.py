@@ -122,6 +122,16 @@ class Lexicon:
     deny_cues: tuple[str, ...] = ()
     passive_cues: tuple[str, ...] = ()
     yes_no: Mapping[str, tuple[str, str]] | None = None
+    grammar: Mapping[str, tuple[str, ...]] | None = None
+
+    def words(self, name: str) -> tuple[str, ...]:
+        """A list of the ``[grammar]`` table (clause words, articles, ...)."""
+        return (self.grammar or {}).get(name, ())
+
+    def alternation(self, name: str) -> str:
+        """The words of a ``[grammar]`` list as a regex alternation, longest first, each a
+        whole word (or a whole symbol)."""
+        return _alternation(self.words(name))
 
     def language(self, text: str) -> str:
         """``fr`` or ``en`` (or another declared language): the one whose frequent words
@@ -135,6 +145,14 @@ class Lexicon:
 
     def concept(self, concept_id: str) -> Concept | None:
         return next((c for c in self.concepts if c.id == concept_id), None)
+
+
+def _alternation(words: Sequence[str]) -> str:
+    parts = [
+        rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w[:1].isalpha() else re.escape(w)
+        for w in sorted(words, key=len, reverse=True)
+    ]
+    return "(?:" + "|".join(parts or ["(?!)"]) + ")"
 
 
 def _words(values: object, where: str) -> tuple[str, ...]:
@@ -252,6 +270,7 @@ def lexicon_from_data(data: Mapping[str, Any]) -> Lexicon:
             affirm_cues=_words(_table(data, "properties").get("affirm", []), "lexicon"),
             deny_cues=_words(_table(data, "properties").get("deny", []), "lexicon"),
             passive_cues=_words(_table(data, "properties").get("passive", []), "lexicon"),
+            grammar=_groups(_table(data, "grammar"), "lexicon: grammar"),
             yes_no={
                 str(lang): (
                     str(word),

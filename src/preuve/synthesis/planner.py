@@ -33,6 +33,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from preuve.core.defects import Defect
@@ -129,10 +130,26 @@ def _plausible(name: str, vocabulary: set[str], lexicon: Lexicon) -> bool:
     return not (common or lowered in lexicon.months or name.lower() in vocabulary)
 
 
-_LIST_JOIN = re.compile(r"^[\s,;:/]*(?:(?:et|and|ou|or|vs\.?|versus|,)\s*)*$", re.IGNORECASE)
+def _joined(words: Sequence[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) or "(?!)"
 
 
-def _enumerated(question: str, names: Sequence[str]) -> tuple[str, ...]:
+@lru_cache(maxsize=16)
+def _list_join(lexicon: Lexicon) -> re.Pattern[str]:
+    """What may stand between two names of a list: punctuation and the lexicon's list words."""
+    return re.compile(rf"^[\s,;:/]*(?:(?:{_joined(lexicon.words('list_words'))}|,)\s*)*$", re.I)
+
+
+@lru_cache(maxsize=16)
+def _segment(lexicon: Lexicon) -> re.Pattern[str]:
+    """Where a question's enumeration splits: punctuation and the lexicon's joining words."""
+    joiners = _joined(lexicon.words("enumeration_words"))
+    return re.compile(rf"[,;:()\[\]?!.\n]|(?<!\S)(?:{joiners})(?=\s)", re.I)
+
+
+def _enumerated(
+    question: str, names: Sequence[str], lexicon: Lexicon | None = None
+) -> tuple[str, ...]:
     """The longest run of ``names`` the question writes as a list ("A, B and C", "A ou B"),
     parenthesized remarks aside; other names (the company, a vendor, the system to replace)
     are entities, not candidates."""
@@ -141,7 +158,9 @@ def _enumerated(question: str, names: Sequence[str]) -> tuple[str, ...]:
     best: list[str] = []
     run: list[tuple[int, str]] = []
     for start, name in found:
-        if run and _LIST_JOIN.match(bare[run[-1][0] + len(run[-1][1]) : start]):
+        if run and _list_join(lexicon or default_lexicon()).match(
+            bare[run[-1][0] + len(run[-1][1]) : start]
+        ):
             run.append((start, name))
         else:
             run = [(start, name)]
@@ -197,7 +216,7 @@ def detect_products(
         for name in dict.fromkeys(_name_candidates(question))
         if _plausible(name, lowercase_words, lex) and any(mentions(name, t) for t in texts)
     ]
-    listed = _enumerated(question, in_question)
+    listed = _enumerated(question, in_question, lex)
     if len(listed) >= 2:
         return listed  # the candidates the question lists side by side
     if in_question:
@@ -244,12 +263,6 @@ def _concept_phrases(text: str, lexicon: Lexicon) -> set[str]:
     }
 
 
-_SEGMENT = re.compile(
-    r"[,;:()\[\]?!.\n]|(?<!\S)(?:et|and|ou|or|puis|then|ainsi que|as well as)(?=\s)"
-)
-_ARTICLES = re.compile(
-    r"^(?:(?:les|le|la|l'|l’|des|de|du|d'|d’|the|a|an|its|their)(?:\s+|(?<=['’])))+", re.I
-)
 _MAX_CRITERION_WORDS = 4
 
 
@@ -269,12 +282,14 @@ def _criterion_text(segment: str, lexicon: Lexicon) -> str:
 def _bare_label(text: str, lexicon: Lexicon) -> str:
     """A criterion without its leading function and question words ("Comparer la ...")."""
     words = " ".join(text.split()).split(" ")
-    while words and (
-        fold(re.split(r"['’]", words[0])[-1] or words[0])
-        in lexicon.stopwords | lexicon.question_words
-    ):
+    skipped = lexicon.stopwords | lexicon.question_words | frozenset(lexicon.words("articles"))
+    while words and fold(re.split(r"['’]", words[0])[-1] or words[0]) in skipped:
         words = words[1:]
-    return _ARTICLES.sub("", " ".join(words))
+    if words and re.match(r"^[^\s'’]+['’]", words[0]):  # "l'état" is "état"
+        elided, rest = re.split(r"['’]", words[0], maxsplit=1)
+        if fold(elided) + "'" in lexicon.words("articles") or fold(elided) in skipped:
+            words[0] = rest
+    return " ".join(words)
 
 
 def criteria(question: str, products: Sequence[str], lexicon: Lexicon) -> tuple[Criterion, ...]:
@@ -292,7 +307,7 @@ def criteria(question: str, products: Sequence[str], lexicon: Lexicon) -> tuple[
         for part in re.split(r"[^:]*:(?=\s)", sentence)  # drop what precedes a colon
     ]
     out: list[Criterion] = []
-    for segment in (piece for part in segments for piece in _SEGMENT.split(part)):
+    for segment in (piece for part in segments for piece in _segment(lexicon).split(part)):
         text = _criterion_text(segment, lexicon)
         words = _stems(text, lexicon) - named
         if not words or len(words) > _MAX_CRITERION_WORDS:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.lexicon import Lexicon, fold, fold1, normalize_type_name
@@ -54,11 +55,17 @@ _VERSION = re.compile(
 _ACRONYM = re.compile(
     r"^\s*(?::\s*)?(?:de\s+|of\s+)?(?P<n>[A-Z][A-Z0-9]{1,7}(?:[ -]?v?\d+(?:\.\d+)?)?)\b"
 )
-_NOT_CURRENT = re.compile(
-    r"(?:\bune?|\ba|\ban|\bplus\b(?:\s+\w+)?|no longer(?:\s+\w+)?|quitte|abandonne|leaves)"
-    r"\s+(?:sous\s+|under\s+(?:the\s+)?)?$"
-)
-_OF = re.compile(r"(?:\bsous|\bunder(?:\s+an?|\s+the)?|:|\bis|\best|\bsous\s+une?)\s*$")
+
+
+@lru_cache(maxsize=16)
+def _licence_grammar(lexicon: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(before a licence word: a requirement or the past; before it: the product's own)."""
+    not_current = lexicon.alternation("not_current_licence")
+    under = lexicon.alternation("licence_of")
+    return (
+        re.compile(rf"{not_current}(?:\s+\w+)?\s+(?:{under}\s+)?$"),
+        re.compile(rf"{under}\s*$"),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +122,8 @@ def _licence_at(
     previous = max((e for _, e in spans if e <= ts), default=0)
     boundary = max((m.end() for m in re.finditer(r"[,;()]", folded[:ts])), default=0)
     clause = folded[max(previous, boundary) : ts]
-    if _NOT_CURRENT.search(folded[:ts]) or any(_past(clause, c) for c in lexicon.past_cues):
+    not_current, licence_of = _licence_grammar(lexicon)
+    if not_current.search(folded[:ts]) or any(_past(clause, c, lexicon) for c in lexicon.past_cues):
         return None  # "previously under MIT", "converts to Apache 2.0 after four years"
 
     def named(near: Callable[[int, int], bool]) -> str | None:
@@ -140,7 +148,7 @@ def _licence_at(
     canonical = canonical or named(lambda p, e: ts - 3 <= e <= ts + 1)
     if canonical is not None:
         return Value("licence", ts, te, canonical, ("licence", fold(canonical)))
-    if _OF.search(folded[:ts]) or folded[:ts].strip() == "":
+    if licence_of.search(folded[:ts]) or folded[:ts].strip() == "":
         kinds = _kinds(folded[te:], lexicon)
         if kinds:
             written = " ".join(sentence[te : te + _kinds_length(folded[te:], lexicon)].split())
@@ -149,17 +157,15 @@ def _licence_at(
     return None
 
 
-_CHANGE_TO = re.compile(r"(?<![a-z])(?:to|vers|pour|au profit de|a)(?![a-z])")
-
-
-def _past(clause: str, cue: str) -> bool:
+def _past(clause: str, cue: str, lexicon: Lexicon) -> bool:
     """True when ``cue`` makes the licence after it a past one; "from X to Y" leaves Y the
     current one (the cue governs X, and a "to" stands between)."""
     at = clause.find(cue)
     if at < 0:
         return False
     starts_a_change = cue.rsplit(maxsplit=1)[-1] in {"from", "de", "du", "quitte"}
-    return not (starts_a_change and _CHANGE_TO.search(clause, at + len(cue)))
+    change = re.compile(lexicon.alternation("change_words"))
+    return not (starts_a_change and change.search(clause, at + len(cue)))
 
 
 def licence_values(sentence: str, lexicon: Lexicon) -> list[Value]:
@@ -229,7 +235,6 @@ def status_of(
     return Value("status", start, end, written, ("status", group, None))
 
 
-_ARTICLES = frozenset({"a", "an", "the", "un", "une", "le", "la", "les", "des", "l'", "that"})
 _OBJECT_END = re.compile(r"[,;:.()]|\s(?:and|et|but|mais|with|avec|for|pour|since|depuis)\s")
 
 
@@ -251,7 +256,7 @@ def property_values(sentence: str, lexicon: Lexicon, lang: str) -> list[tuple[Va
             continue
         stop = _OBJECT_END.search(folded, start)
         words = sentence[start : stop.start() if stop else len(sentence)].split()
-        words = [w for w in words if fold(w) not in _ARTICLES][:8]
+        words = [w for w in words if fold(w) not in lexicon.words("articles")][:8]
         if not words or _conditional(folded, position, lexicon):
             continue
         about = " ".join(words).strip(" .")
@@ -259,7 +264,8 @@ def property_values(sentence: str, lexicon: Lexicon, lang: str) -> list[tuple[Va
     for cue in lexicon.passive_cues:
         for position in _find(folded, cue):
             begin = max((m.end() for m in re.finditer(r"[,;:.]", folded[:position])), default=0)
-            words = [w for w in sentence[begin:position].split() if fold(w) not in _ARTICLES][-8:]
+            written = sentence[begin:position].split()
+            words = [w for w in written if fold(w) not in lexicon.words("articles")][-8:]
             if words and not _conditional(folded, position, lexicon):
                 value = Value("property", position, position + len(cue), yes, ("property", yes))
                 out.append((value, " ".join(words).strip(" .")))
@@ -331,7 +337,7 @@ def _origin(
     is the document's own. A value is reported when its clause holds an attribution cue
     followed by a source, or names a source while another clause of the sentence names
     another one (two sources side by side)."""
-    clause = _clause_of(sentence, value)
+    clause = _clause_of(sentence, value, lexicon)
     folded = fold(clause)
     cue = next(
         (m for c in lexicon.attribution_cues
@@ -352,7 +358,7 @@ def _origin(
 
 
 def _clauses_with_sources(sentence: str, lexicon: Lexicon, own_type: str) -> list[str]:
-    parts = re.split(_STRONG.pattern, fold1(sentence))
+    parts = re.split(_strong(lexicon).pattern, fold1(sentence))
     own = {normalize_type_name(own_type), own_type}
     return [p for p in parts if _mentioned_types(p, lexicon) - own]
 
@@ -463,7 +469,9 @@ def _rows(
             else subject
         )
         context = (*modality, *setup_context(sentence.label, lexicon))
-        rows.append((value, about, attribute, (*context, *year_context(sentence.text, value))))
+        rows.append(
+            (value, about, attribute, (*context, *year_context(sentence.text, value, lexicon)))
+        )
     concept = lexicon.concept("licence")
     for value in licence_values(sentence.text, lexicon):
         label = concept.label(lang) if concept else "licence"
@@ -578,16 +586,18 @@ def _document_advisory(
     ]  # fmt: skip
 
 
-_STRONG = re.compile(
-    r";|\balors que\b|\btandis que\b|\bwhereas\b|\bwhile\b|\bbut\b|\bmais\b|\bcontre\b"
-    r"|\bversus\b|\bvs\.?(?!\w)|,\s+(?:et|and)\b"
-)
+@lru_cache(maxsize=16)
+def _strong(lexicon: Lexicon) -> re.Pattern[str]:
+    """Strong boundaries: ";", a contrast word, or ", and"."""
+    joiners = lexicon.alternation("clause_words")
+    return re.compile(rf";|{lexicon.alternation('contrast_words')}|,\s+{joiners}")
 
 
-def _clause_of(sentence: str, value: Value) -> str:
+def _clause_of(sentence: str, value: Value, lexicon: Lexicon) -> str:
     """The part of the sentence that speaks of ``value``: from the previous strong boundary
     (``;``, ``alors que``, ``whereas``, ``but``) to the next one."""
     folded = fold1(sentence)
-    left = max((m.end() for m in _STRONG.finditer(folded, 0, value.start)), default=0)
-    right = _STRONG.search(folded, value.end)
+    strong = _strong(lexicon)
+    left = max((m.end() for m in strong.finditer(folded, 0, value.start)), default=0)
+    right = strong.search(folded, value.end)
     return sentence[left : right.start() if right else len(sentence)]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.lexicon import Concept, Lexicon, fold, fold1
@@ -49,16 +50,23 @@ __all__ = [
     "year_context",
 ]
 
-_BOUNDARY = re.compile(
-    r"[;:,()\[\]—–]|\s-\s|\b(?:et|and|mais|but|while|alors que|tandis que|whereas)\b"
-)
+
+@lru_cache(maxsize=16)
+def _boundary(lexicon: Lexicon) -> re.Pattern[str]:
+    """Clause boundaries: punctuation, or a clause word of the lexicon ("et", "whereas")."""
+    return re.compile(rf"[;:,()\[\]—–]|\s-\s|{lexicon.alternation('clause_words')}")
+
+
+@lru_cache(maxsize=16)
+def _year_context(lexicon: Lexicon) -> re.Pattern[str]:
+    """A year after a period word of the lexicon ("en 2026", "by 2027")."""
+    return re.compile(rf"{lexicon.alternation('period_words')}\s+(?P<y>(?:19|20)\d{{2}})\b")
+
+
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*")
 _BRANCH = re.compile(r"\b(?:branche\s+|branch\s+|v)?(\d+)\.x\b", re.IGNORECASE)
 _LABEL = re.compile(r"^\s*(?:[-*•]\s+)?(?P<label>[^:.;!?|]{2,80}?)\s*:\s+\S")
 _MAX_LABEL_WORDS = 6
-_YEAR_CONTEXT = re.compile(
-    r"\b(?:en|in|pour|for|d'ici|by|fin|end of|au|during|durant|courant)\s+(?P<y>(?:19|20)\d{2})\b"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,10 +243,11 @@ def _fits(concept: Concept, value: Value) -> bool:
     return value.unit == concept.dimension
 
 
-def _clause(folded: str, start: int, end: int) -> tuple[int, int]:
+def _clause(folded: str, start: int, end: int, lexicon: Lexicon) -> tuple[int, int]:
     """The clause around [start, end): from the boundary before to the boundary after."""
-    left = max((m.end() for m in _BOUNDARY.finditer(folded, 0, start)), default=0)
-    after = _BOUNDARY.search(folded, end)
+    boundary = _boundary(lexicon)
+    left = max((m.end() for m in boundary.finditer(folded, 0, start)), default=0)
+    after = boundary.search(folded, end)
     return left, after.start() if after else len(folded)
 
 
@@ -299,7 +308,7 @@ def attribute_of(
         if other is not value:
             masked[other.start : other.end] = " " * (other.end - other.start)
     plain = "".join(masked)
-    left, right = _clause(plain, value.start, value.end)
+    left, right = _clause(plain, value.start, value.end, lexicon)
     terms = [t for t in _term_positions(plain, lexicon.concepts) if _fits(t[2], value)]
     before = [t for t in terms if left <= t[0] < value.start]
     after = [t for t in terms if value.end <= t[0] < right]
@@ -392,12 +401,13 @@ def distinguishing_words(
     return [w for w in words if stem(w) not in term_words and not w[0].isdigit()][-3:]
 
 
-def year_context(sentence: str, value: Value) -> tuple[str, ...]:
+def year_context(sentence: str, value: Value, lexicon: Lexicon) -> tuple[str, ...]:
+    """The period a value is about when its clause names one ("6 GPU en 2026")."""
     folded = fold1(sentence)
-    left, right = _clause(folded, value.start, value.end)
+    left, right = _clause(folded, value.start, value.end, lexicon)
     years = [
         m.group("y")
-        for m in _YEAR_CONTEXT.finditer(folded, left, right)
+        for m in _year_context(lexicon).finditer(folded, left, right)
         if not value.start <= m.start("y") < value.end
     ]
     return (years[0],) if years and value.kind != "date" else ()

@@ -205,8 +205,9 @@ what they state, as JSON only:
  "gaps": ["..."]}
 - subject: the product, named exactly as in the list of products (add a version branch such
   as "2.x" only when the value is about that branch);
-- attribute: the quantity or status (e.g. "latence p95", "débit", "licence", "prix par an",
-  "fin de support", or the id of a security advisory for its state);
+- attribute: the quantity or status, in the words of the documents (a measure with its
+  qualifier such as a percentile, a price, a licence, an end-of-support date, a yes/no
+  property, or the id of a security advisory for its state);
 - value: the value copied as written (number and unit, licence name, date, state);
 - text: the sentence that states it; sources: the documents that state it, each with the
   value as written in that document and the passage of that document copied exactly (quote);

@@ -20,6 +20,7 @@ import re
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from preuve.core.numbers import Locale, NumberMention, extract_numbers
 from preuve.synthesis.lexicon import Lexicon, Unit, default_lexicon, fold, fold1
@@ -115,6 +116,14 @@ def _period_of(word: str, lexicon: Lexicon) -> str | None:
     return next((p for p, words in lexicon.periods.items() if folded in words), None)
 
 
+@lru_cache(maxsize=16)
+def _per_link(lexicon: Lexicon) -> re.Pattern[str]:
+    """ "par", "per", "/" (the lexicon's per words), after an optional "and" or comma."""
+    per = "|".join(re.escape(w) for w in sorted(lexicon.per_words, key=len, reverse=True))
+    joiners = "|".join(re.escape(w) for w in lexicon.words("clause_words")) or "(?!)"
+    return re.compile(rf"(?:(?:{joiners}|,)\s+)?({per})(?=[\s\d/]|$)\s*", re.IGNORECASE)
+
+
 def _denominators(rest: str, lexicon: Lexicon, count_nouns: bool) -> _Per:
     """``HT par GPU et par mois``, ``/mois``, ``per month``, ``mensuels``: what follows."""
     periods: list[str] = []
@@ -130,11 +139,7 @@ def _denominators(rest: str, lexicon: Lexicon, count_nouns: bool) -> _Per:
                 tax, used = code, used + lead + len(word)
                 break
         else:
-            link = re.match(
-                r"(?:(?:et|and|,)\s+)?(par|per|/|a|an|each|chaque)(?=[\s\d/]|$)\s*",
-                tail,
-                re.IGNORECASE,
-            )
+            link = _per_link(lexicon).match(tail)
             if tail.startswith("/"):
                 link = re.match(r"/\s*", tail)
             body = tail[link.end() :] if link else tail

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import io
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -136,10 +137,13 @@ def test_grade_a_run_and_a_synthesis_file(run_dir: Path, corpus: SynthesisCorpus
     assert json.loads(stdout)["total"] == 100.0
 
 
-def test_eval_synthesis_prints_mean_and_worst() -> None:
-    code, stdout, _ = invoke("eval", "synthesis", "--repeat", "2")
+def test_eval_synthesis_prints_one_row_per_dossier() -> None:
+    own = "tests/heldout/synthesis/en-backup-service"
+    code, stdout, _ = invoke("eval", "synthesis", "--repeat", "2", "--dossier", own)
     assert code == 0
-    assert "mean 100.0/100 · worst 100.0/100" in stdout
+    assert re.search(r"bundled\s*│\s*bundled\s*│\s*100\.0\s*│\s*100\.0\s*│\s*12/12", stdout)
+    assert re.search(r"held-out\s*│\s*en-backup-service\s*│\s*100\.0\s*│\s*100\.0", stdout)
+    assert "held-out en-backup-service:\n  score: 100.0/100" in stdout
 
 
 @pytest.mark.parametrize(
@@ -180,3 +184,33 @@ def test_synthesize_never_opens_the_gold_grid(
     assert code == 0
     assert any(p.endswith("question.md") for p in opened)
     assert [p for p in opened if p.startswith(str(corpus.grid.parent))] == []
+
+
+def test_synthesize_takes_a_lexicon_extension(tmp_path: Path) -> None:
+    folder = tmp_path / "trackers"
+    (folder / "documents").mkdir(parents=True)
+    (folder / "question.md").write_text("Which tracker, Alpha or Beta?\n", encoding="utf-8")
+    for doc_id, kind, day, body in (
+        ("d-1", "note-fournisseur", "2026-02-01", "Alpha has a positioning error of 2.5 m."),
+        ("d-2", "benchmark-interne", "2026-06-01", "Alpha: accuracy of 6.8 m in our test."),
+        ("d-3", "vendor note", "2026-02-01", "Beta has a positioning error of 3 m."),
+    ):
+        header = f"---\nid: {doc_id}\ntitle: Note\ndate: {day}\nsource_type: {kind}\n---\n\n"
+        (folder / "documents" / f"{doc_id}.md").write_text(header + body + "\n", "utf-8")
+    extension = tmp_path / "gnss.toml"
+    extension.write_text(
+        '[[concepts]]\nid = "accuracy"\nlabel = { en = "accuracy" }\n'
+        'terms = ["positioning error", "accuracy"]\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    args = ("synthesize", str(folder), "--out", str(out), "--json")
+    code, _, _ = invoke(*args)
+    assert code == 0 and json.loads((out / "trajectory.json").read_text())["contradictions"] == []
+    code, _, _ = invoke(*args, "--lexicon", str(extension))
+    [found] = json.loads((out / "trajectory.json").read_text())["contradictions"]
+    assert (code, found["subject"], found["retained"]["value"], found["rule"]) == (
+        0, "Alpha", "6.8 m", 1
+    )  # fmt: skip
+    code, _, stderr = invoke(*args, "--lexicon", str(tmp_path / "missing.toml"))
+    assert code == 2 and "cannot read the lexicon" in stderr

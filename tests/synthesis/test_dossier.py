@@ -98,9 +98,9 @@ def test_loads_the_bundled_dossier(bundled: Dossier) -> None:
             GOOD_HEADER.replace("2026-07-09", "2026-02-30"), 4, "does not exist", id="date-30-feb"
         ),
         pytest.param(
-            GOOD_HEADER.replace("audit", "press release"),
+            GOOD_HEADER.replace("audit", "rumour"),
             5,
-            "unknown source_type 'press release'",
+            "unknown source_type 'rumour'",
             id="bad-type",
         ),
         pytest.param(GOOD_HEADER.replace("doc-01", "doc 01"), 2, "must be one token", id="bad-id"),

@@ -65,11 +65,14 @@ def test_contradictions_are_listed_with_their_rule(evidence: EvidenceDossier) ->
 
 def test_computed_values_come_from_code_and_never_sum_a_fleet(evidence: EvidenceDossier) -> None:
     values = {c.label: c.value for c in evidence.computed}
-    assert values == {
+    totals = {label: value for label, value in values.items() if label.startswith("coût annuel")}
+    assert totals == {
         "coût annuel de 6 GPU en 2026": Decimal(165600),
         "coût annuel de 12 GPU en 2027": Decimal(331200),
     }
     assert Decimal(18) not in values.values()
+    assert values["Location de GPU, prix par an"] == Decimal(27600)  # a unit conversion
+    assert values["Kestrel Serve, latence p95 : rapport retenu / rejeté"] == Decimal("2.83")
     assert "12 GPU x 2 300 € HT par GPU et par mois x 12 mois" in evidence.render()
 
 
@@ -78,7 +81,9 @@ def test_two_prices_without_arbitration_compute_nothing() -> None:
     price_a = Statement.of("Location", "prix", "2 300 € HT par GPU et par mois", "", "doc-21")
     price_b = Statement.of("Hébergeur B", "prix", "2 100 € HT par GPU et par mois", "", "doc-08")
     findings = (Finding("x", (fleet, price_a, price_b), docs_read=("doc-09", "doc-21", "doc-08")),)
-    assert compute_values(findings, ()) == ()
+    computed = compute_values(findings, ())
+    assert [c.label for c in computed if c.label.startswith("coût annuel")] == []
+    assert {c.value for c in computed} == {Decimal(27600), Decimal(25200)}  # per year, each
 
 
 def test_failures_gaps_and_unused_documents_are_shown(dossier: Dossier) -> None:

@@ -164,8 +164,8 @@ def test_computed_value_keeps_decimal() -> None:
         }),
         ("dossier", {"Dossier", "DossierDocument", "load_dossier", "parse_document"}),
         ("contradictions", {
-            "ValueGroup", "candidates_of", "contradiction_from", "find_contradictions",
-            "group_values",
+            "ValueGroup", "between_documents", "candidates_of", "contradiction_from",
+            "find_contradictions", "group_values",
         }),
         ("checks", {
             "DossierLimits", "QuantityKind", "check_arbitrations", "check_citations",
@@ -175,7 +175,7 @@ def test_computed_value_keeps_decimal() -> None:
         }),
         ("grid", {
             "ContradictionSpec", "FactSpec", "Grid", "GridScore", "grade", "grid_from_dict",
-            "load_grid",
+            "load_grid", "unplanned_contradictions",
         }),
     ],
     ids=["findings", "dossier", "contradictions", "checks", "grid"],

@@ -76,11 +76,15 @@ def rules_run(dossier: Dossier) -> SynthesisRun:
     return synthesize(dossier, synthesis_rules_model())
 
 
+# The rules plan's sub-task for the question's criterion "l'état de sécurité".
+SECURITY = "etat-securit"
+
 BUNDLED_CONTRADICTIONS = {
     ("Kestrel Serve", "latence p95", "340 ms", "120 ms", 1),
     ("Kestrel Serve", "débit", "1 900 tok/s", "2 400 tok/s", 1),
     ("Tamaris Inference", "licence", "TSL", "Apache 2.0", 2),
-    ("Orvet", "ORV-SA-2026-004", "corrigée en 3.4.2", "sans correctif", 3),
+    # values as written in their documents
+    ("Orvet", "ORV-SA-2026-004", "corrigée dans Orvet 3.4.2", "aucun correctif", 3),
     ("Kestrel Serve 2.x", "fin de support", "30 juin 2027", "31 décembre 2028", 3),
 }
 
@@ -194,13 +198,13 @@ SECOND_DOCUMENTS = (
      "Traiteur pour le séminaire de printemps : 2 400 € TTC pour 40 convives, boissons "
      "comprises."),
 )  # fmt: skip
-SECOND_CONTRADICTIONS = {
+SECOND_CONTRADICTIONS = {  # values as written; licence names canonical (the lexicon's)
     ("Luminar DB", "latence p99", "45 ms", "12 ms", 1),
     ("Sorbet Vector", "latence p99", "38 ms", "9 ms", 1),
-    ("Sorbet Vector", "débit (requêtes)", "950 req/s", "3,000 req/s", 1),
-    ("Sorbet Vector", "licence", "BSL 1.1", "MIT", 2),
-    ("Luminar DB", "CVE-2026-31337", "corrigée en 4.2.1", "sans correctif", 3),
-    ("Luminar DB 4.x", "fin de support", "31 mars 2027", "31 décembre 2028", 3),
+    ("Sorbet Vector", "débit", "950 req/s", "3,000 requests per second", 1),
+    ("Sorbet Vector", "licence", "BSL-1.1", "MIT", 2),
+    ("Luminar DB", "CVE-2026-31337", "corrigée en 4.2.1", "pas encore de correctif", 3),
+    ("Luminar DB 4.x", "fin de support", "March 31, 2027", "31 décembre 2028", 3),
 }
 SECOND_GRID = {
     "documents": [d[0] for d in SECOND_DOCUMENTS],
@@ -208,9 +212,9 @@ SECOND_GRID = {
     "facts": [
         {"id": "G1", "pattern": r"45 ms"},
         {"id": "G2", "pattern": r"38 ms"},
-        {"id": "G3", "pattern": r"BSL 1\.1"},
+        {"id": "G3", "pattern": r"BSL[ -]1\.1"},
         {"id": "G4", "pattern": r"4\.2\.1"},
-        {"id": "G5", "pattern": r"31 mars 2027"},
+        {"id": "G5", "pattern": r"31 mars 2027|March 31, 2027"},
         {"id": "G6", "pattern": r"18 500 €"},
         {"id": "G7", "pattern": r"24 000 €"},
     ],
@@ -220,7 +224,7 @@ SECOND_GRID = {
         {"id": "K2", "subject_pattern": "sorbet", "retained": {"pattern": "BSL"},
          "rejected": {"pattern": "MIT"}},
         {"id": "K3", "subject_pattern": "luminar|CVE", "retained": {"pattern": r"4\.2\.1"},
-         "rejected": {"pattern": "sans correctif"}},
+         "rejected": {"pattern": "sans correctif|pas encore de correctif"}},
         {"id": "K4", "subject_pattern": "luminar", "retained": {"pattern": "2027"},
          "rejected": {"pattern": "2028"}},
     ],
@@ -254,7 +258,9 @@ def test_rules_generalize_to_a_dossier_they_never_saw(tmp_path: Path) -> None:
 # --- the reference failures, replayed -----------------------------------------------------------
 
 
-def test_planner_dropping_doc_30_and_31_loses_c4_and_says_so(dossier: Dossier, grid: Grid) -> None:
+def test_planner_dropping_doc_30_and_31_no_longer_loses_c4(dossier: Dossier, grid: Grid) -> None:
+    """The reference lost C4 so; code now checks coverage and assigns what a plan drops."""
+
     def planner(request: Request) -> str:
         plan = json.loads(synthesis_rules_model().complete(request).text)
         for task in plan["subtasks"]:
@@ -263,32 +269,33 @@ def test_planner_dropping_doc_30_and_31_loses_c4_and_says_so(dossier: Dossier, g
 
     run = synthesize(dossier, routed({PLANNER_TASK: planner}))
     assert run.status is LoopStatus.VALID
-    assert {"doc-30", "doc-31"} <= set(run.uncovered)
-    assert "- doc-30 : couvert par aucune sous-tâche (jamais lu)" in run.limit_lines
-    assert all(c.attribute != "fin de support" for c in run.contradictions)
+    assert not {"doc-30", "doc-31"} & set(run.uncovered)
+    assert run.plan is not None
+    assert [d for d, _ in run.plan.coverage if d in {"doc-30", "doc-31"}] == ["doc-30", "doc-31"]
+    assert any(line.startswith("- doc-30 : assigned by code") for line in run.limit_lines)
+    assert any(c.attribute == "fin de support" for c in run.contradictions)
     assert run.synthesis is not None
     score = grade(grid, run.synthesis)
-    assert "C4" in score.contradictions_missed
-    assert "F09" in score.facts_missed
-    assert score.rounded < 100
+    assert "C4" in score.contradictions_right
+    assert score.rounded == 100
 
 
 def test_a_failed_sub_agent_is_kept_not_investigated(dossier: Dossier) -> None:
     def subagent(request: Request) -> str | Completion:
-        if request.payload["subtask"]["id"] == "securite":
+        if request.payload["subtask"]["id"] == SECURITY:
             raise ModelError("connection reset by the inference server")
         return synthesis_rules_model().complete(request)
 
     run = synthesize(dossier, routed({SUBAGENT_TASK: subagent}))
     [failed] = [f for f in run.findings if f.status is FindingStatus.NOT_INVESTIGATED]
-    assert failed.subtask_id == "securite"
+    assert failed.subtask_id == SECURITY
     assert "connection reset" in failed.error
     assert failed.statements == ()
     assert "NOT INVESTIGATED : connection reset" in run.evidence
-    assert any("sous-tâche securite : NOT INVESTIGATED" in line for line in run.limit_lines)
+    assert any(f"sous-tâche {SECURITY} : NOT INVESTIGATED" in line for line in run.limit_lines)
     assert all(c.subject != "Orvet" for c in run.contradictions)  # C3 was never read
     assert run.status is LoopStatus.VALID
-    assert "failures" in run.to_dict() and run.to_dict()["failures"][0]["subtask_id"] == "securite"
+    assert "failures" in run.to_dict() and run.to_dict()["failures"][0]["subtask_id"] == SECURITY
 
 
 @pytest.mark.parametrize(
@@ -302,7 +309,7 @@ def test_a_failed_sub_agent_is_kept_not_investigated(dossier: Dossier) -> None:
 )
 def test_an_input_error_of_a_sub_agent(dossier: Dossier, error: InputError, kept: bool) -> None:
     def subagent(request: Request) -> str | Completion:
-        if request.payload["subtask"]["id"] == "securite":
+        if request.payload["subtask"]["id"] == SECURITY:
             raise error
         return synthesis_rules_model().complete(request)
 
@@ -313,7 +320,7 @@ def test_an_input_error_of_a_sub_agent(dossier: Dossier, error: InputError, kept
         return
     run = synthesize(dossier, model)
     [failed] = [f for f in run.findings if f.status is FindingStatus.NOT_INVESTIGATED]
-    assert (failed.subtask_id, failed.error) == ("securite", error.one_line())
+    assert (failed.subtask_id, failed.error) == (SECURITY, error.one_line())
 
 
 def test_a_sub_agent_citing_an_unknown_document_is_refused_then_not_investigated(
@@ -324,7 +331,7 @@ def test_a_sub_agent_citing_an_unknown_document_is_refused_then_not_investigated
            "gaps": []}  # fmt: skip
 
     def subagent(request: Request) -> str | Completion:
-        if request.payload["subtask"]["id"] == "securite":
+        if request.payload["subtask"]["id"] == SECURITY:
             return json.dumps(bad)
         return synthesis_rules_model().complete(request)
 
@@ -360,12 +367,12 @@ def test_a_merged_statement_is_flagged_and_its_contradiction_still_found(
     }
 
     def subagent(request: Request) -> str | Completion:
-        if request.payload["subtask"]["id"] == "securite":
+        if request.payload["subtask"]["id"] == SECURITY:
             return json.dumps(merged, ensure_ascii=False)
         return synthesis_rules_model().complete(request)
 
     run = synthesize(dossier, routed({SUBAGENT_TASK: subagent}))
-    [security] = [f for f in run.findings if f.subtask_id == "securite"]
+    [security] = [f for f in run.findings if f.subtask_id == SECURITY]
     assert len(security.merged_statements()) == 1
     assert "[FUSION" in run.evidence
     assert any("fusionne" in line for line in run.limit_lines)

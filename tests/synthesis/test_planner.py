@@ -13,16 +13,18 @@ from preuve.models import LoopStatus, ScriptedModel
 from preuve.models.base import Completion
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Plan
+from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.planner import (
     PLANNER_TASK,
     check_plan,
+    criteria,
+    criterion_scores,
     detect_products,
     make_plan,
     plan_from_dict,
     plan_to_dict,
     planner_request,
     rules_plan,
-    topic_scores,
 )
 
 
@@ -71,18 +73,39 @@ def test_bundled_products(products: tuple[str, ...]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("title", "text", "best"),
+    ("question", "expected"),
     [
-        pytest.param("Banc d'essai", "latence p95 de 340 ms, débit 1 900 tok/s", "performance"),
-        pytest.param("Devis", "prix de 38 000 € HT par an", "licence-cout"),
-        pytest.param("Bulletin", "vulnérabilité critique, aucun correctif", "securite"),
-        pytest.param("Cycle de vie", "fin de support de la branche 2.x", "perennite"),
-        pytest.param("Planification", "parc de 12 GPU en 2027", "capacite"),
+        pytest.param(
+            "Quel outil retenir : Alpha ou Beta ? Comparer la latence p95, le débit et le coût.",
+            ["latence p95", "débit", "coût"],
+            id="french-enumeration",
+        ),
+        pytest.param(
+            "The board wants evidence on: sustained throughput; licence terms; migration effort.",
+            ["sustained throughput", "licence terms", "migration effort"],
+            id="english-after-a-cue",
+        ),
+        pytest.param("Which one, Alpha or Beta?", [], id="no-criterion"),
     ],
 )
-def test_topic_scores(title: str, text: str, best: str) -> None:
-    scores = topic_scores(title, text)
-    assert max(scores, key=lambda topic: scores[topic]) == best
+def test_criteria_come_from_the_question(question: str, expected: list[str]) -> None:
+    found = criteria(question, ["Alpha", "Beta"], default_lexicon())
+    assert [c.label for c in found] == expected
+
+
+@pytest.mark.parametrize(
+    ("title", "text", "best"),
+    [
+        pytest.param("Banc d'essai", "latence p95 de 340 ms, débit 1 900 tok/s", "latenc-p95"),
+        pytest.param("Devis", "prix de 38 000 € HT par an", "cout"),
+        pytest.param("Fiche produit", "temps de réponse : 8 ms", "latenc-p95", id="a-synonym"),
+        pytest.param("Product sheet", "The p95 latency is 8 ms.", "latenc-p95", id="english"),
+    ],
+)
+def test_criterion_scores(title: str, text: str, best: str) -> None:
+    found = criteria("Comparer la latence p95, le débit et le coût.", [], default_lexicon())
+    scores = criterion_scores(title, text, found, default_lexicon())
+    assert max(scores, key=lambda c: scores[c]) == best
 
 
 def rules_plan_of(dossier: Dossier, products: tuple[str, ...]) -> Plan:
@@ -99,9 +122,9 @@ def test_rules_plan_covers_every_relevant_document_and_leaves_noise_out(
     noise = {d.id for d in DOCUMENTS if d.off_topic}
     assert set(plan.uncovered(dossier.ids)) == noise
     by_id = {t.id: t.scope for t in plan.subtasks}
-    assert {"doc-02", "doc-06"} <= set(by_id["performance"])
-    assert {"doc-16", "doc-17", "doc-13"} <= set(by_id["securite"])
-    assert {"doc-30", "doc-31"} <= set(by_id["perennite"])
+    # sub-tasks are the question's own criteria ("l'état de sécurité", "le coût", ...)
+    assert {"doc-16", "doc-17", "doc-13"} <= set(by_id["etat-securit"])
+    assert {"doc-07", "doc-08"} <= set(by_id["cout"]) | set(by_id["licenc"])
     assert all("Kestrel Serve" in t.question for t in plan.subtasks)
 
 

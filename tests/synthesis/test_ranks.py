@@ -33,8 +33,9 @@ def cand(value: str, *sources: SourceInfo) -> Candidate:
 
 def test_public_surface_is_pinned() -> None:
     assert set(ranks.__all__) == {
-        "RANKS", "Arbitration", "Candidate", "SourceInfo", "SourceType", "arbitrate",
-        "parse_source_type", "rank_of", "rule_three_holds",
+        "RANKS", "Arbitration", "Candidate", "RankTable", "SourceInfo", "SourceType",
+        "arbitrate", "default_rank_table", "parse_source_type", "rank_of", "rule_three_holds",
+        "rules_that_hold",
     }  # fmt: skip
 
 
@@ -75,11 +76,21 @@ def test_every_source_type_has_a_rank() -> None:
         ("quote", T.QUOTE_ESTIMATE),
         ("estimate", T.QUOTE_ESTIMATE),
         ("unknown", T.UNKNOWN),
-        ("press release", None),
+        ("benchmark-interne", T.INTERNAL_BENCHMARK),
+        ("note-fournisseur", T.VENDOR_NOTE),
+        ("annonce-officielle", T.OFFICIAL_ANNOUNCEMENT),
+        ("bulletin-securite", T.SECURITY_BULLETIN),
+        ("Bulletin de sécurité", T.SECURITY_BULLETIN),
+        ("compte-rendu", T.MEETING_MINUTES),
+        ("devis", T.QUOTE_ESTIMATE),
+        ("note-technique", T.TECHNICAL_NOTE),
+        ("rumour", None),
         ("", None),
     ],
     ids=["plain", "case-spaces", "underscore", "hyphen", "slash", "quote", "estimate",
-         "unknown", "not-a-type", "empty"],
+         "unknown", "fr-benchmark", "fr-vendor", "fr-announcement", "fr-bulletin",
+         "fr-bulletin-accents", "fr-minutes", "fr-quote", "fr-technical", "not-a-type",
+         "empty"],
 )  # fmt: skip
 def test_parse_source_type(written: str, expected: SourceType | None) -> None:
     assert parse_source_type(written) is expected

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from preuve.core.errors import ModelError
+from preuve.core.numbers import detect_locale
 from preuve.models import LoopStatus, ScriptedModel, ask_verified
 from preuve.models.base import Completion, Request
 from preuve.synthesis.dossier import DossierDocument
@@ -20,7 +21,9 @@ from preuve.synthesis.findings import (
     SubTask,
     is_merged,
 )
+from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.ranks import SourceType
+from preuve.synthesis.reader import document_reads
 from preuve.synthesis.subagent import (
     SUBAGENT_TASK,
     check_findings,
@@ -30,52 +33,73 @@ from preuve.synthesis.subagent import (
     rules_findings,
     subagent_request,
 )
-from preuve.synthesis.subagent_patterns import extract_values
 
 Row = tuple[str, str, str]
 
 
+PRODUCTS = ["Kestrel Serve", "Tamaris Inference", "Zephyr", "Orvet"]
+
+
+def read(sentence: str) -> list[tuple[str, str, str, str]]:
+    """(kind, attribute, value, context) of every value of a one-sentence document."""
+    document = {"id": "n-1", "title": "Note", "text": sentence}
+    reads, _ = document_reads(document, PRODUCTS, default_lexicon(), "fr", detect_locale(sentence))
+    return [(r.kind, r.attribute, r.value, " ".join(r.context)) for r in reads]
+
+
+# Values are kept as written (their numbers must be found in their document); attributes
+# are the lexicon concept they name, with their qualifiers (p95), or their content words.
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [
         pytest.param(
             "Kestrel Serve : latence p95 de 340 ms.",
-            [("measure", "latence p95", "340 ms")],
+            [("quantity", "latence p95", "340 ms", "")],
             id="latency-label",
         ),
         pytest.param(
             "La latence au 95e centile de Zephyr est de 1 200 millisecondes.",
-            [("measure", "latence p95", "1 200 ms")],
+            [("quantity", "latence p95", "1 200 millisecondes", "")],
             id="latency-percentile-words",
         ),
         pytest.param(
-            "Temps de réponse p99 : 1,2 s.", [("measure", "latence p99", "1,2 s")], id="seconds"
+            "Temps de réponse p99 : 1,2 s.",
+            [("quantity", "latence p99", "1,2 s", "")],
+            id="seconds",
         ),
         pytest.param(
             "Zephyr sustains 3,000 tokens per second.",
-            [("measure", "débit", "3,000 tok/s")],
+            [("quantity", "débit", "3,000 tokens per second", "")],
             id="throughput-english",
         ),
+        pytest.param("un débit de 950 req/s", [("quantity", "débit", "950 req/s", "")], id="req-s"),
         pytest.param(
-            "un débit de 950 req/s", [("measure", "débit (requêtes)", "950 req/s")], id="req-s"
+            "Les essais ont duré 20 minutes pour 32 requêtes.",
+            [
+                ("quantity", "essais ont duré", "20 minutes", ""),
+                ("quantity", "essais ont duré", "32 requêtes", ""),
+            ],
+            id="any-quantity-with-its-words",
         ),
-        pytest.param(
-            "Les essais ont duré 20 minutes pour 32 requêtes.", [], id="no-measure-without-cue"
-        ),
-        pytest.param("Orvet : licence MIT.", [("licence", "licence", "MIT")], id="licence-mit"),
+        pytest.param("Orvet : licence MIT.", [("licence", "licence", "MIT", "")], id="licence-mit"),
         pytest.param(
             "Zephyr est distribué sous licence Apache 2.0, gratuitement.",
-            [("licence", "licence", "Apache 2.0")],
+            [("licence", "licence", "Apache 2.0", "")],
             id="licence-apache",
         ),
         pytest.param(
             "It is released under the Apache License 2.0.",
-            [("licence", "licence", "Apache 2.0")],
+            [("licence", "licence", "Apache 2.0", "")],
             id="licence-name-before",
         ),
         pytest.param(
+            "It moves from the MIT licence to the Business Source License 1.1.",
+            [("licence", "licence", "BSL-1.1", "")],
+            id="licence-from-to",
+        ),
+        pytest.param(
             "Zephyr : licence commerciale propriétaire.",
-            [("licence", "licence", "commerciale propriétaire")],
+            [("licence", "licence", "commerciale propriétaire", "")],
             id="licence-kind",
         ),
         pytest.param(
@@ -86,70 +110,89 @@ Row = tuple[str, str, str]
         ),
         pytest.param(
             "Zephyr n'est plus sous licence Apache 2.0 mais sous licence TSL.",
-            [("licence", "licence", "TSL")],
+            [("licence", "licence", "TSL", "")],
             id="licence-past-ignored",
         ),
         pytest.param(
             "ORV-SA-2026-004 : vulnérabilité critique, aucun correctif disponible.",
-            [("advisory", "ORV-SA-2026-004", "sans correctif")],
+            [("status", "ORV-SA-2026-004", "aucun correctif", "")],
             id="advisory-unfixed",
         ),
         pytest.param(
             "La faille CVE-2025-1234 a été corrigée dans la version 2.3.1.",
-            [("advisory", "CVE-2025-1234", "corrigée en 2.3.1")],
+            [("status", "CVE-2025-1234", "corrigée dans la version 2.3.1", "")],
             id="advisory-fixed-in",
         ),
         pytest.param(
             "CVE-2025-1234 was not fixed at first, then fixed in 2.3.1.",
-            [("advisory", "CVE-2025-1234", "corrigée en 2.3.1")],
+            [("status", "CVE-2025-1234", "fixed in 2.3.1", "")],
             id="advisory-last-state-wins",
         ),
         pytest.param(
+            "Until a patched version ships, CVE-2025-1234 has no fixed release.",
+            [("status", "CVE-2025-1234", "no fixed release", "")],
+            id="advisory-condition-is-no-state",
+        ),
+        pytest.param(
             "Kestrel Serve 2.x : fin de support le 30 juin 2027.",
-            [("support", "fin de support", "30 juin 2027")],
+            [("date", "fin de support", "30 juin 2027", "")],
             id="support-french",
         ),
         pytest.param(
             "Zephyr 4.x reaches end of support on March 31, 2027.",
-            [("support", "fin de support", "31 mars 2027")],
+            [("date", "fin de support", "March 31, 2027", "")],
             id="support-english",
         ),
         pytest.param(
             "Fin de support : 2027-06-30.",
-            [("support", "fin de support", "30 juin 2027")],
+            [("date", "fin de support", "2027-06-30", "")],
             id="support-iso",
         ),
         pytest.param(
             "Zephyr sera maintenu jusqu'en 2028.",
-            [("support", "fin de support", "2028")],
+            [("date", "fin de support", "2028", "")],
             id="support-year",
         ),
         pytest.param(
+            "Zephyr garantit le support du boîtier (pièces, échange) jusqu'au 31/12/2029.",
+            [("date", "fin de support", "31/12/2029", "")],
+            id="support-words-between",
+        ),
+        pytest.param(
             "Tamaris Inference : prix de 38 000 € HT par an.",
-            [("price", "prix par an", "38 000 € HT par an")],
+            [("money", "prix", "38 000 € HT par an", "")],
             id="price-year",
         ),
         pytest.param(
             "Location : prix de 2 300 € HT par GPU et par mois.",
-            [("price", "prix par GPU et par mois", "2 300 € HT par GPU et par mois")],
+            [("money", "prix", "2 300 € HT par GPU et par mois", "")],
             id="price-per-unit-month",
         ),
         pytest.param(
-            "Des frais de mise en service de 800 € HT par serveur.",
-            [("price", "frais de mise en service par serveur", "800 € HT par serveur")],
-            id="price-named-fee",
+            "Quillon Dedicated costs USD 4,950 per month.",
+            [("money", "prix quillon dedicated", "USD 4,950 per month", "")],
+            id="price-currency-word-first",
         ),
         pytest.param(
             "Parc GPU d'inférence : 12 GPU en 2027.",
-            [("count", "nombre de GPU en 2027", "12 GPU en 2027")],
-            id="count-per-year",
+            [("count", "nombre de gpu", "12 GPU", "2027")],
+            id="count-with-its-year",
         ),
-        pytest.param("jusqu'à 16 GPU, support inclus", [], id="count-without-year"),
+        pytest.param(
+            "jusqu'à 16 GPU, support inclus",
+            [("count", "nombre de gpu", "16 GPU", "target")],
+            id="a-ceiling-is-a-target",
+        ),
         pytest.param("Orvet 3.4.2 corrige une fuite mémoire.", [], id="version-is-not-a-value"),
+        pytest.param(
+            "Conditions de mesure : lots de 8 requêtes.",
+            [("quantity", "lots", "8 requêtes", "setup")],
+            id="measurement-conditions",
+        ),
     ],
 )
-def test_general_patterns(sentence: str, expected: list[Row]) -> None:
-    assert [(f.kind, f.attribute, f.value) for f in extract_values(sentence)] == expected
+def test_general_reader(sentence: str, expected: list[tuple[str, str, str, str]]) -> None:
+    assert read(sentence) == expected
 
 
 def doc(
@@ -190,7 +233,7 @@ def test_list_items_are_sentences_with_their_own_label() -> None:
     found = findings_of(TASK, [doc("n-1", text)], PRODUCTS)
     rows = [(s["subject"], s["attribute"], s["value"]) for s in found["statements"]]
     assert rows == [
-        ("Parc de test", "nombre de GPU en 2026", "4 GPU en 2026"),
+        ("Parc de test", "nombre de gpu", "4 GPU"),
         ("Zephyr Serve", "latence p95", "200 ms"),
     ]
 
@@ -206,11 +249,11 @@ def test_agreeing_documents_share_one_statement_and_disagreeing_ones_do_not() ->
     assert sources == [["n-1", "n-2"], ["n-3"]]
 
 
-def test_a_value_without_subject_is_a_gap_not_a_statement() -> None:
+def test_a_value_without_product_is_about_its_document() -> None:
     documents = [doc("n-1", "Des frais de 800 € HT par serveur s'ajoutent.")]
     found = findings_of(TASK, documents, PRODUCTS)
-    assert found["statements"] == []
-    assert any("n-1 : valeur sans produit identifiable" in g for g in found["gaps"])
+    rows = [(s["subject"], s["value"]) for s in found["statements"]]
+    assert rows == [(documents[0].title, "800 € HT par serveur")]
 
 
 def test_a_hostile_instruction_is_text_and_cites_nothing() -> None:

@@ -8,14 +8,22 @@ from typing import Any
 
 import pytest
 
+from preuve.core.numbers import Locale
 from preuve.synthesis.dossier import DossierDocument
 from preuve.synthesis.findings import SubTask
-from preuve.synthesis.planner import topic_scores
+from preuve.synthesis.lexicon import default_lexicon
+from preuve.synthesis.planner import criteria, criterion_scores
 from preuve.synthesis.ranks import SourceType
+from preuve.synthesis.reader import document_reads
 from preuve.synthesis.subagent import rules_findings, subagent_request
-from preuve.synthesis.subagent_patterns import extract_values
 
 Row = tuple[str, str, str]
+
+
+def read(sentence: str) -> list[Row]:
+    document = {"id": "u-1", "title": "Note", "text": sentence}
+    reads, _ = document_reads(document, ["Lumen"], default_lexicon(), "fr", Locale.FR)
+    return [(r.kind, r.attribute, r.value) for r in reads]
 
 
 @pytest.mark.parametrize(
@@ -23,29 +31,33 @@ Row = tuple[str, str, str]
     [
         pytest.param(
             "Lumen répond à une requête de similarité en 8 ms au 99e centile.",
-            [("measure", "latence p99", "8 ms")],
-            id="duration-at-a-percentile-is-a-latency",
+            [("quantity", "répond requête similarité p99", "8 ms")],
+            id="duration-at-a-percentile",
         ),
         pytest.param(
             "Lumen affiche un temps de requête de 31 ms.",
-            [("measure", "latence", "31 ms")],
+            [("quantity", "latence", "31 ms")],
             id="temps-de-requete",
         ),
         pytest.param(
             "L'éditeur garantit la maintenance du produit jusqu'en 2031.",
-            [("support", "fin de support", "2031")],
+            [("date", "fin de support", "2031")],
             id="maintenance-until-a-year",
         ),
         pytest.param(
             "The vendor will provide support for the 4.x line through March 2029.",
-            [("support", "fin de support", "mars 2029")],
+            [("date", "fin de support", "March 2029")],
             id="support-through-a-month",
         ),
-        pytest.param("La compilation dure 40 s sur le poste.", [], id="duration-without-cue"),
+        pytest.param(
+            "La compilation dure 40 s sur le poste.",
+            [("quantity", "compilation dure", "40 s")],
+            id="a-duration-with-its-words",
+        ),
     ],
 )
-def test_general_patterns_on_new_wording(sentence: str, expected: list[Row]) -> None:
-    assert [(f.kind, f.attribute, f.value) for f in extract_values(sentence)] == expected
+def test_general_reader_on_new_wording(sentence: str, expected: list[Row]) -> None:
+    assert read(sentence) == expected
 
 
 def _findings(text: str) -> Any:
@@ -63,7 +75,7 @@ def test_advisory_state_after_a_semicolon_belongs_to_the_advisory_named_before()
         "aucun correctif n'est disponible à ce jour."
     )
     rows = [(s["subject"], s["attribute"], s["value"]) for s in _findings(text)["statements"]]
-    assert rows == [("Lumen", "LX-2026-11", "sans correctif")]
+    assert rows == [("Lumen", "LX-2026-11", "aucun correctif")]  # as written
 
 
 def test_a_state_is_given_once_to_a_pending_advisory() -> None:
@@ -72,7 +84,7 @@ def test_a_state_is_given_once_to_a_pending_advisory() -> None:
         "Un autre défaut d'affichage est corrigé."
     )
     rows = [(s["attribute"], s["value"]) for s in _findings(text)["statements"]]
-    assert rows == [("LX-2026-11", "sans correctif")]
+    assert rows == [("LX-2026-11", "aucun correctif")]
 
 
 @pytest.mark.parametrize(
@@ -81,18 +93,19 @@ def test_a_state_is_given_once_to_a_pending_advisory() -> None:
         pytest.param(
             "Fiche produit",
             "Le moteur répond en 8 ms au 99e centile et tient 5 000 requêtes par seconde.",
-            "performance",
-            id="percentile-and-requests-per-second",
+            "debit",
+            id="requests-per-second-is-throughput",
         ),
         pytest.param(
             "Compte rendu",
             "L'éditeur garantit la maintenance du produit jusqu'en 2031.",
-            "perennite",
-            id="maintenance-until",
+            "fin-support",
+            id="maintenance-until-is-end-of-support",
         ),
     ],
 )
-def test_topic_cues_on_new_wording(title: str, text: str, best: str) -> None:
-    scores = topic_scores(title, text)
-    assert max(scores, key=lambda topic: scores[topic]) == best
+def test_criteria_find_their_synonyms(title: str, text: str, best: str) -> None:
+    found = criteria("Comparer la latence, le débit et la fin de support.", [], default_lexicon())
+    scores = criterion_scores(title, text, found, default_lexicon())
+    assert max(scores, key=lambda c: scores[c]) == best
     assert scores[best] > 0

@@ -1,6 +1,6 @@
 """`preuve synthesize`, `check-synthesis`, `grade`, `eval synthesis`: workflow 2 commands.
 
-synthesize DOSSIER_DIR [--model M] [--out DIR] [--json]
+synthesize DOSSIER_DIR [--model M] [--out DIR] [--lexicon FILE ...] [--json]
     writes synthesis.md, synthesis.json (VALID only; synthesis.refused.json otherwise),
     trajectory.json (plan, reads, findings, failures, calls), defects.json and the call
     journal; exit 0 VALID, 1 REFUSED, 2 bad input.
@@ -8,13 +8,15 @@ check-synthesis RUN_DIR [--synthesis FILE] [--dossier DIR] [--json]
     re-runs the checks in code on a saved run (or on an edited synthesis); exit 0 / 1.
 grade RUN --grid GRID.json [--json]
     scores a run folder or a synthesis JSON file with a grid (gold data).
-eval synthesis [--repeat N] [--model M] [--json]
-    runs the bundled dossier N times and prints the mean and worst scores.
+eval synthesis [--repeat N] [--model M] [--dossier DIR ...] [--json]
+    grades the bundled dossier and each held-out dossier (DIR with its grid.json; by
+    default every one under tests/heldout/synthesis) N times: one table row per dossier.
 """
 
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -32,7 +34,7 @@ from preuve.commands.common import (
 )
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
-from preuve.eval.synthesis_eval import evaluate_bundled
+from preuve.eval.synthesis_eval import evaluate_dossiers, heldout_dossiers
 from preuve.io.files import write_json_atomic, write_text_atomic
 from preuve.io.registry import RegistryEntry, write_registry
 from preuve.models.journal import Journal
@@ -40,6 +42,7 @@ from preuve.models.loop import LoopStatus
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Synthesis, synthesis_from_dict, synthesis_to_dict
 from preuve.synthesis.grid import grade, load_grid
+from preuve.synthesis.lexicon import merge_data, read_extension
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate, synthesis_markdown
 
@@ -150,10 +153,20 @@ def synthesize_command(
     out: Annotated[Path, typer.Option("--out", help="Where to write the run.")] = Path(
         "preuve-out/synthesis"
     ),
+    lexicons: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--lexicon",
+            help="A TOML file extending the rules engine's lexicon (synonyms, units, status "
+            "words of your domain); repeatable, after the dossier's own lexicon.toml.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Synthesize a dossier: plan, sub-agents, evidence dossier, synthesis, checks in code."""
     dossier = load_dossier(dossier_dir)
+    for path in lexicons or ():
+        dossier = replace(dossier, lexicon=merge_data(dossier.lexicon, read_extension(path)))
     chosen = resolve_model(model, synthesis_rules_model)
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:
@@ -247,20 +260,46 @@ def grade_command(
     raise typer.Exit(EXIT_OK)
 
 
+DEFAULT_HELDOUT = Path("tests/heldout/synthesis")
+_COLUMNS = ("kind", "dossier", "mean", "worst", "facts", "contradictions", "unplanned",
+            "citations", "off_topic", "refused")  # fmt: skip
+
+
 @handles_errors
 def eval_synthesis_command(
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Number of runs.")] = 1,
     model: ModelOpt = "rules",
+    dossiers: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--dossier",
+            help="A held-out dossier folder with its grid.json (repeatable); default: every "
+            "one under tests/heldout/synthesis when that folder exists.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Run the bundled dossier N times and grade each run: mean and worst case."""
+    """Grade the bundled dossier and each held-out dossier N times: one row per dossier
+    (bundled and held-out apart), mean and worst case, and the worst run's breakdown."""
+    heldout = tuple(dossiers) if dossiers else heldout_dossiers(DEFAULT_HELDOUT)
     with tempfile.TemporaryDirectory(prefix="preuve-eval-") as workdir:
-        result = evaluate_bundled(
-            lambda: resolve_model(model, synthesis_rules_model), Path(workdir), repeat=repeat
-        )
+        scores = evaluate_dossiers(
+            lambda: resolve_model(model, synthesis_rules_model), Path(workdir), heldout,
+            repeat=repeat,
+        )  # fmt: skip
     if as_json:
-        print_json(result.to_dict())
-    else:
-        for line in result.lines():
+        print_json({s.name: {"kind": s.kind, **s.result.to_dict()} for s in scores})
+        raise typer.Exit(EXIT_OK)
+    engine = scores[0].result.engine
+    table = Table(title=f"Workflow 2 grid scores, engine: {engine}, runs: {repeat}")
+    for column in _COLUMNS:
+        table.add_column(column)
+    for score in scores:
+        row = score.row()
+        table.add_row(*(str(row[c]) for c in _COLUMNS))
+    console.print(table)
+    for score in scores:
+        console.print(f"{score.kind} {score.name}:", markup=False)
+        for line in score.result.lines()[2:]:
             console.print(line, markup=False)
     raise typer.Exit(EXIT_OK)

@@ -11,25 +11,29 @@ the same run each time, so its mean equals its worst case.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from preuve.core.errors import InputError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.models.base import Model
 from preuve.models.loop import LoopStatus
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Synthesis
-from preuve.synthesis.grid import Grid, GridScore, grade, load_grid
+from preuve.synthesis.grid import Grid, GridScore, grade, load_grid, unplanned_contradictions
 from preuve.synthesis.pipeline import SynthesisRun, synthesize
 
 __all__ = [
+    "DossierScore",
     "GradedRun",
     "RepeatedScore",
     "evaluate_bundled",
+    "evaluate_dossiers",
     "evaluate_synthesis",
     "grade_run",
+    "heldout_dossiers",
 ]
 
 
@@ -41,12 +45,14 @@ def grade_run(run: SynthesisRun, grid: Grid) -> GridScore:
 
 @dataclass(frozen=True, slots=True)
 class GradedRun:
-    """One run's status, score, and what its trajectory lost upstream."""
+    """One run's status, score, what its trajectory lost upstream, and the contradictions
+    it listed that the grid did not plant (traps taken for contradictions)."""
 
     status: LoopStatus
     score: GridScore
     uncovered: tuple[str, ...]
     not_investigated: tuple[str, ...]
+    unplanned: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +60,7 @@ class GradedRun:
             "score": self.score.to_dict(),
             "uncovered": list(self.uncovered),
             "not_investigated": list(self.not_investigated),
+            "unplanned_contradictions": list(self.unplanned),
         }
 
 
@@ -115,12 +122,15 @@ def evaluate_synthesis(
     for _ in range(repeat):
         run = synthesize(dossier, model_factory(), concurrency=concurrency)
         engine = run.engine
+        delivered = run.synthesis if run.status is LoopStatus.VALID and run.synthesis else None
+        unplanned = unplanned_contradictions(grid, delivered or Synthesis((), ()))
         runs.append(
             GradedRun(
                 run.status,
                 grade_run(run, grid),
                 run.uncovered,
                 tuple(t for t, _ in run.limits.not_investigated),
+                tuple(f"{c.subject} / {c.attribute}" for c in unplanned),
             )
         )
     return RepeatedScore(engine, tuple(runs))
@@ -138,3 +148,66 @@ def evaluate_bundled(
         repeat=repeat,
         concurrency=concurrency,
     )
+
+
+GRID_FILE = "grid.json"
+
+
+@dataclass(frozen=True, slots=True)
+class DossierScore:
+    """The scores of one dossier, and whether it is the bundled one or held out."""
+
+    name: str
+    kind: str  # "bundled" or "held-out"
+    result: RepeatedScore
+
+    def row(self) -> dict[str, Any]:
+        worst = min(self.result.runs, key=lambda r: r.score.total)
+        score = worst.score
+        n_facts = len(score.facts_found) + len(score.facts_missed)
+        n_contra = len(score.contradictions_right) + len(score.contradictions_missed)
+        return {
+            "kind": self.kind,
+            "dossier": self.name,
+            "mean": self.result.mean,
+            "worst": self.result.worst,
+            "facts": f"{len(score.facts_found)}/{n_facts}",
+            "contradictions": f"{len(score.contradictions_right)}/{n_contra}",
+            "unplanned": len(worst.unplanned),
+            "citations": f"{score.citations_valid}/{score.citations_total}",
+            "off_topic": len(score.off_topic_cited),
+            "refused": self.result.refused,
+        }
+
+
+def heldout_dossiers(folder: Path) -> tuple[Path, ...]:
+    """The dossier folders under ``folder`` that ship a ``grid.json`` (sorted by name)."""
+    if not folder.is_dir():
+        return ()
+    return tuple(sorted(p for p in folder.iterdir() if p.is_dir() and (p / GRID_FILE).is_file()))
+
+
+def evaluate_dossiers(
+    model_factory: Callable[[], Model],
+    workdir: Path,
+    heldout: Sequence[Path],
+    *,
+    repeat: int = 1,
+    concurrency: int = 4,
+) -> tuple[DossierScore, ...]:
+    """The bundled dossier, then each held-out dossier (its ``grid.json`` beside it)."""
+    bundled = evaluate_bundled(model_factory, workdir, repeat=repeat, concurrency=concurrency)
+    scores = [DossierScore("bundled", "bundled", bundled)]
+    for folder in heldout:
+        grid_path = folder / GRID_FILE
+        if not grid_path.is_file():
+            raise InputError(f"{folder}: no {GRID_FILE} beside the dossier")
+        result = evaluate_synthesis(
+            load_dossier(folder),
+            model_factory,
+            load_grid(grid_path),
+            repeat=repeat,
+            concurrency=concurrency,
+        )
+        scores.append(DossierScore(folder.name, "held-out", result))
+    return tuple(scores)

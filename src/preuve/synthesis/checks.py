@@ -13,8 +13,9 @@ Each check returns :class:`~preuve.core.defects.Defect` values; codes:
   retained and rejected swapped;
 - ``arbitration_mismatch``: the ordered rule, applied in code to the values and sources the
   synthesis lists, retains another value (or resolves what the synthesis left unresolved);
-- ``wrong_rule``: the cited rule is neither the one that decided in code nor rule 3 when
-  the retained value is strictly the most recent (C2 is justified by rules 2 and 3);
+- ``wrong_rule``: the cited rule is neither the one that decided in code nor one whose own
+  condition holds for the retained value against every rejected one
+  (:func:`~preuve.synthesis.ranks.rules_that_hold`);
 - ``missing_contradiction``: a contradiction found in code is not listed;
 - ``number_not_supported``: a number of a paragraph (or of a listed value) appears in no
   statement citing one of the same documents and in no value computed by code; years are
@@ -48,7 +49,7 @@ from preuve.synthesis.findings import (
     normalize_key,
     values_agree,
 )
-from preuve.synthesis.ranks import SourceInfo, arbitrate, rule_three_holds
+from preuve.synthesis.ranks import SourceInfo, arbitrate, rules_that_hold
 
 __all__ = [
     "DossierLimits",
@@ -139,7 +140,7 @@ def _arbitration_defect(
     decided = arbitrate([retained, *rejected])
     if decided.retained is not retained:
         return Defect("arbitration_mismatch", decided.reason, path=path)
-    accepted = {decided.rule} | ({3} if rule_three_holds(retained, rejected) else set())
+    accepted = {decided.rule} | rules_that_hold(retained, rejected)
     if contradiction.rule not in accepted:
         detail = f"rule {contradiction.rule} cited, but {decided.reason}"
         return Defect("wrong_rule", detail, path=path)
@@ -360,10 +361,24 @@ class DossierLimits:
     read_but_not_used: tuple[str, ...]
     not_investigated: tuple[tuple[str, str], ...]
     merged: tuple[tuple[str, str, str], ...]
+    coverage: tuple[tuple[str, str], ...] = ()
+    unknown_types: tuple[tuple[str, str], ...] = ()
+
+    def reason(self, doc_id: str) -> str:
+        return next((r for d, r in self.coverage if d == doc_id), "")
 
     def lines(self) -> tuple[str, ...]:
         """One line per limit, for a report."""
-        out = [f"- {d}: covered by no sub-task (never read)" for d in self.uncovered]
+        out = [
+            f"- {d}: covered by no sub-task (never read)"
+            + (f": {self.reason(d)}" if self.reason(d) else "")
+            for d in self.uncovered
+        ]
+        out += [f"- {d}: {r}" for d, r in self.coverage if d not in self.uncovered]
+        out += [
+            f"- {d}: source type {t!r} is in no rank table (ranked as unknown)"
+            for d, t in self.unknown_types
+        ]
         out += [f"- {d}: read but used by no statement" for d in self.read_but_not_used]
         out += [f"- sub-task {t}: NOT INVESTIGATED ({e})" for t, e in self.not_investigated]
         out += [
@@ -389,4 +404,5 @@ def dossier_limits(
         merged=tuple(
             (f.subtask_id, s.subject, s.attribute) for f in findings for s in f.merged_statements()
         ),
+        coverage=plan.coverage,
     )

@@ -4,14 +4,18 @@ Definition (the one the synthesizer is also given): two different values for the
 quantity or status of the same subject (latency, licence, state of a vulnerability,
 longevity), even across sub-tasks and even when measurement conditions explain the gap.
 
-Statements are grouped by (subject, attribute), both compared by
-:func:`~preuve.synthesis.findings.normalize_key`. Each source of a statement contributes
-the value read in *that* document, so a merged statement (two documents folded into one
-line) still yields its contradiction. Values are compared by
-:func:`~preuve.synthesis.findings.values_agree`. A group with two or more distinct values is
-a contradiction, arbitrated by :func:`~preuve.synthesis.ranks.arbitrate` with the metadata
-(date, source type) of each document. Only ok findings count: a NOT INVESTIGATED sub-task
-has no statement.
+Statements are grouped by (subject, attribute, context) with
+:func:`~preuve.synthesis.matcher.group_key`: the attribute by the concept it names or its
+content words (synonyms, word order and both languages tolerated), the kind of its value
+included; the context (a period, a target, a reported source) kept apart. Each source of a
+statement contributes the value read in *that* document, so a merged statement (two
+documents folded into one line) still yields its contradiction. Values are compared by
+meaning (:func:`~preuve.synthesis.findings.values_agree`). A group with two or more distinct
+values is a contradiction (:func:`between_documents`: a document stating several of a
+group's values itself, tiers, runs or two sources quoted side by side, is left out of it),
+arbitrated by :func:`~preuve.synthesis.ranks.arbitrate` with the metadata (date, source
+type) of each document. Only ok findings count: a NOT INVESTIGATED sub-task has no
+statement; the conditions of a measurement (a ``setup`` context) are never compared.
 
 Subjects are compared whole after normalization: ``Kestrel Serve 2.x`` and ``Kestrel Serve``
 are two subjects (a version branch may have its own end of support), so sub-agents must
@@ -20,8 +24,8 @@ name a subject the same way each time they mean the same thing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, replace
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.findings import (
@@ -29,13 +33,15 @@ from preuve.synthesis.findings import (
     Finding,
     FindingStatus,
     SourcedValue,
-    normalize_key,
     values_agree,
 )
+from preuve.synthesis.lexicon import default_lexicon
+from preuve.synthesis.matcher import group_key
 from preuve.synthesis.ranks import Candidate, SourceInfo, SourceType, arbitrate
 
 __all__ = [
     "ValueGroup",
+    "between_documents",
     "candidates_of",
     "contradiction_from",
     "find_contradictions",
@@ -50,6 +56,7 @@ class ValueGroup:
     subject: str
     attribute: str
     values: tuple[SourcedValue, ...]
+    context: str = ""
 
 
 def _add(values: list[tuple[str, list[str]]], value: str, doc_id: str, locale: Locale) -> None:
@@ -63,18 +70,24 @@ def _add(values: list[tuple[str, list[str]]], value: str, doc_id: str, locale: L
 def group_values(findings: Iterable[Finding], locale: Locale = Locale.FR) -> tuple[ValueGroup, ...]:
     """Group the per-source values of every ok finding by (subject, attribute), in order of
     first appearance; the first spelling of a subject, attribute or value is kept."""
-    groups: dict[tuple[str, str], tuple[str, str, list[tuple[str, list[str]]]]] = {}
+    groups: dict[Hashable, tuple[str, str, str, list[tuple[str, list[str]]]]] = {}
     for finding in findings:
         if finding.status is not FindingStatus.OK:
             continue
         for statement in finding.statements:
-            key = (normalize_key(statement.subject), normalize_key(statement.attribute))
-            entry = groups.setdefault(key, (statement.subject, statement.attribute, []))
+            key = group_key(
+                statement.subject, statement.attribute, statement.value, statement.context
+            )
+            entry = groups.setdefault(
+                key, (statement.subject, statement.attribute, statement.context, [])
+            )
             for doc_id, value in statement.values_by_source():
-                _add(entry[2], value, doc_id, locale)
+                _add(entry[3], value, doc_id, locale)
     return tuple(
-        ValueGroup(subject, attribute, tuple(SourcedValue(v, tuple(ids)) for v, ids in values))
-        for subject, attribute, values in groups.values()
+        ValueGroup(
+            subject, attribute, tuple(SourcedValue(v, tuple(ids)) for v, ids in values), context
+        )
+        for subject, attribute, context, values in groups.values()
     )
 
 
@@ -107,7 +120,22 @@ def contradiction_from(group: ValueGroup, sources: Mapping[str, SourceInfo]) -> 
         rejected=tuple(back(c) for c in arbitration.rejected),
         rule=arbitration.rule,
         reason=arbitration.reason,
+        context=group.context,
     )
+
+
+def between_documents(group: ValueGroup) -> ValueGroup:
+    """The group without the documents that state several of its values themselves: such a
+    document lists tiers or runs, or quotes two sources side by side; it contradicts no one
+    (the sources it quotes still do, each with its own value)."""
+    counts: dict[str, int] = {}
+    for value in group.values:
+        for doc_id in value.sources:
+            counts[doc_id] = counts.get(doc_id, 0) + 1
+    kept = tuple(
+        SourcedValue(v.value, tuple(d for d in v.sources if counts[d] == 1)) for v in group.values
+    )
+    return replace(group, values=tuple(v for v in kept if v.sources))
 
 
 def find_contradictions(
@@ -116,8 +144,9 @@ def find_contradictions(
     locale: Locale = Locale.FR,
 ) -> tuple[Contradiction, ...]:
     """Every contradiction among the findings, arbitrated (see the module docstring)."""
-    return tuple(
-        contradiction_from(group, sources)
-        for group in group_values(findings, locale)
-        if len(group.values) > 1
-    )
+    groups = [
+        between_documents(g)
+        for g in group_values(findings, locale)
+        if not set(g.context.split()) & set(default_lexicon().not_compared)
+    ]
+    return tuple(contradiction_from(g, sources) for g in groups if len(g.values) > 1)

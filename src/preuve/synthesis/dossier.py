@@ -23,10 +23,18 @@ Each document starts with a front-matter header between two ``---`` lines, one
 All four keys are required, each once, and no other key is accepted (a typo must not
 silently drop a date). ``id`` is one token without spaces (``doc-NN`` by convention) and
 unique in the dossier; ``date`` is an ISO date ``YYYY-MM-DD``; ``source_type`` is one of
-the types of :mod:`preuve.synthesis.ranks` (``internal benchmark``, ``audit``,
+the types of the rank table (by default ``internal benchmark``, ``audit``,
 ``official announcement``, ``changelog``, ``security bulletin``, ``quote/estimate``,
 ``meeting minutes``, ``ticket``, ``technical note``, ``vendor note``, ``blog``,
-``unknown``). The text after the header must not be empty.
+``unknown``) or one of their aliases (``benchmark-interne``, ``note-fournisseur``,
+``annonce officielle``, ...: see the lexicon). The text after the header must not be empty.
+
+A dossier may ship its own rank table, which replaces the default one: ``ranks.toml``
+beside ``question.md``, or a ``## Source ranks`` (``## Rangs des sources``) section at the
+end of ``question.md`` (see :mod:`preuve.synthesis.rank_files`). A type that no table
+knows is refused with the file and line, never silently ranked. A ``lexicon.toml`` beside
+``question.md`` extends the rules engine's lexicon for this dossier (synonyms, units, status
+words of its domain: see :mod:`preuve.synthesis.lexicon`).
 
 Anything wrong raises :class:`InputError` naming the file and the line. The loader reads
 ``question.md`` and ``documents/*.md`` only: a grading grid kept elsewhere is never opened.
@@ -36,13 +44,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from preuve.core.errors import InputError
-from preuve.synthesis.ranks import SourceInfo, SourceType, parse_source_type
+from preuve.synthesis.lexicon import read_extension
+from preuve.synthesis.rank_files import load_rank_table, split_rank_section
+from preuve.synthesis.ranks import RankTable, SourceInfo, SourceType, default_rank_table
 
 __all__ = ["Dossier", "DossierDocument", "load_dossier", "parse_document"]
 
@@ -52,6 +63,7 @@ _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _HEADER_LINE = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<value>.*)")
 _FIX = "see the dossier format in preuve.synthesis.dossier"
+LEXICON_FILE = "lexicon.toml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +75,11 @@ class DossierDocument:
     date: date
     source_type: SourceType
     text: str
+    rank: int | None = None  # the rank the dossier's table gives its type (None: default)
 
     @property
     def source_info(self) -> SourceInfo:
-        return SourceInfo(doc_id=self.id, date=self.date, source_type=self.source_type)
+        return SourceInfo(self.id, self.date, self.source_type, self.rank)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +88,9 @@ class Dossier:
 
     question: str
     documents: tuple[DossierDocument, ...]
+    ranks: RankTable | None = None  # the dossier's own rank table, when it ships one
+    # its lexicon.toml, an extension of the rules engine's lexicon (plain data)
+    lexicon: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -110,12 +126,17 @@ def _checked_date(entry: tuple[str, int], name: str) -> date:
         raise _error(name, line, f"date {value!r} does not exist") from None
 
 
-def _checked_type(entry: tuple[str, int], name: str) -> SourceType:
+def _checked_type(entry: tuple[str, int], name: str, table: RankTable) -> SourceType:
     value, line = entry
-    parsed = parse_source_type(value)
+    parsed = table.parse(value)
     if parsed is None:
-        known = ", ".join(t.value for t in SourceType)
-        raise _error(name, line, f"unknown source_type {value!r} (one of: {known})")
+        known = ", ".join(table.known())
+        raise _error(
+            name,
+            line,
+            f"unknown source_type {value!r} (one of: {known}; or declare it with its rank "
+            "in the dossier's ranks.toml)",
+        )
     return parsed
 
 
@@ -147,17 +168,20 @@ def _header(lines: list[str], name: str) -> tuple[dict[str, tuple[str, int]], in
     raise _error(name, len(lines), "the header is not closed by a '---' line")
 
 
-def parse_document(text: str, name: str) -> DossierDocument:
-    """Parse one document file's text; ``name`` is used in error messages only."""
+def parse_document(text: str, name: str, table: RankTable | None = None) -> DossierDocument:
+    """Parse one document file's text; ``name`` is used in error messages only. Its source
+    type is read with ``table`` (the default rank table when None)."""
     lines = text.splitlines()
     values, end = _header(lines, name)
     doc_id = _checked_id(values["id"], name)
     doc_date = _checked_date(values["date"], name)
-    source_type = _checked_type(values["source_type"], name)
+    ranks = table or default_rank_table()
+    source_type = _checked_type(values["source_type"], name, ranks)
     body = "\n".join(lines[end:]).strip()
     if not body:
         raise _error(name, end, "the document has no text after its header")
-    return DossierDocument(doc_id, values["title"][0], doc_date, source_type, body)
+    rank = ranks.rank(source_type) if table is not None else None
+    return DossierDocument(doc_id, values["title"][0], doc_date, source_type, body, rank)
 
 
 def _read(path: Path, name: str) -> str:
@@ -189,9 +213,11 @@ def load_dossier(folder: Path) -> Dossier:
     question_path = folder / "question.md"
     if not question_path.is_file():
         raise _error(str(question_path), None, "missing: the dossier needs its question")
-    question = _read(question_path, str(question_path)).strip()
+    question, section = split_rank_section(_read(question_path, str(question_path)))
+    question = question.strip()
     if not question:
         raise _error(str(question_path), 1, "the question is empty")
+    table = load_rank_table(folder, section, str(question_path))
     documents_dir = folder / "documents"
     paths = sorted(documents_dir.glob("*.md")) if documents_dir.is_dir() else []
     if not paths:
@@ -201,7 +227,7 @@ def load_dossier(folder: Path) -> Dossier:
     for path in paths:
         name = str(path)
         text = _read(path, name)
-        document = parse_document(text, name)
+        document = parse_document(text, name, table)
         if document.id in seen:
             raise _error(
                 name,
@@ -211,4 +237,6 @@ def load_dossier(folder: Path) -> Dossier:
         seen[document.id] = name
         documents.append(document)
     documents.sort(key=lambda d: _natural_key(d.id))
-    return Dossier(question=question, documents=tuple(documents))
+    extension = folder / LEXICON_FILE
+    lexicon = read_extension(extension) if extension.is_file() else {}
+    return Dossier(question, tuple(documents), table, MappingProxyType(lexicon))

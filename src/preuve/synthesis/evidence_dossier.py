@@ -10,22 +10,21 @@ The synthesizer sees :meth:`EvidenceDossier.render` (an LLM) or :meth:`to_payloa
 rules engine): never a document's text. The rendering is in French, the language of the
 bundled dossier and of the synthesis template.
 
-Computed values (:func:`compute_values`): a count per year (``12 GPU en 2027``) times a
-monthly price per unit of the same kind (``2 300 € HT par GPU et par mois``) gives a yearly
-cost, with its formula. Counts of a fleet are levels, never summed across years.
+Computed values come from :mod:`preuve.synthesis.computations` (totals of counted units at
+an amount per unit and period, yearly equivalents, gaps of contradictions, growth between
+periods), each with its formula and its inputs' documents; a fleet is never summed.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
-from preuve.core.numbers import Locale, extract_numbers
-from preuve.synthesis.checks import DossierLimits, dossier_limits, product
+from preuve.synthesis.checks import DossierLimits, dossier_limits
+from preuve.synthesis.computations import compute_values
 from preuve.synthesis.contradictions import find_contradictions
 from preuve.synthesis.findings import (
     ComputedValue,
@@ -35,13 +34,12 @@ from preuve.synthesis.findings import (
     Plan,
     Statement,
     Synthesis,
-    distinct_values,
     is_merged,
-    normalize_key,
     synthesis_from_dict,
     synthesis_to_dict,
     values_agree,
 )
+from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.ranks import SourceInfo, SourceType
 
 __all__ = [
@@ -66,9 +64,6 @@ RULE_TEXT: Mapping[int, str] = MappingProxyType(
         3: "à fiabilité égale, le document le plus récent l'emporte",
     }
 )
-
-_COUNT_VALUE = re.compile(r"^(?P<n>\d+) (?P<unit>[\w-]+) en (?P<year>\d{4})$")
-_MONTHLY = re.compile(r"^(?P<amount>.+?) €(?P<tax> HT| TTC)? par (?P<unit>[\w-]+) et par mois$")
 
 
 def contradictions_to_dicts(contradictions: Iterable[Contradiction]) -> list[dict[str, Any]]:
@@ -104,72 +99,6 @@ def fr_number(value: Decimal) -> str:
     whole, _, decimals = f"{value:f}".partition(".")
     grouped = f"{int(whole):,}".replace(",", " ")
     return grouped + (f",{decimals.rstrip('0')}" if decimals.rstrip("0") else "")
-
-
-def _one_value(
-    statements: Sequence[Statement], contradictions: Sequence[Contradiction]
-) -> tuple[str, tuple[str, ...]] | None:
-    """The value of a (subject, attribute): the only one stated, or the one code retained."""
-    values = distinct_values(s.value for s in statements)
-    if len(values) == 1:
-        return values[0], tuple(dict.fromkeys(d for s in statements for d in s.doc_ids))
-    first = statements[0]
-    for c in contradictions:
-        same = (normalize_key(c.subject), normalize_key(c.attribute)) == (
-            normalize_key(first.subject),
-            normalize_key(first.attribute),
-        )
-        if same and c.retained is not None:
-            return c.retained.value, c.retained.sources
-    return None
-
-
-def _grouped(statements: Iterable[Statement]) -> list[list[Statement]]:
-    groups: dict[tuple[str, str], list[Statement]] = {}
-    for s in statements:
-        groups.setdefault((normalize_key(s.subject), normalize_key(s.attribute)), []).append(s)
-    return list(groups.values())
-
-
-def compute_values(
-    findings: Sequence[Finding], contradictions: Sequence[Contradiction]
-) -> tuple[ComputedValue, ...]:
-    """Yearly costs of counted units at a monthly unit price (see the module docstring)."""
-    ok = [s for f in findings if f.status is FindingStatus.OK for s in f.statements]
-    counts, prices = [], []
-    for group in _grouped(ok):
-        chosen = _one_value(group, contradictions)
-        if chosen is None:
-            continue
-        value, sources = chosen
-        if (count := _COUNT_VALUE.match(value)) is not None:
-            counts.append((count, sources))
-        elif (price := _MONTHLY.match(value)) is not None:
-            prices.append((price, sources))
-    out = []
-    for count, count_sources in counts:
-        unit = count.group("unit")
-        matching = [(p, s) for p, s in prices if p.group("unit").casefold() == unit.casefold()]
-        if len(matching) != 1:
-            continue  # no price, or several prices for one unit: nothing to compute safely
-        price, price_sources = matching[0]
-        amounts = extract_numbers(price.group("amount"), Locale.FR)
-        if len(amounts) != 1:
-            continue
-        tax = price.group("tax") or ""
-        out.append(
-            product(
-                f"coût annuel de {count.group('n')} {unit} en {count.group('year')}",
-                [
-                    (Decimal(count.group("n")), unit),
-                    (amounts[0].value, f"€{tax} par {unit} et par mois"),
-                    (Decimal(12), "mois"),
-                ],
-                f"€{tax} par an",
-                tuple(dict.fromkeys((*count_sources, *price_sources))),
-            )
-        )
-    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,8 +156,9 @@ class EvidenceDossier:
             sources.append(describe_source(doc_id, self.sources) + read)
         merged = is_merged(statement)
         flag = " [FUSION : les sources donnent des valeurs différentes]" if merged else ""
+        context = f" ({statement.context})" if statement.context else ""
         return (
-            f"  - {statement.subject} | {statement.attribute} | {statement.value} — "
+            f"  - {statement.subject} | {statement.attribute}{context} | {statement.value} — "
             f"« {statement.text} » — sources : {' ; '.join(sources)}{flag}"
         )
 
@@ -274,6 +204,7 @@ class EvidenceDossier:
                             "attribute": s.attribute,
                             "value": s.value,
                             "text": s.text,
+                            "context": s.context,
                             "sources": [source(d, v) for d, v in s.values_by_source()],
                         }
                         for s in (finding.statements if finding else ())
@@ -301,7 +232,16 @@ class EvidenceDossier:
 
 def limit_lines(limits: DossierLimits) -> list[str]:
     """The limits of the dossier, one French line each."""
-    lines = [f"- {d} : couvert par aucune sous-tâche (jamais lu)" for d in limits.uncovered]
+    lines = [
+        f"- {d} : couvert par aucune sous-tâche (jamais lu)"
+        + (f" : {limits.reason(d)}" if limits.reason(d) else "")
+        for d in limits.uncovered
+    ]
+    lines += [f"- {d} : {r}" for d, r in limits.coverage if d not in limits.uncovered]
+    lines += [
+        f"- {d} : type de source {t!r} absent de la table des rangs (rang inconnu)"
+        for d, t in limits.unknown_types
+    ]
     lines += [f"- {d} : lu mais utilisé par aucun constat" for d in limits.read_but_not_used]
     lines += [f"- sous-tâche {t} : NOT INVESTIGATED ({e})" for t, e in limits.not_investigated]
     lines += [
@@ -326,6 +266,6 @@ def build_evidence_dossier(
         findings=tuple(findings),
         sources=MappingProxyType(dict(sources)),
         contradictions=contradictions,
-        computed=compute_values(findings, contradictions),
+        computed=compute_values(findings, contradictions, default_lexicon().language(question)),
         limits=dossier_limits(plan, findings, sources.keys()),
     )

@@ -15,8 +15,8 @@ document. When two sources of one statement carry different values, the statemen
 advisory contradiction that way). :func:`is_merged` flags it, and contradiction detection
 reads the per-source values, so the contradiction is still found.
 
-Values are compared by :func:`values_agree`: same words (case, accents and spacing ignored)
-and the same numbers by value (``2 400 tok/s`` agrees with ``2400 tok/s``).
+Values are compared by :func:`values_agree`, by meaning (:mod:`preuve.synthesis.matcher`):
+``2 400 tok/s`` agrees with ``2400 tok/s``, ``1 200 € par mois`` with ``1200 euros/mois``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from typing import Any
 from preuve.core.defects import render_defects
 from preuve.core.errors import InputError
 from preuve.core.jsonout import validate_schema
-from preuve.core.numbers import Locale, extract_numbers
+from preuve.core.numbers import Locale
+from preuve.synthesis.matcher import same_value
 
 __all__ = [
     "SYNTHESIS_SCHEMA",
@@ -67,21 +68,11 @@ def normalize_key(text: str) -> str:
     return " ".join(re.split(r"[^0-9a-z]+", bare)).strip()
 
 
-def _value_signature(value: str, locale: Locale) -> tuple[str, tuple[Decimal, ...]]:
-    mentions = extract_numbers(value, locale)
-    words, cursor = [], 0
-    for mention in mentions:
-        words.append(value[cursor : mention.start])
-        cursor = mention.end
-    words.append(value[cursor:])
-    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", " # ".join(words)))
-    bare = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return " ".join(bare.split()).strip(_EDGE_PUNCTUATION), tuple(m.value for m in mentions)
-
-
 def values_agree(a: str, b: str, locale: Locale = Locale.FR) -> bool:
-    """True when two written values say the same thing (see the module docstring)."""
-    return _value_signature(a, locale) == _value_signature(b, locale)
+    """True when two written values mean the same thing (``2 400 tok/s`` = ``2400 tok/s``,
+    ``0,8 s`` = ``800 ms``, ``30 juin 2027`` = ``2027-06-30``): see
+    :mod:`preuve.synthesis.matcher`. ``locale`` is kept for callers; values carry their own."""
+    return same_value(a, b)
 
 
 def distinct_values(values: Iterable[str], locale: Locale = Locale.FR) -> tuple[str, ...]:
@@ -108,6 +99,7 @@ class Plan:
 
     question: str
     subtasks: tuple[SubTask, ...]
+    coverage: tuple[tuple[str, str], ...] = ()  # (doc id, what code did or why left out)
 
     @property
     def covered(self) -> frozenset[str]:
@@ -123,22 +115,27 @@ class Plan:
 @dataclass(frozen=True, slots=True)
 class StatementSource:
     """A document cited by a statement; ``value`` is the value read in it (None: the
-    statement's own value)."""
+    statement's own value); ``quote`` the verbatim passage of that document it rests on
+    (plain data: the quote check resolves it to a span)."""
 
     doc_id: str
     value: str | None = None
+    quote: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Statement:
     """One fact found by a sub-agent: ``subject`` (a product), ``attribute`` (latency p95,
-    licence, ...), ``value`` as written, the sentence ``text``, and its sources."""
+    licence, ...), ``value`` as written, the sentence ``text``, its sources, and the
+    ``context`` the sentence states (a period, a target rather than a measurement, the source
+    it reports from): statements are compared only within one context."""
 
     subject: str
     attribute: str
     value: str
     text: str
     sources: tuple[StatementSource, ...]
+    context: str = ""
 
     @classmethod
     def of(cls, subject: str, attribute: str, value: str, text: str, *doc_ids: str) -> Statement:
@@ -231,6 +228,7 @@ class Contradiction:
     rejected: tuple[SourcedValue, ...]
     rule: int | None
     reason: str
+    context: str = ""
 
     @property
     def values(self) -> tuple[SourcedValue, ...]:
@@ -326,6 +324,7 @@ SYNTHESIS_SCHEMA: dict[str, Any] = {
                     "rejected": {"type": "array", "items": _VALUE},
                     "rule": {"type": ["integer", "null"], "minimum": 1, "maximum": 3},
                     "reason": {"type": "string"},
+                    "context": {"type": "string"},
                 },
                 "required": ["subject", "attribute", "retained", "rejected", "rule", "reason"],
                 "additionalProperties": False,
@@ -369,6 +368,7 @@ def synthesis_to_dict(synthesis: Synthesis) -> dict[str, Any]:
                 "rejected": [_value_dict(v) for v in c.rejected],
                 "rule": c.rule,
                 "reason": c.reason,
+                "context": c.context,
             }
             for c in synthesis.contradictions
         ],
@@ -405,6 +405,7 @@ def synthesis_from_dict(data: object, where: str = "synthesis") -> Synthesis:
                 rejected=tuple(_sourced(v) for v in c["rejected"]),
                 rule=c["rule"],
                 reason=c["reason"],
+                context=c.get("context", ""),
             )
             for c in data["contradictions"]
         ),

@@ -12,7 +12,8 @@ The total is clamped to [0, 100] and shown rounded to one decimal (80.8).
 
 Text is matched case-insensitively after NFKC (NBSP and narrow NBSP become spaces) and
 folding whitespace runs to one space. A planted contradiction is *right* when the
-synthesis lists a contradiction whose subject matches the grid's subject pattern, whose
+synthesis lists a contradiction whose subject (with its attribute) matches the grid's
+subject pattern, whose
 retained value matches the retained pattern and one of whose rejected values matches the
 rejected pattern, and lists none on that subject the other way round (swapped). A
 citation is one (place, doc id) pair: each paragraph and each listed contradiction counts
@@ -40,6 +41,7 @@ __all__ = [
     "grade",
     "grid_from_dict",
     "load_grid",
+    "unplanned_contradictions",
 ]
 
 
@@ -214,7 +216,10 @@ def load_grid(path: Path) -> Grid:
 
 def _direction(spec: ContradictionSpec, listed: Contradiction) -> int:
     """+1 right direction, -1 swapped, 0 unrelated."""
-    if listed.retained is None or not spec.subject.search(_fold(listed.subject)):
+    # The subject pattern names what the contradiction is about: the subject, or the subject
+    # with its attribute ("brantwood" and "latency"): both fields are searched together.
+    about = _fold(f"{listed.subject} {listed.attribute}")
+    if listed.retained is None or not spec.subject.search(about):
         return 0
     kept = _fold(listed.retained.value)
     dropped = [_fold(v.value) for v in listed.rejected]
@@ -223,6 +228,23 @@ def _direction(spec: ContradictionSpec, listed: Contradiction) -> int:
     if spec.rejected.search(kept) and any(spec.retained.search(v) for v in dropped):
         return -1
     return 0
+
+
+def unplanned_contradictions(grid: Grid, synthesis: Synthesis) -> tuple[Contradiction, ...]:
+    """The listed contradictions that are none of the grid's planted ones: their subject
+    (with its attribute) and their values match no planted contradiction. A rules engine
+    should list none (a trap reported as a contradiction shows up here)."""
+
+    def planted(listed: Contradiction) -> bool:
+        about = _fold(f"{listed.subject} {listed.attribute}")
+        values = [_fold(v.value) for v in listed.values]
+        return any(
+            spec.subject.search(about)
+            and any(spec.retained.search(v) or spec.rejected.search(v) for v in values)
+            for spec in grid.contradictions
+        )
+
+    return tuple(c for c in synthesis.contradictions if not planted(c))
 
 
 def _citations(synthesis: Synthesis) -> list[str]:

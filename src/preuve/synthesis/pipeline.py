@@ -60,12 +60,16 @@ from preuve.synthesis.findings import (
     synthesis_from_dict,
     synthesis_to_dict,
 )
+from preuve.synthesis.lexicon import extended_lexicon
 from preuve.synthesis.planner import (
     PLANNER_TASK,
+    complete_coverage,
     detect_products,
     make_plan,
     plan_from_dict,
     plan_to_dict,
+    product_aliases,
+    question_entities,
     rules_plan,
 )
 from preuve.synthesis.ranks import SourceInfo, SourceType
@@ -128,10 +132,11 @@ class DocumentMeta:
     title: str
     date: date | None
     source_type: SourceType
+    rank: int | None = None  # from the dossier's own rank table (None: the default table)
 
     @property
     def source_info(self) -> SourceInfo:
-        return SourceInfo(self.id, self.date, self.source_type)
+        return SourceInfo(self.id, self.date, self.source_type, self.rank)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +271,7 @@ class SynthesisRun:
                     "title": d.title,
                     "date": d.date.isoformat() if d.date else None,
                     "source_type": d.source_type.value,
+                    "rank": d.source_info.rank,
                 }
                 for d in self.documents
             ],
@@ -308,7 +314,8 @@ def _run_from(data: Mapping[str, Any]) -> SynthesisRun:
                 str(d["id"]),
                 str(d["title"]),
                 date.fromisoformat(d["date"]) if d["date"] else None,
-                SourceType(d["source_type"]),
+                SourceType.named(d["source_type"]),
+                int(d["rank"]) if d.get("rank") is not None else None,
             )
             for d in data["documents"]
         ),
@@ -372,7 +379,15 @@ def _investigate(
     ]
     flows = [
         verification_flow(
-            subagent_request(task, documents, dossier.question, products),
+            subagent_request(
+                task,
+                documents,
+                dossier.question,
+                products,
+                catalogue=dossier.documents,
+                aliases=product_aliases(dossier.question, products),
+                lexicon=dossier.lexicon,
+            ),
             _checker(task, documents),
         )
         for task, documents in zip(plan.subtasks, scopes, strict=True)
@@ -391,7 +406,9 @@ def _investigate(
 
 
 def _metas(dossier: Dossier) -> tuple[DocumentMeta, ...]:
-    return tuple(DocumentMeta(d.id, d.title, d.date, d.source_type) for d in dossier.documents)
+    return tuple(
+        DocumentMeta(d.id, d.title, d.date, d.source_type, d.rank) for d in dossier.documents
+    )
 
 
 def synthesize(
@@ -407,9 +424,11 @@ def synthesize(
     engine = engine_label(model)
     if journal is not None:
         model = JournaledModel(model, journal, run_id or uuid.uuid4().hex)
-    products = detect_products(
-        dossier.question, [f"{d.title}\n{d.text}" for d in dossier.documents]
-    )
+    texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
+    lexicon = extended_lexicon(dossier.lexicon)
+    products = detect_products(dossier.question, texts, lexicon)
+    # the other names of the question (a company, a vendor) are subjects of their own
+    subjects = (*products, *question_entities(dossier.question, texts, products))
     planned = make_plan(dossier, model, products)
     base = SynthesisRun(
         question=dossier.question,
@@ -428,8 +447,8 @@ def synthesize(
     )
     if planned.value is None:
         return base
-    plan = planned.value
-    findings, subagent_calls = _investigate(plan, dossier, products, model, concurrency)
+    plan = complete_coverage(planned.value, dossier, products, lexicon)
+    findings, subagent_calls = _investigate(plan, dossier, subjects, model, concurrency)
     evidence = build_evidence_dossier(dossier.question, plan, findings, dossier.source_infos())
     written = write_synthesis(evidence, model, engine)
     return _finished(base, plan, evidence, written, subagent_calls)

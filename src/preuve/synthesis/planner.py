@@ -5,11 +5,14 @@ Two implementations answer the same JSON schema (:data:`PLAN_SCHEMA`)::
     {"subtasks": [{"id": "performance", "question": "...", "scope": ["doc-02", "doc-06"]}]}
 
 - *rules* (:func:`rules_plan`, the offline default): reads the request's payload (question,
-  documents, products) and groups documents by topic cues (latency and throughput, licence
-  and cost, security, end of support, capacity), one sub-task per topic found; relevant
-  documents with no topic cue form a context sub-task. A document is relevant when it
-  names a product of the question or shares at least two content words with the question;
-  others (office life, ...) are left out, and code reports them as uncovered.
+  documents, products). The sub-tasks are the criteria the question itself names
+  (:func:`criteria`: its enumerated segments, each with its content words and the synonyms
+  of the lexicon concept it names); each relevant document goes to the criterion whose
+  terms it carries most (its title counting three times); relevant documents that carry
+  none form a last sub-task. A document is relevant when it names a product of the
+  question, has a criterion in its title, or shares at least two content words with the
+  question; others are left out with that reason. No word of a bundled question is in the
+  code: function and question words are data (:mod:`preuve.synthesis.lexicon`).
 - *LLM*: the same schema, asked with the list of documents (id, date, type, title, opening
   lines) in the messages.
 
@@ -18,17 +21,19 @@ that documents also use (``Kestrel Serve``), or, when the question names none, c
 names that recur in several documents. Nothing is specific to one dossier.
 
 The plan is checked in code (:func:`check_plan`): a doc id the dossier does not hold or a
-repeated sub-task id is a defect, sent back once; still wrong, the plan is refused.
+repeated sub-task id is a defect, sent back once; still wrong, the plan is refused. Then
+:func:`complete_coverage` (any planner): every document no sub-task reads is assigned to
+one when it is relevant, or reported with the reason it is left out.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from preuve.core.defects import Defect
@@ -37,23 +42,29 @@ from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.loop import Checked, LoopResult, ask_verified
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.findings import Plan, SubTask
+from preuve.synthesis.lexicon import Lexicon, default_lexicon, extended_lexicon, fold, fold1
+from preuve.synthesis.statements import mentions, product_mentions, stem, term_pattern
 
 __all__ = [
-    "CONTEXT_TOPIC",
     "PLANNER_TASK",
     "PLAN_SCHEMA",
-    "TOPICS",
-    "Topic",
+    "Criterion",
     "check_plan",
+    "complete_coverage",
+    "criteria",
+    "criterion_scores",
     "detect_products",
+    "discriminating_words",
     "fold",
     "make_plan",
     "mentions",
     "plan_from_dict",
     "plan_to_dict",
     "planner_request",
+    "product_aliases",
+    "question_entities",
+    "relevance",
     "rules_plan",
-    "topic_scores",
 ]
 
 PLANNER_TASK = "synthesis.planner"
@@ -86,139 +97,128 @@ PLAN_SCHEMA: dict[str, Any] = {
 }
 
 
-def fold(text: str) -> str:
-    """Lowercase, without accents, punctuation kept (for cue patterns)."""
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-@dataclass(frozen=True, slots=True)
-class Topic:
-    """A theme of the committee's question and the cues (a regex over folded text)."""
-
-    id: str
-    label: str
-    cues: re.Pattern[str]
-
-
-TOPICS: tuple[Topic, ...] = (
-    Topic(
-        "performance",
-        "Performances mesurées (latence, débit)",
-        re.compile(
-            r"\blatenc[ey]|\bp(?:50|90|95|99)\b|\bdebits?\b|\bthroughput|tok(?:ens)?/s"
-            r"|banc d.essai|\bbenchmark|\b(?:centile|percentile)\b|temps de (?:reponse|requete)"
-            r"|response time|\breq(?:uetes)?/s|requetes par seconde|requests per second"
-        ),
-    ),
-    Topic(
-        "licence-cout",
-        "Licence et coût",
-        re.compile(
-            r"\blicen[cs]e|\bprix\b|\bcouts?\b|\bcosts?\b|\bprices?\b|\btarif|\bdevis\b"
-            r"|souscription|abonnement|subscription|€|\beuros?\b|\$|\bgratuit"
-        ),
-    ),
-    Topic(
-        "securite",
-        "Sécurité et vulnérabilités",
-        re.compile(
-            r"vulnerabilit|\bsecurite|\bsecurity|\bcve-|\bcorrectifs?\b|\bpatch|\bfailles?\b"
-            r"|\badvisor|\bcvss\b"
-        ),
-    ),
-    Topic(
-        "perennite",
-        "Pérennité et fin de support",
-        re.compile(
-            r"fin de (?:support|vie|maintenance)|end of (?:support|life)|\beol\b|cycle de vie"
-            r"|lifecycle|perennite|\bbranche\b|\bbranch\b|roadmap|feuille de route"
-            r"|\b(?:support|maintenance)\b.{0,40}\b(?:jusqu.(?:en|au|a)|until)\b"
-        ),
-    ),
-    Topic(
-        "capacite",
-        "Besoin en GPU et capacité",
-        re.compile(r"\bgpus?\b|\bparc\b|capacit|\bfleet\b|\bnoeuds?\b|\bnodes?\b"),
-    ),
+# A name: capitalized words, possibly joined by a lowercase connector ("Régie des Eaux du
+# Val d'Aubrac", "Bank of Ireland").
+_NAME = re.compile(
+    r"\b[A-ZÀ-Ý][\w-]*(?:(?:[ \u00a0](?:(?:de|des|du|of|the|la|le|von|van)[ \u00a0])?"
+    r"|[ \u00a0]d['’])[A-ZÀ-Ý][\w-]*)*"
 )
-CONTEXT_TOPIC = Topic(
-    "contexte", "Contexte, intégration et exploitation", re.compile(r"(?!)")
-)  # never matches: it takes relevant documents no other topic claims
-
-# Function words and question words that say nothing about a document's subject.
-_STOPWORDS = frozenset(
-    {
-        "a", "au", "aux", "avec", "ce", "ces", "cet", "cette", "dans", "de", "des", "doit",
-        "doivent", "du", "elle", "elles", "en", "entre", "est", "et", "il", "ils", "la", "le",
-        "les", "leur", "leurs", "lui", "mais", "ne", "nous", "on", "ou", "par", "pas", "pour",
-        "qu", "que", "quel", "quelle", "quelles", "quels", "qui", "sa", "sans", "se", "ses",
-        "son", "sont", "sur", "ta", "te", "tes", "ton", "un", "une", "vous", "votre", "vos",
-        "chaque", "comme", "plus", "moins", "tout", "tous", "toute", "toutes", "afin", "aussi",
-        "ainsi", "dont", "donc", "lors", "sera", "seront", "the", "an", "of", "to", "in",
-        "for", "with", "by", "is", "are", "be", "which", "what", "who", "should", "must",
-        "this", "that", "these", "those", "and", "or", "from", "at", "as", "it", "its", "their",
-        "our", "your", "not", "no", "how", "when", "where", "will", "would", "can", "question",
-        "questions", "comite", "quoi", "retenir", "attend", "signalant", "facon",
-    }
-)  # fmt: skip
-_NAME = re.compile(r"\b[A-ZÀ-Ý][\w-]*(?:[ \u00a0][A-ZÀ-Ý][\w-]*)*")
-# Acronyms that name a technology, a unit or an office, never a product to compare.
-_GENERIC_ACRONYMS = frozenset(
-    {
-        "AI", "API", "CPU", "CVE", "DSI", "EU", "GPU", "HT", "HTTP", "IA", "IT", "JSON", "LLM",
-        "ML", "OS", "PDF", "RAM", "RH", "SLA", "SQL", "SSO", "TTC", "UE", "URL", "USA", "VM",
-    }
-)  # fmt: skip
-_MONTHS = frozenset(
-    {
-        "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
-        "octobre", "novembre", "décembre", "january", "february", "march", "april", "may", "june",
-        "july", "august", "september", "october", "november", "december", "lundi", "mardi",
-        "mercredi", "jeudi", "vendredi", "monday", "tuesday", "wednesday", "thursday", "friday",
-    }
-)  # fmt: skip
+# Lowercase words of the texts, outside addresses and links ("flotteo.fr" is no sentence).
+_LOWERCASE = re.compile(r"(?<![\w@./-])[a-zà-ÿ][\w-]*(?![\w@/-]|\.\w)")
 _MIN_RECURRING = 3
 _MIN_SHARED_WORDS = 2
 _PREVIEW_CHARS = 240
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9]+", fold(text)))
+_OTHER = "other"
+_MAX_SHARE = 0.5
+_MIN_BODY_WORDS = 4
+_STRONG_BODY_WORDS = 12
 
 
 def _name_candidates(text: str) -> list[str]:
     return [" ".join(m.group().split()) for m in _NAME.finditer(text)]
 
 
-def _is_common_word(name: str, vocabulary: set[str]) -> bool:
-    """A single capitalized word that also appears in lowercase (a sentence start)."""
-    if " " in name:
+def _plausible(name: str, vocabulary: set[str], lexicon: Lexicon) -> bool:
+    """A name that is no generic acronym, and no single capitalized common word (one that
+    also appears in lowercase: a sentence start)."""
+    if len(name) <= 1 or name.rstrip("s") in lexicon.generic_acronyms:
         return False
-    lowered = name.lower()
-    return lowered in _STOPWORDS or lowered in _MONTHS or lowered in vocabulary
+    if " " in name:
+        return True
+    lowered = fold(name)
+    common = lowered in lexicon.stopwords or lowered in lexicon.question_words
+    return not (common or lowered in lexicon.months or name.lower() in vocabulary)
 
 
-def _plausible(name: str, vocabulary: set[str]) -> bool:
-    generic = name.rstrip("s") in _GENERIC_ACRONYMS
-    return len(name) > 1 and not generic and not _is_common_word(name, vocabulary)
+def _joined(words: Sequence[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) or "(?!)"
 
 
-def mentions(name: str, text: str) -> list[int]:
-    """Start offsets where ``name`` appears as whole words (case-sensitive)."""
-    pattern = r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?![\w-])"
-    return [m.start() for m in re.finditer(pattern, text)]
+@lru_cache(maxsize=16)
+def _list_join(lexicon: Lexicon) -> re.Pattern[str]:
+    """What may stand between two names of a list: punctuation and the lexicon's list words."""
+    return re.compile(rf"^[\s,;:/]*(?:(?:{_joined(lexicon.words('list_words'))}|,)\s*)*$", re.I)
 
 
-def detect_products(question: str, texts: Sequence[str]) -> tuple[str, ...]:
-    """The products the dossier compares (see the module docstring), longest name first
-    among equals so that ``Orvet Pro`` is matched before ``Orvet``."""
-    lowercase_words = set(re.findall(r"(?<![\w-])[a-zà-ÿ][\w-]*", " ".join((question, *texts))))
+@lru_cache(maxsize=16)
+def _segment(lexicon: Lexicon) -> re.Pattern[str]:
+    """Where a question's enumeration splits: punctuation and the lexicon's joining words."""
+    joiners = _joined(lexicon.words("enumeration_words"))
+    return re.compile(rf"[,;:()\[\]?!.\n]|(?<!\S)(?:{joiners})(?=\s)", re.I)
+
+
+def _enumerated(
+    question: str, names: Sequence[str], lexicon: Lexicon | None = None
+) -> tuple[str, ...]:
+    """The longest run of ``names`` the question writes as a list ("A, B and C", "A ou B"),
+    parenthesized remarks aside; other names (the company, a vendor, the system to replace)
+    are entities, not candidates."""
+    bare = re.sub(r"\([^()]*\)", " ", question)
+    found = sorted((m, name) for name in names for m in mentions(name, bare))
+    best: list[str] = []
+    run: list[tuple[int, str]] = []
+    for start, name in found:
+        if run and _list_join(lexicon or default_lexicon()).match(
+            bare[run[-1][0] + len(run[-1][1]) : start]
+        ):
+            run.append((start, name))
+        else:
+            run = [(start, name)]
+        if len(run) > len(best):
+            best = [n for _, n in run]
+    return tuple(dict.fromkeys(best))
+
+
+def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
+    """Names the question writes in parentheses right after a product ("Géolis Track
+    (boîtier GT-40)"): other names of that product (a model, an edition)."""
+    aliases: dict[str, str] = {}
+    for product in products:
+        for start in mentions(product, question):
+            after = question[start + len(product) :]
+            remark = re.match(r"\s*\(([^()]*)\)", after)
+            if remark is None:
+                continue
+            for name in _name_candidates(remark.group(1)):
+                if name not in products and len(name) > 1:
+                    aliases.setdefault(name, product)
+    return aliases
+
+
+def question_entities(
+    question: str, texts: Sequence[str], products: Sequence[str]
+) -> tuple[str, ...]:
+    """Names of the question, other than the products, that documents use (a company, a
+    vendor, the system to replace): subjects of their own, never merged into a product."""
+    lex = default_lexicon()
+    lowercase_words = set(_LOWERCASE.findall(" ".join((question, *texts))))
+    aliases = product_aliases(question, products)
+    return tuple(
+        name
+        for name in dict.fromkeys(_name_candidates(question))
+        if name not in products
+        and name not in aliases
+        and _plausible(name, lowercase_words, lex)
+        and any(mentions(name, t) for t in texts)
+    )
+
+
+def detect_products(
+    question: str, texts: Sequence[str], lexicon: Lexicon | None = None
+) -> tuple[str, ...]:
+    """The products the dossier compares: capitalized names of the question that documents
+    also use, or, when the question names none, capitalized names that recur in several
+    documents. Longest name first among equals (``Orvet Pro`` is matched before ``Orvet``)."""
+    lex = lexicon or default_lexicon()
+    lowercase_words = set(_LOWERCASE.findall(" ".join((question, *texts))))
     in_question = [
         name
         for name in dict.fromkeys(_name_candidates(question))
-        if _plausible(name, lowercase_words) and any(mentions(name, t) for t in texts)
+        if _plausible(name, lowercase_words, lex) and any(mentions(name, t) for t in texts)
     ]
+    listed = _enumerated(question, in_question, lex)
+    if len(listed) >= 2:
+        return listed  # the candidates the question lists side by side
     if in_question:
         return tuple(in_question)
     counts: Counter[str] = Counter()
@@ -227,63 +227,242 @@ def detect_products(question: str, texts: Sequence[str]) -> tuple[str, ...]:
     return tuple(
         name
         for name, count in counts.most_common()
-        if count >= _MIN_RECURRING and _plausible(name, lowercase_words)
+        if count >= _MIN_RECURRING and _plausible(name, lowercase_words, lex)
     )
 
 
-def topic_scores(title: str, text: str) -> dict[str, int]:
-    """How many cues of each topic a document carries (the title counts twice)."""
-    folded_title, folded_text = fold(title), fold(text)
+@dataclass(frozen=True, slots=True)
+class Criterion:
+    """One criterion the question names: its own content words (stemmed), and the phrases
+    that also find its documents (every synonym of a lexicon concept it names)."""
+
+    id: str
+    label: str
+    words: frozenset[str]
+    phrases: frozenset[str]
+
+
+def _stems(text: str, lexicon: Lexicon) -> set[str]:
+    """Content words, stemmed; a hyphenated word also counts as its parts."""
+    words = re.findall(r"[a-z][a-z0-9-]+", fold(text))
+    words += [part for w in words if "-" in w for part in w.split("-")]
     return {
-        topic.id: 2 * len(topic.cues.findall(folded_title)) + len(topic.cues.findall(folded_text))
-        for topic in TOPICS
+        stem(w)
+        for w in words
+        if len(w) >= 3 and w not in lexicon.stopwords and w not in lexicon.question_words
     }
 
 
-def _relevant(
-    document: Mapping[str, Any], products: Sequence[str], question_words: set[str]
-) -> bool:
-    body = f"{document['title']}\n{document['text']}"
-    if any(mentions(p, body) for p in products):
-        return True
-    shared = (_words(body) & question_words) - _STOPWORDS
-    return len({w for w in shared if len(w) >= 3 and not w.isdigit()}) >= _MIN_SHARED_WORDS
+def _concept_phrases(text: str, lexicon: Lexicon) -> set[str]:
+    folded = fold(text)
+    return {
+        term
+        for concept in lexicon.concepts
+        if any(re.search(term_pattern(t), folded) for t in concept.terms)
+        for term in concept.terms
+    }
 
 
-def _and_list(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} et {items[-1]}"
+_MAX_CRITERION_WORDS = 4
+
+
+def _criterion_text(segment: str, lexicon: Lexicon) -> str:
+    """A long clause keeps what follows its last criterion cue (``... compare on X``)."""
+    if len(_stems(segment, lexicon)) <= 2:
+        return segment
+    folded = fold1(segment)
+    cues = [
+        m.end()
+        for cue in lexicon.criteria_cues
+        for m in re.finditer(rf"(?<![a-z]){re.escape(cue)}(?![a-z])", folded)
+    ]
+    return segment[max(cues) :] if cues else segment
+
+
+def _bare_label(text: str, lexicon: Lexicon) -> str:
+    """A criterion without its leading function and question words ("Comparer la ...")."""
+    words = " ".join(text.split()).split(" ")
+    skipped = lexicon.stopwords | lexicon.question_words | frozenset(lexicon.words("articles"))
+    while words and fold(re.split(r"['’]", words[0])[-1] or words[0]) in skipped:
+        words = words[1:]
+    if words and re.match(r"^[^\s'’]+['’]", words[0]):  # "l'état" is "état"
+        elided, rest = re.split(r"['’]", words[0], maxsplit=1)
+        if fold(elided) + "'" in lexicon.words("articles") or fold(elided) in skipped:
+            words[0] = rest
+    return " ".join(words)
+
+
+def criteria(question: str, products: Sequence[str], lexicon: Lexicon) -> tuple[Criterion, ...]:
+    """The criteria named in the question: its enumerated segments (split at commas,
+    parentheses, ``et``/``and``...), without function words, question words or product
+    names; a segment naming a lexicon concept also finds that concept's synonyms."""
+    named = {stem(w) for p in products for w in fold(p).split()}
+    body = "\n".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
+    # the sentence that names the candidates asks which one; an introduction ("evidence
+    # on:") announces the criteria: neither is one
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", body) if not product_mentions(products, s)]
+    segments = [
+        part
+        for sentence in sentences
+        for part in re.split(r"[^:]*:(?=\s)", sentence)  # drop what precedes a colon
+    ]
+    out: list[Criterion] = []
+    for segment in (piece for part in segments for piece in _segment(lexicon).split(part)):
+        text = _criterion_text(segment, lexicon)
+        words = _stems(text, lexicon) - named
+        if not words or len(words) > _MAX_CRITERION_WORDS:
+            continue  # an empty segment, or a whole clause rather than a criterion
+        phrases = frozenset(_concept_phrases(text, lexicon))
+        label = _bare_label(text, lexicon)
+        if any(c.words == words and c.phrases == phrases for c in out):
+            continue
+        order = sorted(words, key=lambda w: fold(label).find(w[:4]))
+        out.append(
+            Criterion("-".join(order[:3]) or f"c{len(out) + 1}", label, frozenset(words), phrases)
+        )
+    return tuple(out)
+
+
+def criterion_scores(
+    title: str, text: str, found: Sequence[Criterion], lexicon: Lexicon
+) -> dict[str, int]:
+    """How often each criterion's words and phrases occur in a document (its title counting
+    three times)."""
+    scores = {}
+    for criterion in found:
+        score = 0
+        for weight, part in ((3, title), (1, text)):
+            folded = fold(part)
+            stems = Counter(stem(w) for w in re.findall(r"[a-z][a-z0-9-]+", folded))
+            score += weight * sum(stems[w] for w in criterion.words)
+            score += weight * sum(
+                len(re.findall(term_pattern(p), folded)) for p in criterion.phrases
+            )
+        scores[criterion.id] = score
+    return scores
+
+
+def discriminating_words(
+    question: str, documents: Sequence[Mapping[str, Any]], entities: Sequence[str],
+    lexicon: Lexicon,
+) -> frozenset[str]:  # fmt: skip
+    """The question's content words that discriminate between documents: written in at most
+    :data:`_MAX_SHARE` of them, and no name of an entity (the company, a vendor)."""
+    named = {stem(w) for e in entities for w in fold(e).split()}
+    counts: Counter[str] = Counter()
+    for document in documents:
+        counts.update(_stems(f"{document['title']}\n{document['text']}", lexicon))
+    limit = _MAX_SHARE * max(1, len(documents))
+    return frozenset(w for w in _stems(question, lexicon) - named if counts[w] <= limit)
+
+
+def relevance(
+    document: Mapping[str, Any], products: Sequence[str], words: frozenset[str],
+    lexicon: Lexicon, aliases: Mapping[str, str] | None = None,
+) -> str | None:  # fmt: skip
+    """None when a document is relevant to the question, else the reason it is not: it
+    names a product (or an alias, or its short form), or its title has a discriminating
+    word of the question and its text (title included) four, or its title two, or its text
+    twelve."""
+    title = str(document["title"])
+    body = f"{title}\n{document['text']}"
+    if product_mentions(products, body, aliases):
+        return None
+    in_title = _stems(title, lexicon) & words
+    in_body = _stems(body, lexicon) & words
+    if (
+        (in_title and len(in_body) >= _MIN_BODY_WORDS)
+        or len(in_title) >= _MIN_SHARED_WORDS
+        or len(in_body) >= _STRONG_BODY_WORDS  # a framing note speaks of the whole question
+    ):
+        return None
+    shared = f" (shares only: {', '.join(sorted(in_body))})" if in_body else ""
+    return (
+        "names no product of the question, and its title and text share too few "
+        f"discriminating words with the question{shared}"
+    )
+
+
+def _of(lang: str, products: Sequence[str]) -> str:
+    if not products:
+        return ""
+    if len(products) == 1:
+        listed = products[0]
+    else:
+        joiner = " et " if lang == "fr" else " and "
+        listed = f"{', '.join(products[:-1])}{joiner}{products[-1]}"
+    return f" ({listed})"
 
 
 def rules_plan(request: Request) -> str:
     """The rules planner (a rules handler): payload ``question``, ``documents`` (id, title,
-    text, ...) and ``products`` in, a JSON plan out."""
+    text, ...) and ``products`` in, a JSON plan out. One sub-task per criterion of the
+    question that a document speaks of most; relevant documents that speak of no criterion
+    form a last sub-task; irrelevant ones are left out (code reports them with a reason)."""
     payload = request.payload
+    lexicon = extended_lexicon(payload.get("lexicon"))
     products: list[str] = list(payload.get("products", ()))
-    question_words = _words(str(payload["question"]))
+    question = str(payload["question"])
+    lang = lexicon.language(question)
+    found = criteria(question, products, lexicon)
+    entities = [str(e) for e in payload.get("entities", ())]
+    words = discriminating_words(question, payload["documents"], entities, lexicon)
     groups: dict[str, list[str]] = {}
+    aliases = {str(k): str(v) for k, v in payload.get("aliases", {}).items()}
     for document in payload["documents"]:
-        if not _relevant(document, products, question_words):
+        if relevance(document, products, words, lexicon, aliases) is not None:
             continue
-        scores = topic_scores(str(document["title"]), str(document["text"]))
-        best = max(scores.values())
-        # Ties go to the first topic in TOPICS order: deterministic.
-        topic_id = next(t for t, s in scores.items() if s == best) if best else CONTEXT_TOPIC.id
-        groups.setdefault(topic_id, []).append(str(document["id"]))
-    subject = f" de {_and_list(products)}" if products else ""
+        scores = criterion_scores(str(document["title"]), str(document["text"]), found, lexicon)
+        best = max(scores.values(), default=0)
+        # Ties go to the criterion the question names first: deterministic.
+        chosen = next((c for c, v in scores.items() if v == best), None) if best else None
+        groups.setdefault(chosen or _OTHER, []).append(str(document["id"]))
+    other = "Autres documents pertinents" if lang == "fr" else "Other relevant documents"
+    labels = {c.id: c.label for c in found} | {_OTHER: other}
     subtasks = [
-        {"id": topic.id, "question": f"{topic.label}{subject}", "scope": groups[topic.id]}
-        for topic in (*TOPICS, CONTEXT_TOPIC)
-        if topic.id in groups
+        {"id": key, "question": f"{labels[key]}{_of(lang, products)}", "scope": groups[key]}
+        for key in (*(c.id for c in found), _OTHER)
+        if key in groups
     ]
     return json.dumps({"subtasks": subtasks}, ensure_ascii=False)
 
 
+def complete_coverage(
+    plan: Plan, dossier: Dossier, products: Sequence[str], lexicon: Lexicon | None = None
+) -> Plan:
+    """Check a plan's coverage in code (for any planner): every document no sub-task reads
+    is either assigned (relevant: added to the sub-task of its best criterion, or to the
+    first sub-task) or reported with the reason it is left out."""
+    lex = lexicon or default_lexicon()
+    found = criteria(dossier.question, products, lex)
+    data = [{"title": d.title, "text": d.text} for d in dossier.documents]
+    texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
+    entities = question_entities(dossier.question, texts, products)
+    words = discriminating_words(dossier.question, data, entities, lex)
+    subtasks = list(plan.subtasks)
+    notes: list[tuple[str, str]] = list(plan.coverage)
+    for doc_id in plan.uncovered(dossier.ids):
+        document = dossier.get(doc_id)
+        if document is None or not subtasks:
+            continue
+        fields = {"title": document.title, "text": document.text}
+        aliases = product_aliases(dossier.question, products)
+        reason = relevance(fields, products, words, lex, aliases)
+        if reason is not None:
+            notes.append((doc_id, reason))
+            continue
+        scores = criterion_scores(document.title, document.text, found, lex)
+        ranked = sorted(scores, key=lambda c: -scores[c])
+        target = next((i for c in ranked for i, t in enumerate(subtasks) if t.id == c), 0)
+        task = subtasks[target]
+        subtasks[target] = SubTask(task.id, task.question, (*task.scope, doc_id))
+        notes.append((doc_id, f"assigned by code to sub-task {task.id} (no sub-task covered it)"))
+    return Plan(plan.question, tuple(subtasks), tuple(notes))
+
+
 _SYSTEM = """\
 You are the planner of a document synthesis for an architecture committee.
-Split the committee's question into sub-tasks, one topic each (for example: measured
-performance, licence and cost, security, product longevity and end of support, capacity).
+Split the committee's question into sub-tasks, one criterion of the question each.
 Give each sub-task a short id, a question, and the ids of the documents its reader must read
 (its scope). Use only the document ids listed. Put every document relevant to the question in
 at least one scope; documents about something else may be left out.
@@ -309,9 +488,13 @@ def planner_request(dossier: Dossier, products: Sequence[str]) -> Request:
         f"Question:\n{dossier.question}\n{named}\n"
         f"Documents (id | date | type | title | opening):\n{listing}"
     )
+    texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     payload = {
         "question": dossier.question,
         "products": list(products),
+        "lexicon": dict(dossier.lexicon),
+        "entities": list(question_entities(dossier.question, texts, products)),
+        "aliases": product_aliases(dossier.question, products),
         "documents": [
             {
                 "id": d.id,
@@ -340,6 +523,7 @@ def plan_from_dict(question: str, data: Mapping[str, Any]) -> Plan:
             SubTask(str(s["id"]), str(s["question"]), tuple(str(d) for d in s["scope"]))
             for s in data["subtasks"]
         ),
+        coverage=tuple((str(d), str(r)) for d, r in data.get("coverage", ())),
     )
 
 
@@ -350,6 +534,7 @@ def plan_to_dict(plan: Plan) -> dict[str, Any]:
         "subtasks": [
             {"id": t.id, "question": t.question, "scope": list(t.scope)} for t in plan.subtasks
         ],
+        "coverage": [list(note) for note in plan.coverage],
     }
 
 

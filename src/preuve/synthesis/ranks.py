@@ -1,6 +1,10 @@
 """Source types, their reliability ranks, and the ordered rule that arbitrates contradictions.
 
-Ranks (higher is more reliable)::
+The types, their aliases (the seed documents write ``benchmark-interne``,
+``note-fournisseur``, ``annonce-officielle``, ``bulletin-securite``, ``compte-rendu``,
+``devis``, ``note-technique``) and their ranks are data: the ``[source_types]`` table of the
+lexicon, replaced by a dossier's own table when it ships one (:class:`RankTable`). Default
+ranks (higher is more reliable)::
 
     internal benchmark 3   audit 3
     official announcement 2   changelog 2   security bulletin 2   quote/estimate 2
@@ -10,6 +14,9 @@ Ranks (higher is more reliable)::
 
 The ordered rule, applied by :func:`arbitrate` as three successive filters over the
 candidate values (each value carries the documents that state it):
+
+A cited rule is accepted when its own condition holds (:func:`rules_that_hold`), not only
+when it is the one that decided first.
 
 1. *An internal measurement under the common protocol beats vendor data or a blog.* If some
    values are backed by a rank-3 source (internal benchmark, audit), only those stay. When
@@ -33,77 +40,134 @@ sources of that rank.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from enum import StrEnum
 from types import MappingProxyType
+from typing import ClassVar
+
+from preuve.synthesis.lexicon import default_lexicon, normalize_type_name
 
 __all__ = [
     "RANKS",
     "Arbitration",
     "Candidate",
+    "RankTable",
     "SourceInfo",
     "SourceType",
     "arbitrate",
+    "default_rank_table",
     "parse_source_type",
     "rank_of",
     "rule_three_holds",
+    "rules_that_hold",
 ]
 
 
-class SourceType(StrEnum):
-    """The type of a document, as written in its header."""
+class _DefaultTypes(type):
+    """Iterating over :class:`SourceType` gives the default table's types, in order."""
 
-    INTERNAL_BENCHMARK = "internal benchmark"
-    AUDIT = "audit"
-    OFFICIAL_ANNOUNCEMENT = "official announcement"
-    CHANGELOG = "changelog"
-    SECURITY_BULLETIN = "security bulletin"
-    QUOTE_ESTIMATE = "quote/estimate"
-    MEETING_MINUTES = "meeting minutes"
-    TICKET = "ticket"
-    TECHNICAL_NOTE = "technical note"
-    VENDOR_NOTE = "vendor note"
-    BLOG = "blog"
-    UNKNOWN = "unknown"
+    def __iter__(cls) -> Iterator[SourceType]:
+        return iter(_DEFAULTS)
+
+    def __len__(cls) -> int:
+        return len(_DEFAULTS)
 
 
-RANKS: MappingProxyType[SourceType, int] = MappingProxyType(
-    {
-        SourceType.INTERNAL_BENCHMARK: 3,
-        SourceType.AUDIT: 3,
-        SourceType.OFFICIAL_ANNOUNCEMENT: 2,
-        SourceType.CHANGELOG: 2,
-        SourceType.SECURITY_BULLETIN: 2,
-        SourceType.QUOTE_ESTIMATE: 2,
-        SourceType.MEETING_MINUTES: 2,
-        SourceType.TICKET: 2,
-        SourceType.TECHNICAL_NOTE: 1,
-        SourceType.VENDOR_NOTE: 1,
-        SourceType.BLOG: 0,
-        SourceType.UNKNOWN: 1,
-    }
+class SourceType(str, metaclass=_DefaultTypes):
+    """The type of a document: its canonical name (``internal benchmark``), a plain string.
+
+    The known types and their ranks are data (:data:`RANKS`, from the lexicon, or a
+    dossier's own :class:`RankTable`); the constants below name the default ones."""
+
+    __slots__ = ()
+
+    INTERNAL_BENCHMARK: ClassVar[SourceType]
+    AUDIT: ClassVar[SourceType]
+    OFFICIAL_ANNOUNCEMENT: ClassVar[SourceType]
+    CHANGELOG: ClassVar[SourceType]
+    SECURITY_BULLETIN: ClassVar[SourceType]
+    QUOTE_ESTIMATE: ClassVar[SourceType]
+    MEETING_MINUTES: ClassVar[SourceType]
+    TICKET: ClassVar[SourceType]
+    TECHNICAL_NOTE: ClassVar[SourceType]
+    VENDOR_NOTE: ClassVar[SourceType]
+    BLOG: ClassVar[SourceType]
+    UNKNOWN: ClassVar[SourceType]
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+    @classmethod
+    def named(cls, name: str) -> SourceType:
+        """The type called ``name``: the default table's own object when it is one of its
+        types (so ``is`` compares them), else a new one."""
+        return _INTERNED.get(name) or cls(name)
+
+
+for _name, _text in (
+    ("INTERNAL_BENCHMARK", "internal benchmark"), ("AUDIT", "audit"),
+    ("OFFICIAL_ANNOUNCEMENT", "official announcement"), ("CHANGELOG", "changelog"),
+    ("SECURITY_BULLETIN", "security bulletin"), ("QUOTE_ESTIMATE", "quote/estimate"),
+    ("MEETING_MINUTES", "meeting minutes"), ("TICKET", "ticket"),
+    ("TECHNICAL_NOTE", "technical note"), ("VENDOR_NOTE", "vendor note"), ("BLOG", "blog"),
+    ("UNKNOWN", "unknown"),
+):  # fmt: skip
+    setattr(SourceType, _name, SourceType(_text))
+_INTERNED: dict[str, SourceType] = {
+    str(getattr(SourceType, n)): getattr(SourceType, n) for n in SourceType.__annotations__
+}
+_DEFAULTS: tuple[SourceType, ...] = tuple(
+    SourceType.named(t) for t in default_lexicon().source_ranks
 )
+
+
+@dataclass(frozen=True, slots=True)
+class RankTable:
+    """Source types, their ranks, and the aliases that name them (case, accents, ``-``,
+    ``_`` and spaces ignored). The default table is the lexicon's; a dossier may ship its
+    own (``ranks.toml`` or a "Source ranks" section of ``question.md``), which replaces it."""
+
+    ranks: Mapping[str, int]
+    aliases: Mapping[str, str]
+    origin: str = "default"
+
+    def parse(self, text: str) -> SourceType | None:
+        """The canonical type written as ``text``, or None when the table does not know it."""
+        name = normalize_type_name(text)
+        for canonical in self.ranks:
+            if normalize_type_name(canonical) == name:
+                return SourceType.named(canonical)
+        alias = self.aliases.get(name)
+        return SourceType.named(alias) if alias is not None and alias in self.ranks else None
+
+    def rank(self, source_type: str) -> int:
+        return self.ranks.get(str(source_type), self.ranks.get("unknown", 1))
+
+    def known(self) -> tuple[str, ...]:
+        return tuple(self.ranks)
+
+
+def default_rank_table() -> RankTable:
+    lexicon = default_lexicon()
+    return RankTable(dict(lexicon.source_ranks), dict(lexicon.source_aliases))
+
+
+RANKS: Mapping[str, int] = MappingProxyType(dict(default_lexicon().source_ranks))
 
 _MEASUREMENT_RANK = 3
 
 
-def parse_source_type(text: str) -> SourceType | None:
-    """The source type written as ``text`` (case, ``_`` and ``-`` and extra spaces ignored;
-    ``quote`` and ``estimate`` alone are accepted), or None when it is not one of them."""
-    words = " ".join(text.replace("_", " ").replace("-", " ").split()).lower()
-    if words in {"quote", "estimate", "quote / estimate"}:
-        return SourceType.QUOTE_ESTIMATE
-    try:
-        return SourceType(words)
-    except ValueError:
-        return None
+def parse_source_type(text: str, table: RankTable | None = None) -> SourceType | None:
+    """The source type written as ``text`` (an English name, or an alias such as the French
+    ``benchmark-interne``), or None when the rank table does not know it."""
+    return (table or default_rank_table()).parse(text)
 
 
-def rank_of(source_type: SourceType) -> int:
-    """Reliability rank of a source type (0 to 3)."""
-    return RANKS[source_type]
+def rank_of(source_type: str, table: RankTable | None = None) -> int:
+    """Reliability rank of a source type (0 to 3 in the default table)."""
+    return (table or default_rank_table()).rank(source_type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +177,12 @@ class SourceInfo:
     doc_id: str
     date: date | None
     source_type: SourceType
+    declared_rank: int | None = None  # from the dossier's own rank table, when it has one
 
     @property
     def rank(self) -> int:
+        if self.declared_rank is not None:
+            return self.declared_rank
         return rank_of(self.source_type)
 
 
@@ -169,12 +236,25 @@ def _newer(a: date | None, b: date | None) -> bool:
     return a is not None and (b is None or a > b)
 
 
+def rules_that_hold(retained: Candidate, rejected: Sequence[Candidate]) -> frozenset[int]:
+    """The rules whose own condition justifies retaining ``retained`` over every rejected
+    value: 1 when it alone rests on an internal measurement (rank 3 and above) and they do
+    not; 2 when it is strictly more reliable than each; 3 when it is at least as reliable
+    as and strictly more recent than each. A citation of any of them is a valid reason
+    (the deciding rule is always among them)."""
+    holds = set()
+    if retained.rank >= _MEASUREMENT_RANK and all(o.rank < _MEASUREMENT_RANK for o in rejected):
+        holds.add(1)
+    if not holds and all(retained.rank > o.rank for o in rejected):
+        holds.add(2)  # the ordered rule: a measurement case is rule 1's, not rule 2's
+    if all(retained.rank >= o.rank and _newer(retained.latest, o.latest) for o in rejected):
+        holds.add(3)
+    return frozenset(holds)
+
+
 def rule_three_holds(retained: Candidate, rejected: Sequence[Candidate]) -> bool:
-    """True when the retained value is at least as reliable as, and strictly more recent
-    than, every rejected value: rule 3 justifies it (also when rule 1 or 2 decided)."""
-    return all(
-        retained.rank >= other.rank and _newer(retained.latest, other.latest) for other in rejected
-    )
+    """True when rule 3 justifies the retained value (see :func:`rules_that_hold`)."""
+    return 3 in rules_that_hold(retained, rejected)
 
 
 def _decided(

@@ -4,14 +4,11 @@ Both implementations answer :data:`FINDINGS_SCHEMA`: statements (subject = a pro
 attribute, value, the sentence, and the sources, each with the value read in *that*
 document) and gaps (what the sub-task asks that the documents do not say).
 
-- *rules* (:func:`rules_findings`): general patterns over the sentences of each document
-  (:mod:`preuve.synthesis.subagent_patterns`): latencies and throughputs with their units,
-  licence names, the state of a security advisory (``corrigée en 3.4.2`` /
-  ``sans correctif``), end of support dates, prices, counts per year.
-  The subject of a value is the product named closest before it in its sentence, else the
-  one named after it, else the label of a ``label : value`` line (prices and counts), else
-  the product of the previous sentences of the paragraph, else the document's main
-  product; a value with no subject is a gap. Nothing here knows the bundled dossier.
+- *rules* (:func:`rules_findings`): the general reader of :mod:`preuve.synthesis.reader`
+  (quantities with units, amounts, counts, dates of a date attribute, licences, the state
+  of an identified advisory), each value with its subject, attribute, context and the
+  verbatim passage of each source. Readings that agree by meaning
+  (:mod:`preuve.synthesis.matcher`) share one statement; nothing here knows a dossier.
 - *LLM*: the same schema, with the documents in the messages.
 
 Checked in code (:func:`check_findings`): every source is a document of the sub-task's
@@ -26,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,15 +40,11 @@ from preuve.synthesis.findings import (
     Statement,
     StatementSource,
     SubTask,
-    values_agree,
 )
-from preuve.synthesis.planner import fold, mentions
-from preuve.synthesis.subagent_patterns import (
-    Found,
-    advisory_ids,
-    advisory_state,
-    extract_values,
-)
+from preuve.synthesis.lexicon import Lexicon, extended_lexicon, fold
+from preuve.synthesis.matcher import attribute_key, group_key, value_key
+from preuve.synthesis.reader import CatalogueEntry, document_reads
+from preuve.synthesis.statements import Read, term_pattern
 
 __all__ = [
     "FINDINGS_SCHEMA",
@@ -72,6 +65,7 @@ _SOURCE: dict[str, Any] = {
     "properties": {
         "doc_id": {"type": "string", "minLength": 1},
         "value": {"type": ["string", "null"]},
+        "quote": {"type": ["string", "null"]},
     },
     "required": ["doc_id"],
     "additionalProperties": False,
@@ -88,6 +82,7 @@ FINDINGS_SCHEMA: dict[str, Any] = {
                     "attribute": {"type": "string", "minLength": 1},
                     "value": {"type": "string", "minLength": 1},
                     "text": {"type": "string"},
+                    "context": {"type": "string"},
                     "sources": {"type": "array", "minItems": 1, "items": _SOURCE},
                 },
                 "required": ["subject", "attribute", "value", "text", "sources"],
@@ -100,209 +95,100 @@ FINDINGS_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-# --- rules: sentences and subjects -----------------------------------------------------------
-
-_PARAGRAPHS = re.compile(r"\n[ \t]*\n")
-_BULLET = re.compile(r"\n[ \t]*(?=[-*•][ \t])")
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
-_LABEL = re.compile(r"^(?P<label>[^:.;!?]{2,80}?)\s*:\s+(?P<body>\S.*)$", re.DOTALL)
-_MAX_LABEL_WORDS = 6
-_BRANCH = re.compile(r"\b(?:branche\s+|branch\s+|v)?(\d+)\.x\b", re.IGNORECASE)
+# --- rules: the general reader ----------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class _Sentence:
-    text: str
-    label: str | None
+class _Group:
+    key: tuple[Hashable, ...]
+    value_key: tuple[Hashable, ...]
+    first: Read
+    members: list[Read]
 
 
-def _sentences(paragraph: str) -> list[_Sentence]:
-    out = []
-    for item in _BULLET.split(paragraph):  # a list item is a sentence even without a period
-        flat = " ".join(item.split()).lstrip("-*• ")
-        for piece in _SENTENCE_END.split(flat):
-            text = piece.strip()
-            if text:
-                match = _LABEL.match(text)
-                out.append(_Sentence(text, match.group("label").strip() if match else None))
-    return out
-
-
-def _paragraphs(text: str) -> list[list[_Sentence]]:
-    return [_sentences(p) for p in _PARAGRAPHS.split(text) if p.strip()]
-
-
-def _product_at(products: Sequence[str], text: str) -> list[tuple[int, str]]:
-    """(offset, product) for every product mention, longest names winning overlaps."""
-    found: list[tuple[int, int, str]] = []
-    for product in sorted(products, key=len, reverse=True):
-        for start in mentions(product, text):
-            end = start + len(product)
-            if not any(s < end and start < e for s, e, _ in found):
-                found.append((start, end, product))
-    return sorted((s, p) for s, _, p in found)
-
-
-def _main_product(products: Sequence[str], title: str, text: str) -> str | None:
-    at = [p for _, p in _product_at(products, f"{title}\n{text}")]
-    named = [(c, -products.index(p), p) for p in products if (c := at.count(p))]
-    return max(named)[2] if named else None
-
-
-def _nominal_label(label: str | None) -> str | None:
-    if label is None or len(label.split()) > _MAX_LABEL_WORDS or not re.search(r"[^\W\d]", label):
-        return None
-    return label
-
-
-def _with_branch(product: str, sentence: str) -> str:
-    """``Kestrel Serve 2.x`` when the sentence is about a version branch of the product."""
-    branches = {m.group(1) for m in _BRANCH.finditer(sentence)}
-    return f"{product} {branches.pop()}.x" if len(branches) == 1 else product
-
-
-def _subject(
-    found: Found,
-    sentence: _Sentence,
-    products: Sequence[str],
-    carried: str | None,
-    main: str | None,
-) -> str | None:
-    named = _product_at(products, sentence.text)
-    before = [p for s, p in named if s <= found.position]
-    after = [p for s, p in named if s > found.position]
-    label = _nominal_label(sentence.label) if found.kind in {"price", "count"} else None
-    subject = (before[-1] if before else None) or (after[0] if after else None) or label
-    subject = subject or carried or main
-    if subject is not None and found.kind == "support" and subject in products:
-        subject = _with_branch(subject, sentence.text)
-    return subject
-
-
-@dataclass(frozen=True, slots=True)
-class _Read:
-    """One value read in one document."""
-
-    subject: str
-    attribute: str
-    value: str
-    text: str
-    doc_id: str
-
-
-def _read_document(
-    document: Mapping[str, Any], products: Sequence[str]
-) -> tuple[list[_Read], list[str]]:
-    doc_id, title, text = str(document["id"]), str(document["title"]), str(document["text"])
-    main = _main_product(products, title, text)
-    reads: list[_Read] = []
-    orphans: list[str] = []
-    for paragraph in _paragraphs(text):
-        carried: str | None = None
-        pending: list[str] = []  # advisories named without a state, e.g. before a ";"
-        for sentence in paragraph:
-            for found in [*extract_values(sentence.text), *_pending_states(pending, sentence)]:
-                subject = _subject(found, sentence, products, carried, main)
-                if subject is None:
-                    orphans.append(
-                        f"{doc_id} : valeur sans produit identifiable, non retenue : "
-                        f"« {sentence.text} »"
-                    )
-                    continue
-                reads.append(_Read(subject, found.attribute, found.value, sentence.text, doc_id))
-            named = _product_at(products, sentence.text)
-            carried = named[-1][1] if named else carried
-            ids = advisory_ids(sentence.text)
-            if ids or advisory_state(sentence.text) is not None:
-                pending = ids if advisory_state(sentence.text) is None else []
-    return reads, orphans
-
-
-def _pending_states(pending: list[str], sentence: _Sentence) -> list[Found]:
-    """The state a sentence gives to advisories named just before it without one
-    ("LV-2026-11 permet ... ; aucun correctif n'est disponible")."""
-    if not pending or advisory_ids(sentence.text):
-        return []
-    state = advisory_state(sentence.text)
-    return [] if state is None else [Found("advisory", id_, state, 0) for id_ in pending]
-
-
-def _merge_agreeing(reads: Sequence[_Read]) -> list[Statement]:
-    """One statement per (subject, attribute, value); documents that agree share it, and
-    each source keeps the value read in it. Different values stay different statements."""
-    groups: list[tuple[_Read, list[_Read]]] = []
+def _merge_agreeing(reads: Sequence[Read], lexicon: Lexicon) -> list[Statement]:
+    """One statement per (subject, attribute, context, meaning of the value); documents that
+    agree share it, each source keeping the value and the quote read in it. Different values
+    stay different statements."""
+    groups: list[_Group] = []
     for read in reads:
-        group = next(
-            (
-                g
-                for g in groups
-                if fold(g[0].subject) == fold(read.subject)
-                and fold(g[0].attribute) == fold(read.attribute)
-                and values_agree(g[0].value, read.value)
-            ),
-            None,
-        )
+        key = group_key(read.subject, read.attribute, read.value, " ".join(read.context), lexicon)
+        meaning = value_key(read.value, lexicon)
+        group = next((g for g in groups if g.key == key and g.value_key == meaning), None)
         if group is None:
-            groups.append((read, [read]))
-        elif all(r.doc_id != read.doc_id for r in group[1]):
-            group[1].append(read)
+            groups.append(_Group(key, meaning, read, [read]))
+        elif all(r.doc_id != read.doc_id for r in group.members):
+            group.members.append(read)
     return [
         Statement(
-            first.subject,
-            first.attribute,
-            first.value,
-            first.text,
-            tuple(StatementSource(r.doc_id, r.value) for r in members),
+            g.first.subject,
+            g.first.attribute,
+            g.first.value,
+            g.first.text,
+            tuple(StatementSource(r.doc_id, r.value, r.quote) for r in g.members),
+            " ".join(g.first.context),
         )
-        for first, members in groups
+        for g in groups
     ]
 
 
-# What a sub-task asks, by cue in its question, and what answers it.
-_FAMILIES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("latence", "latence", re.compile(r"latenc|performance")),
-    ("débit", "débit", re.compile(r"debit|throughput|performance")),
-    ("licence", "licence", re.compile(r"licen")),
-    ("prix", "prix ou coût", re.compile(r"\bcout|\bprix|\bcost|\bprice|tarif")),
-    ("fin de support", "date de fin de support", re.compile(r"perenn|fin de support|end of")),
-)
-_PRICE_NOUNS = ("prix", "coût", "cout", "tarif", "frais", "montant", "price", "cost", "fee")
+def _catalogue(payload: Mapping[str, Any]) -> list[CatalogueEntry]:
+    return [
+        CatalogueEntry(str(d["id"]), str(d["title"]), str(d["date"]), str(d["source_type"]))
+        for d in payload.get("catalogue", payload["documents"])
+    ]
 
 
-def _answers(family: str, attribute: str) -> bool:
-    folded = fold(attribute)
-    if family == "prix":
-        return folded.startswith(tuple(fold(n) for n in _PRICE_NOUNS))
-    return folded.startswith(fold(family))
-
-
-def _gaps(question: str, statements: Sequence[Statement], products: Sequence[str]) -> list[str]:
-    asked = fold(question)
+def _gaps(
+    question: str,
+    statements: Sequence[Statement],
+    products: Sequence[str],
+    lang: str,
+    lexicon: Lexicon,
+) -> list[str]:
+    """What the sub-task asks and no statement answers: each lexicon concept its question
+    names, for each product."""
+    folded = fold(question)
+    asked = [
+        c for c in lexicon.concepts if any(re.search(term_pattern(t), folded) for t in c.terms)
+    ]
     gaps = []
-    for family, label, cue in _FAMILIES:
-        if not cue.search(asked):
-            continue
+    for concept in asked:
         for product in products:
             if not any(
-                s.subject.startswith(product) and _answers(family, s.attribute) for s in statements
+                s.subject.startswith(product)
+                and attribute_key(s.attribute, s.value, lexicon)[:2] == ("concept", concept.id)
+                for s in statements
             ):
-                gaps.append(f"{label} de {product} : aucune valeur dans les documents lus")
+                gaps.append(
+                    f"{concept.label(lang)} de {product} : aucune valeur dans les documents lus"
+                    if lang == "fr"
+                    else f"{concept.label(lang)} of {product}: no value in the documents read"
+                )
     return gaps
 
 
 def rules_findings(request: Request) -> str:
-    """The rules sub-agent (a rules handler): payload ``subtask``, ``products`` and
-    ``documents`` in, JSON findings out."""
+    """The rules sub-agent (a rules handler): payload ``subtask``, ``products``,
+    ``documents`` (and the dossier's ``catalogue`` of metadata) in, JSON findings out."""
     payload = request.payload
+    lexicon = extended_lexicon(payload.get("lexicon"))
     products = [str(p) for p in payload.get("products", ())]
-    reads: list[_Read] = []
+    lang = lexicon.language(str(payload.get("question", "")))
+    catalogue = _catalogue(payload)
+    reads: list[Read] = []
     gaps: list[str] = []
     for document in payload["documents"]:
-        found, orphans = _read_document(document, products)
+        text = str(document["text"])
+        aliases = {str(k): str(v) for k, v in payload.get("aliases", {}).items()}
+        found, orphans = document_reads(
+            document, products, lexicon, lang, detect_locale(text),
+            catalogue=catalogue, aliases=aliases,
+        )  # fmt: skip
         reads += found
         gaps += orphans
-    statements = _merge_agreeing(reads)
-    gaps = _gaps(str(payload["subtask"]["question"]), statements, products) + gaps
+    statements = _merge_agreeing(reads, lexicon)
+    gaps = _gaps(str(payload["subtask"]["question"]), statements, products, lang, lexicon) + gaps
     return json.dumps(
         {"statements": [_statement_dict(s) for s in statements], "gaps": gaps},
         ensure_ascii=False,
@@ -315,14 +201,20 @@ _SYSTEM = """\
 You are a sub-agent of a document synthesis. Read the documents of your sub-task and return
 what they state, as JSON only:
 {"statements": [{"subject": "...", "attribute": "...", "value": "...", "text": "...",
-  "sources": [{"doc_id": "doc-01", "value": "..."}]}], "gaps": ["..."]}
+  "context": "...", "sources": [{"doc_id": "doc-01", "value": "...", "quote": "..."}]}],
+ "gaps": ["..."]}
 - subject: the product, named exactly as in the list of products (add a version branch such
   as "2.x" only when the value is about that branch);
-- attribute: the quantity or status (e.g. "latence p95", "débit", "licence", "prix par an",
-  "fin de support", or the id of a security advisory for its state);
+- attribute: the quantity or status, in the words of the documents (a measure with its
+  qualifier such as a percentile, a price, a licence, an end-of-support date, a yes/no
+  property, or the id of a security advisory for its state);
 - value: the value copied as written (number and unit, licence name, date, state);
 - text: the sentence that states it; sources: the documents that state it, each with the
-  value as written in that document.
+  value as written in that document and the passage of that document copied exactly (quote);
+- context: what the sentence says the value is about, if anything: a period ("2026"), a
+  target or limit rather than a measurement ("target"), the source it reports from; empty
+  otherwise. A document that quotes another source gives that source's value: cite the
+  original document when it is listed, and never fold two sources into one statement.
 Never merge documents that give different values into one statement: write one statement
 per value, even when measurement conditions explain the difference.
 Cite only the documents given below. List as gaps what the sub-task asks and the documents
@@ -343,8 +235,14 @@ def subagent_request(
     documents: Sequence[DossierDocument],
     question: str,
     products: Sequence[str],
+    *,
+    catalogue: Sequence[DossierDocument] = (),
+    aliases: Mapping[str, str] | None = None,
+    lexicon: Mapping[str, Any] | None = None,
 ) -> Request:
-    """The request for one sub-task: its documents in the messages and in the payload."""
+    """The request for one sub-task: its documents in the messages and in the payload, with
+    the metadata (never the text) of every document of the dossier (``catalogue``), so that
+    a value a document reports from another one can be attributed to it."""
     named = f"Products: {', '.join(products)}.\n" if products else ""
     user = (
         f"Committee question:\n{question}\n\nSub-task {subtask.id}: {subtask.question}\n"
@@ -353,6 +251,8 @@ def subagent_request(
     payload = {
         "question": question,
         "products": list(products),
+        "aliases": dict(aliases or {}),
+        "lexicon": dict(lexicon or {}),
         "subtask": {"id": subtask.id, "question": subtask.question, "scope": list(subtask.scope)},
         "documents": [
             {
@@ -363,6 +263,15 @@ def subagent_request(
                 "text": d.text,
             }
             for d in documents
+        ],
+        "catalogue": [
+            {
+                "id": d.id,
+                "title": d.title,
+                "date": d.date.isoformat(),
+                "source_type": d.source_type.value,
+            }
+            for d in (catalogue or documents)
         ],
     }
     return Request(
@@ -391,7 +300,11 @@ def _statement_from(data: Mapping[str, Any]) -> Statement:
         str(data["attribute"]),
         str(data["value"]),
         str(data["text"]),
-        tuple(StatementSource(str(s["doc_id"]), s.get("value")) for s in data["sources"]),
+        tuple(
+            StatementSource(str(s["doc_id"]), s.get("value"), s.get("quote"))
+            for s in data["sources"]
+        ),
+        str(data.get("context", "")),
     )
 
 
@@ -401,7 +314,10 @@ def _statement_dict(statement: Statement) -> dict[str, Any]:
         "attribute": statement.attribute,
         "value": statement.value,
         "text": statement.text,
-        "sources": [{"doc_id": s.doc_id, "value": s.value} for s in statement.sources],
+        "context": statement.context,
+        "sources": [
+            {"doc_id": s.doc_id, "value": s.value, "quote": s.quote} for s in statement.sources
+        ],
     }
 
 

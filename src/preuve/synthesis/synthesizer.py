@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -48,9 +48,10 @@ from preuve.synthesis.findings import (
     Contradiction,
     Finding,
     Synthesis,
-    normalize_key,
     synthesis_from_dict,
 )
+from preuve.synthesis.lexicon import default_lexicon
+from preuve.synthesis.matcher import group_key, value_key
 from preuve.synthesis.ranks import SourceInfo
 
 __all__ = [
@@ -174,77 +175,124 @@ def _cite(ids: Sequence[str]) -> str:
     return f"[{', '.join(ids)}]"
 
 
-_ORDINAL = {1: "la première règle", 2: "la deuxième règle", 3: "la troisième règle"}
+# The template's words, in the language of the question (French or English).
+_PHRASES: Mapping[str, Mapping[str, str]] = {
+    "fr": {
+        "unresolved": "valeurs contradictoires non tranchées, {values} ; le comité doit trancher",
+        "retained": "{value}, retenu selon {rule} contre {rejected}",
+        "rule1": "la première règle", "rule2": "la deuxième règle", "rule3": "la troisième règle",
+        "computed": "Valeurs calculées par le code : {values}",
+        "undated": "non daté",
+        "reason_unresolved": "non tranchée : les valeurs ont la même fiabilité et aucune source "
+        "n'est seule la plus récente ; le comité doit trancher",
+        "reason": "règle {n} : {text} ; retenu « {value} » ({kept}) contre {rejected}",
+        "rule_text1": RULE_TEXT[1], "rule_text2": RULE_TEXT[2], "rule_text3": RULE_TEXT[3],
+    },
+    "en": {
+        "unresolved": "values in contradiction, unresolved, {values}; the committee must decide",
+        "retained": "{value}, retained by {rule} over {rejected}",
+        "rule1": "the first rule", "rule2": "the second rule", "rule3": "the third rule",
+        "computed": "Values computed by code: {values}",
+        "undated": "undated",
+        "reason_unresolved": "unresolved: the values are equally reliable and no source alone "
+        "is the most recent; the committee must decide",
+        "reason": "rule {n}: {text}; retained '{value}' ({kept}) over {rejected}",
+        "rule_text1": "an internal measurement under the common protocol beats vendor data or "
+        "a blog",
+        "rule_text2": "an official announcement or a published fix beats a third-party article",
+        "rule_text3": "at equal reliability, the most recent document wins",
+    },
+}  # fmt: skip
 
 
-def _contradiction_item(c: Contradiction) -> str:
+def _phrase(lang: str, key: str) -> str:
+    return _PHRASES.get(lang, _PHRASES["en"])[key]
+
+
+def _contradiction_item(c: Contradiction, lang: str = "fr") -> str:
     # The rule is named in words: a digit in a paragraph must come from a finding.
-    head = f"{c.subject}, {c.attribute} :"
+    head = f"{_head(c.subject, c.attribute, c.context)} :"
+    separator = " ; " if lang == "fr" else "; "
     if c.retained is None or c.rule is None:
         values = " / ".join(f"{v.value} {_cite(v.sources)}" for v in c.rejected)
-        return f"{head} valeurs contradictoires non tranchées, {values} ; le comité doit trancher"
-    rejected = " ; ".join(f"{v.value} {_cite(v.sources)}" for v in c.rejected)
-    return (
-        f"{head} {c.retained.value} {_cite(c.retained.sources)}, retenu selon "
-        f"{_ORDINAL.get(c.rule, 'la règle ordonnée')} contre {rejected}"
-    )
+        return f"{head} {_phrase(lang, 'unresolved').format(values=values)}"
+    rejected = separator.join(f"{v.value} {_cite(v.sources)}" for v in c.rejected)
+    kept = f"{c.retained.value} {_cite(c.retained.sources)}"
+    rule = _phrase(lang, f"rule{c.rule}") if c.rule in {1, 2, 3} else "rule"
+    return f"{head} {_phrase(lang, 'retained').format(value=kept, rule=rule, rejected=rejected)}"
 
 
-def _key(subject: str, attribute: str) -> tuple[str, str]:
-    return normalize_key(subject), normalize_key(attribute)
+def _key(statement: Mapping[str, Any]) -> tuple[Hashable, ...]:
+    return group_key(
+        statement["subject"], statement["attribute"], statement["value"],
+        statement.get("context", ""),
+    )  # fmt: skip
+
+
+def _head(subject: str, attribute: str, context: str) -> str:
+    return f"{subject}, {attribute}" + (f" ({context})" if context else "")
 
 
 def _subtask_paragraph(
-    task: Mapping[str, Any], contradictions: Sequence[Contradiction], done: set[tuple[str, ...]]
+    task: Mapping[str, Any],
+    contradictions: Sequence[Contradiction],
+    done: set[Hashable],
+    lang: str = "fr",
 ) -> dict[str, Any] | None:
     items: list[str] = []
     cited: list[str] = []
-    by_key = {_key(c.subject, c.attribute): c for c in contradictions}
+    by_key = {
+        group_key(c.subject, c.attribute, c.values[0].value, c.context): c for c in contradictions
+    }
     for statement in task["statements"]:
-        key = _key(statement["subject"], statement["attribute"])
+        key = _key(statement)
         contradiction = by_key.get(key)
         if contradiction is not None:
             if key in done:
                 continue
             done.add(key)
-            items.append(_contradiction_item(contradiction))
+            items.append(_contradiction_item(contradiction, lang))
             cited += [d for v in contradiction.values for d in v.sources]
             continue
-        seen = (*key, normalize_key(statement["value"]))
+        seen = (*key, value_key(statement["value"]))
         if seen in done:
             continue
         done.add(seen)
         ids = [s["doc_id"] for s in statement["sources"]]
-        items.append(
-            f"{statement['subject']}, {statement['attribute']} : {statement['value']} {_cite(ids)}"
-        )
+        head = _head(statement["subject"], statement["attribute"], statement.get("context", ""))
+        items.append(f"{head} : {statement['value']} {_cite(ids)}")
         cited += ids
     if not items:
         return None
-    text = f"{task['question']}. " + " ; ".join(items) + "."
+    text = f"{task['question']}. " + (" ; " if lang == "fr" else "; ").join(items) + "."
     return {"text": text, "sources": list(dict.fromkeys(cited))}
 
 
-def _describe(ids: Sequence[str], documents: Mapping[str, Mapping[str, Any]]) -> str:
+def _describe(
+    ids: Sequence[str], documents: Mapping[str, Mapping[str, Any]], lang: str = "fr"
+) -> str:
     parts = []
     for doc_id in ids:
         meta = documents.get(doc_id, {})
-        parts.append(
-            f"{doc_id}, {meta.get('source_type', 'unknown')}, {meta.get('date') or 'non daté'}"
-        )
+        day = meta.get("date") or _phrase(lang, "undated")
+        parts.append(f"{doc_id}, {meta.get('source_type', 'unknown')}, {day}")
     return "; ".join(parts)
 
 
-def _french_reason(c: Contradiction, documents: Mapping[str, Mapping[str, Any]]) -> str:
+def _reason(c: Contradiction, documents: Mapping[str, Mapping[str, Any]], lang: str) -> str:
     if c.retained is None or c.rule is None:
-        return (
-            "non tranchée : les valeurs ont la même fiabilité et aucune source n'est seule la "
-            "plus récente ; le comité doit trancher"
-        )
-    rejected = " ; ".join(f"« {v.value} » ({_describe(v.sources, documents)})" for v in c.rejected)
-    return (
-        f"règle {c.rule} : {RULE_TEXT[c.rule]} ; retenu « {c.retained.value} » "
-        f"({_describe(c.retained.sources, documents)}) contre {rejected}"
+        return _phrase(lang, "reason_unresolved")
+    quote = ("« ", " »") if lang == "fr" else ("'", "'")
+    rejected = (" ; " if lang == "fr" else "; ").join(
+        f"{quote[0]}{v.value}{quote[1]} ({_describe(v.sources, documents, lang)})"
+        for v in c.rejected
+    )
+    return _phrase(lang, "reason").format(
+        n=c.rule,
+        text=_phrase(lang, f"rule_text{c.rule}"),
+        value=c.retained.value,
+        kept=_describe(c.retained.sources, documents, lang),
+        rejected=rejected,
     )
 
 
@@ -255,23 +303,22 @@ def rules_synthesis(request: Request) -> str:
     contradictions = contradictions_from_dicts(payload["contradictions"])
     computed = computed_from_dicts(payload["computed"])
     documents = {d["doc_id"]: d for d in payload.get("documents", ())}
-    done: set[tuple[str, ...]] = set()
+    lang = default_lexicon().language(str(payload.get("question", "")))
+    done: set[Hashable] = set()
     paragraphs = [
         p
         for task in payload["subtasks"]
         if task["status"] == "ok"
-        and (p := _subtask_paragraph(task, contradictions, done)) is not None
+        and (p := _subtask_paragraph(task, contradictions, done, lang)) is not None
     ]
     if computed:
+        # computed values are written with space-grouped digits in both languages: the
+        # number check reads them back unambiguously
         values = " ; ".join(f"{c.label} : {fr_number(c.value)} {c.unit}" for c in computed)
         sources = list(dict.fromkeys(d for c in computed for d in c.sources))
-        paragraphs.append(
-            {
-                "text": f"Valeurs calculées par le code : {values} {_cite(sources)}.",
-                "sources": sources,
-            }
-        )
-    listed = [replace(c, reason=_french_reason(c, documents)) for c in contradictions]
+        text = _phrase(lang, "computed").format(values=values)
+        paragraphs.append({"text": f"{text} {_cite(sources)}.", "sources": sources})
+    listed = [replace(c, reason=_reason(c, documents, lang)) for c in contradictions]
     data = {
         "engine": "rules",
         "paragraphs": paragraphs,

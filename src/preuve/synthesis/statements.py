@@ -1,0 +1,475 @@
+"""General statement extraction: (subject, attribute, value, context) from sentences of any
+domain, each with the verbatim sentence it rests on.
+
+A document is cut into sentences with their offsets (a wrapped line is joined, a list item
+or a ``label : value`` line is a sentence of its own). In each sentence, values are read by
+:mod:`preuve.synthesis.values` (quantities, money, counts) and here (dates of a date
+attribute, licences, the state of an identified advisory). Each value gets:
+
+- its *attribute*: the concept of the lexicon whose term is nearest in its clause (``latence
+  p95`` = ``p95 latency`` = ``temps de réponse au 95e centile``), with the qualifiers the
+  clause gives (``p95``); else the content words of the clause before it (their set is the
+  key, so word order does not matter); else the kind of thing counted;
+- its *subject*: the product named nearest before it in the sentence, else after it, else
+  the ``label`` of a ``label : value`` line, else the product of the previous sentences of
+  the paragraph, else the document's main product;
+- its *context*: a period (``en 2026``), a modality (a target, a limit or a forecast is not a
+  measurement) and, for a value reported from another source (``selon la fiche éditeur``),
+  that source. Two values are compared only when their contexts agree.
+
+Nothing here knows a dossier: every word list is in the lexicon.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from preuve.core.numbers import Locale
+from preuve.synthesis.lexicon import Concept, Lexicon, fold, fold1
+from preuve.synthesis.values import Value, date_value, read_values
+
+__all__ = [
+    "Read",
+    "Sentence",
+    "attribute_of",
+    "distinguishing_words",
+    "mentions",
+    "product_mentions",
+    "product_words",
+    "sentences",
+    "setup_context",
+    "short_forms",
+    "stem",
+    "table_sentences",
+    "term_pattern",
+    "values_in",
+    "with_branch",
+    "year_context",
+]
+
+
+@lru_cache(maxsize=16)
+def _boundary(lexicon: Lexicon) -> re.Pattern[str]:
+    """Clause boundaries: punctuation, or a clause word of the lexicon ("et", "whereas")."""
+    return re.compile(rf"[;:,()\[\]—–]|\s-\s|{lexicon.alternation('clause_words')}")
+
+
+@lru_cache(maxsize=16)
+def _year_context(lexicon: Lexicon) -> re.Pattern[str]:
+    """A year after a period word of the lexicon ("en 2026", "by 2027")."""
+    return re.compile(rf"{lexicon.alternation('period_words')}\s+(?P<y>(?:19|20)\d{{2}})\b")
+
+
+_WORDS = re.compile(r"[^\W\d_][\w'’-]*")
+_BRANCH = re.compile(r"\b(?:branche\s+|branch\s+|v)?(\d+)\.x\b", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*(?:[-*•]\s+)?(?P<label>[^:.;!?|]{2,80}?)\s*:\s+\S")
+_MAX_LABEL_WORDS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A sentence of a document: its offsets in the text, its text, its label if any."""
+
+    start: int
+    end: int
+    text: str
+    label: str | None
+    table: bool = False  # a cell of a table: its row (or column) label is its subject
+
+
+_ROW = re.compile(r"^[ \t]*\|(?P<cells>.*)\|[ \t]*$", re.MULTILINE)
+_RULE_ROW = re.compile(r"^[\s|:-]+$")
+_HEADER_UNIT = re.compile(r"\s*[(\[](?P<unit>[^)\]]{1,20})[)\]]\s*$")
+
+
+def _cells(row: str) -> list[str]:
+    return [" ".join(c.split()) for c in row.split("|")]
+
+
+_ALIGNED_SPLIT = re.compile(r"\s{2,}|\t")
+
+
+def _aligned_blocks(text: str) -> list[list[tuple[int, int, list[str]]]]:
+    """Plain-text tables: three or more consecutive lines whose cells are separated by two
+    spaces or more, with as many cells on every line (at least three)."""
+    blocks: list[list[tuple[int, int, list[str]]]] = []
+    current: list[tuple[int, int, list[str]]] = []
+    for line in re.finditer(r"^.*$", text, re.MULTILINE):
+        cells = [c for c in _ALIGNED_SPLIT.split(line.group().strip()) if c]
+        if (
+            len(cells) >= 3
+            and not line.group().lstrip().startswith("|")
+            and (not current or len(cells) == len(current[0][2]))
+        ):
+            current.append((line.start(), line.end(), cells))
+            continue
+        if len(current) >= 3:
+            blocks.append(current)
+        current = [(line.start(), line.end(), cells)] if len(cells) >= 3 else []
+    if len(current) >= 3:
+        blocks.append(current)
+    return blocks
+
+
+def _header_unit(head: str) -> tuple[str, str]:
+    """(the header without its unit, the unit written in it: ``Latency (ms)``, ``msg/s``)."""
+    unit = _HEADER_UNIT.search(head)
+    if unit is not None:
+        return _HEADER_UNIT.sub("", head), unit.group("unit")
+    last = head.rsplit(maxsplit=1)[-1] if head.split() else ""
+    if len(head.split()) > 1 and ("/" in last or last.isupper()):
+        return head[: -len(last)].strip(), last
+    return head, ""
+
+
+def _cell_sentences(
+    header: list[str], rows: Sequence[tuple[int, int, list[str]]], products: Sequence[str]
+) -> list[Sentence]:
+    by_column = any(mentions(p, cell) for p in products for cell in header[1:])
+    out = []
+    for start, end, cells in rows:
+        label = cells[0]
+        for head, cell in zip(header[1:], cells[1:], strict=False):
+            if not cell or cell in {"-", "—", "n/a", "N/A"}:
+                continue
+            name, unit = _header_unit(head)
+            suffix = f" {unit}" if unit and re.fullmatch(r"[\d\s.,]+", cell) else ""
+            subject, attribute = (name, label) if by_column else (label, name)
+            text = f"{subject} : {attribute} {cell}{suffix}"
+            out.append(Sentence(start, end, text, subject, table=True))
+    return out
+
+
+def table_sentences(text: str, products: Sequence[str] = ()) -> list[list[Sentence]]:
+    """Markdown tables of ``text`` as sentences: one per cell, ``row label : column header
+    value unit`` (a unit written in a header, ``Latency p99 (ms)``, applies to its cells),
+    with the offsets of the row (its verbatim quote). When the header names the products,
+    columns are subjects and row labels attributes; otherwise rows are the subjects."""
+    out: list[list[Sentence]] = []
+    rows = list(_ROW.finditer(text))
+    blocks: list[list[re.Match[str]]] = []
+    for row in rows:
+        if blocks and text[blocks[-1][-1].end() : row.start()].strip() == "":
+            blocks[-1].append(row)
+        else:
+            blocks.append([row])
+    for block in blocks:
+        body = [r for r in block if not _RULE_ROW.match(r.group("cells"))]
+        if len(body) < 2:
+            continue
+        header = _cells(body[0].group("cells"))
+        rows_of = [(r.start(), r.end(), _cells(r.group("cells"))) for r in body[1:]]
+        out.append(_cell_sentences(header, rows_of, products))
+    for aligned in _aligned_blocks(text):
+        out.append(_cell_sentences(aligned[0][2], aligned[1:], products))
+    return out
+
+
+def sentences(text: str) -> list[list[Sentence]]:
+    """The paragraphs of ``text`` (tables left out: see :func:`table_sentences`), each a
+    list of sentences with their offsets."""
+    paragraphs: list[list[Sentence]] = []
+    text = _ROW.sub(lambda m: " " * len(m.group()), text)
+    for aligned in _aligned_blocks(text):
+        start, end = aligned[0][0], aligned[-1][1]
+        text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+    for block in re.finditer(r"(?:[^\n]|\n(?![ \t]*\n))+", text):
+        out: list[Sentence] = []
+        for item in re.finditer(r"(?:[^\n]|\n(?![ \t]*(?:[-*•|#]|\d+[.)])\s))+", block.group()):
+            base = block.start() + item.start()
+            for piece in re.finditer(r"(?:[^.!?;\n]|[.!?;](?!\s)|\n(?!\s*\S+\s*:\s))+[.!?;]?",
+                                     item.group()):  # fmt: skip
+                raw = piece.group()
+                stripped = raw.strip()
+                if not stripped:
+                    continue
+                start = base + piece.start() + (len(raw) - len(raw.lstrip()))
+                flat = " ".join(stripped.split())
+                match = _LABEL.match(flat)
+                label = match.group("label").strip() if match else None
+                out.append(Sentence(start, start + len(stripped), flat, label))
+        if out:
+            paragraphs.append(out)
+    return paragraphs
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One value read in one document, with everything a statement needs."""
+
+    subject: str
+    attribute: str
+    attribute_key: tuple[Hashable, ...]
+    value: str
+    value_key: tuple[Hashable, ...]
+    context: tuple[str, ...]
+    text: str
+    quote: str
+    doc_id: str
+    kind: str
+
+
+def term_pattern(term: str) -> str:
+    """A lexicon term as a regex: whole words, a plural or participle ending allowed, and
+    ``...`` standing for up to four words or parenthesized asides ("support ... jusqu" =
+    "support du GT-40 (firmware, pièces) jusqu")."""
+    parts = [re.escape(p.strip()) for p in term.split("...")]
+    body = r"(?:\s+(?:\([^()]*\)|[^\s()]+)){0,4}\s+".join(parts)
+    return rf"(?<![a-z0-9]){body}(?:s|es|e|d|ed|ee|ees)?(?![a-z0-9])"
+
+
+def _term_positions(folded: str, concepts: Sequence[Concept]) -> list[tuple[int, int, Concept]]:
+    out = []
+    for concept in concepts:
+        for term in concept.terms:
+            out += [(m.start(), m.end(), concept) for m in re.finditer(term_pattern(term), folded)]
+    # a term inside a longer one is that one's ("erreur" in "taux d'erreur")
+    return [
+        t for t in out if not any(o[0] <= t[0] and t[1] <= o[1] and o[1] - o[0] > t[1] - t[0]
+                                  for o in out)
+    ]  # fmt: skip
+
+
+def _fits(concept: Concept, value: Value) -> bool:
+    if concept.dimension is None:
+        return value.kind not in {"date"}
+    if concept.dimension == "money":
+        return value.kind == "money"
+    if concept.dimension in {"date", "licence"}:
+        return value.kind == concept.dimension
+    return value.unit == concept.dimension
+
+
+def _clause(folded: str, start: int, end: int, lexicon: Lexicon) -> tuple[int, int]:
+    """The clause around [start, end): from the boundary before to the boundary after."""
+    boundary = _boundary(lexicon)
+    left = max((m.end() for m in boundary.finditer(folded, 0, start)), default=0)
+    after = boundary.search(folded, end)
+    return left, after.start() if after else len(folded)
+
+
+def _qualifiers(text: str, lexicon: Lexicon) -> tuple[str, ...]:
+    keys = []
+    for qualifier in lexicon.qualifiers:
+        for match in qualifier.pattern.finditer(text):
+            keys.append(qualifier.key.format(*match.groups()))
+    return tuple(dict.fromkeys(keys))
+
+
+def _content_words(text: str, lexicon: Lexicon, skip: frozenset[str]) -> list[str]:
+    words = []
+    for word in _WORDS.findall(text):
+        # "d'inférence" is "inférence"; "jusqu'à" is two function words
+        for part in re.split(r"['’]", word):
+            folded = fold(part).strip("-")
+            if (
+                len(folded) < 3
+                or folded in lexicon.stopwords
+                or folded in lexicon.months
+                or folded in skip
+            ):
+                continue
+            words.append(part)
+    return words
+
+
+def stem(word: str) -> str:
+    folded = re.sub(r"^[ldcjmnst]'", "", fold(word))
+    for suffix in (
+        "ements",
+        "ement",
+        "ations",
+        "ation",
+        "ings",
+        "ing",
+        "ees",
+        "ee",
+        "ed",
+        "es",
+        "s",
+        "e",
+    ):
+        if len(folded) - len(suffix) >= 4 and folded.endswith(suffix):
+            return folded[: -len(suffix)]
+    return folded
+
+
+def attribute_of(
+    sentence: str, value: Value, others: Sequence[Value], *, lexicon: Lexicon,
+    skip: frozenset[str], lang: str,
+) -> tuple[str, tuple[Hashable, ...], tuple[str, ...]]:  # fmt: skip
+    """(attribute shown, attribute key, modality context) of ``value`` in ``sentence``."""
+    folded = fold1(sentence)
+    masked = list(folded)
+    for other in others:
+        if other is not value:
+            masked[other.start : other.end] = " " * (other.end - other.start)
+    plain = "".join(masked)
+    left, right = _clause(plain, value.start, value.end, lexicon)
+    terms = [t for t in _term_positions(plain, lexicon.concepts) if _fits(t[2], value)]
+    before = [t for t in terms if left <= t[0] < value.start]
+    after = [t for t in terms if value.end <= t[0] < right]
+    anywhere = [t for t in terms if t[1] <= value.start]
+    inside = [  # the unit may name the concept: "3,000 requests per second"
+        (value.start, value.end, t[2])
+        for t in _term_positions(folded[value.start : value.end], lexicon.concepts)
+        if _fits(t[2], value)
+    ]
+
+    # a concept of the value's own dimension ("restore" for a duration) before a general one
+    # ("volume"), then the nearest
+    def rank(t: tuple[int, int, Concept]) -> tuple[bool, int]:
+        return (t[2].dimension is not None, t[0])
+
+    chosen = (max(before, key=rank) if before else None) or (
+        min(after, key=lambda t: (t[2].dimension is None, t[0])) if after else None
+    ) or (inside[0] if inside else None) or (
+        max(anywhere, key=rank) if anywhere else None
+    )  # fmt: skip
+    # qualifiers between the concept's term and the value, or after it in the clause up to
+    # the next term: "latence p99 de 38 ms pour un débit de ..." gives p99 to 38 ms only
+    following = [t[0] for t in terms if t[0] >= max(value.end, chosen[1] if chosen else 0)]
+    stop = min([right, *following])
+    # (English writes the qualifier first: "p99 latency", "99th-percentile latency")
+    begin = left
+    if chosen and chosen[0] < value.start:
+        earlier = [o.end for o in others if o is not value and o.end <= chosen[0]]
+        earlier += [t[1] for t in terms if t[1] <= chosen[0]]
+        begin = max([min(left, chosen[0]), chosen[0] - 30, *earlier])
+    qualifier_text = plain[begin:stop]
+    qualifiers = _qualifiers(qualifier_text, lexicon)
+    # the value's own words are no cue ("47 min" is no minimum)
+    unvalued = plain[left : value.start] + " " + plain[value.end : right]
+    modality = tuple(
+        name
+        for name, cues in lexicon.modality.items()
+        if name not in lexicon.not_compared
+        and any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", unvalued) for c in cues)
+    )
+    if chosen is not None:
+        concept = chosen[2]
+        extra: list[str] = []
+        if concept.dimension == "money":
+            # an amount is of one fee: "option API" and "abonnement" are two prices
+            before_value = sentence[left : value.start]
+            extra = [w.lower() for w in distinguishing_words(before_value, concept, lexicon, skip)]
+        shown = " ".join([concept.label(lang), *qualifiers, *extra])
+        return shown, ("concept", concept.id, qualifiers), modality
+    bare = "".join(  # the sentence without the other values, nor digits
+        " " if ch.isdigit() or any(o.start <= i < o.end for o in others if o is not value) else ch
+        for i, ch in enumerate(sentence[: value.start])
+    )
+    window = bare[left:]
+    if not _content_words(window, lexicon, skip):
+        window = bare
+    words = _content_words(window, lexicon, skip)[-5:]
+    if words:
+        key = ("words", frozenset(stem(w) for w in words), qualifiers, value.unit)
+        return " ".join([*(w.lower() for w in words), *qualifiers]), key, modality
+    if value.kind == "money":
+        price = lexicon.concept("price")
+        return (price.label(lang) if price else "price"), ("concept", "price", qualifiers), modality
+    noun = value.unit.split(":", 1)[-1]
+    shown = f"nombre de {noun}" if lang == "fr" else f"number of {noun}"
+    return shown, ("unit", value.unit, qualifiers), modality
+
+
+def setup_context(label: str | None, lexicon: Lexicon) -> tuple[str, ...]:
+    """The not-compared modalities (the conditions of a measurement) a sentence's label
+    announces: "Conditions de mesure : ...", "Test setup: ..."."""
+    if not label:
+        return ()
+    folded = fold(label)
+    return tuple(
+        name
+        for name in lexicon.not_compared
+        if any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", folded)
+               for c in lexicon.modality.get(name, ()))
+    )  # fmt: skip
+
+
+def distinguishing_words(
+    text: str, concept: Concept, lexicon: Lexicon, skip: frozenset[str] = frozenset()
+) -> list[str]:
+    """The content words of ``text`` that are none of ``concept``'s terms (what kind of
+    price: "frais de mise en service", "option API")."""
+    term_words = {stem(w) for t in concept.terms for w in re.split(r"[\s'’.-]+", t) if w}
+    words = _content_words(text, lexicon, skip)
+    return [w for w in words if stem(w) not in term_words and not w[0].isdigit()][-3:]
+
+
+def year_context(sentence: str, value: Value, lexicon: Lexicon) -> tuple[str, ...]:
+    """The period a value is about when its clause names one ("6 GPU en 2026")."""
+    folded = fold1(sentence)
+    left, right = _clause(folded, value.start, value.end, lexicon)
+    years = [
+        m.group("y")
+        for m in _year_context(lexicon).finditer(folded, left, right)
+        if not value.start <= m.start("y") < value.end
+    ]
+    return (years[0],) if years and value.kind != "date" else ()
+
+
+def with_branch(product: str, sentence: str) -> str:
+    """``Product 2.x`` when the sentence is about one version branch of the product."""
+    branches = {m.group(1) for m in _BRANCH.finditer(sentence)}
+    return f"{product} {branches.pop()}.x" if len(branches) == 1 else product
+
+
+def product_words(products: Sequence[str]) -> frozenset[str]:
+    return frozenset(fold(w) for p in products for w in p.split())
+
+
+def values_in(sentence: Sentence, lexicon: Lexicon, locale: Locale, lang: str) -> list[Value]:
+    """Quantities, amounts and counts of a sentence, with dates of a date attribute."""
+    found = read_values(sentence.text, lexicon, locale, lang)
+    taken = [(v.start, v.end) for v in found]
+    dates = [
+        d
+        for d in date_value(sentence.text, lang)
+        if not any(s < d.end and d.start < e for s, e in taken)
+    ]
+    return sorted([*found, *dates], key=lambda v: v.start)
+
+
+def mentions(name: str, text: str) -> list[int]:
+    """Start offsets where ``name`` appears as whole words (case-sensitive)."""
+    pattern = r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?![\w-])"
+    return [m.start() for m in re.finditer(pattern, text)]
+
+
+def short_forms(products: Sequence[str]) -> dict[str, str]:
+    """A product's first word, when no other product starts with it (``Tessaly`` for
+    ``Tessaly Broker``): documents often shorten a name so."""
+    firsts = [p.split()[0] for p in products if len(p.split()) > 1]
+    return {
+        p.split()[0]: p
+        for p in products
+        if len(p.split()) > 1 and firsts.count(p.split()[0]) == 1 and len(p.split()[0]) >= 3
+        and p.split()[0] not in products
+    }  # fmt: skip
+
+
+def product_mentions(
+    products: Sequence[str], text: str, aliases: Mapping[str, str] | None = None
+) -> list[tuple[int, int, str]]:
+    """(start, end, product) of every mention of a product, by its name, one of its
+    ``aliases`` (alias -> product) or its short form (a short form followed by another
+    capitalized word names something else: ``Tessaly Software`` is not ``Tessaly
+    Broker``); longest names win overlaps."""
+    found: list[tuple[int, int, str]] = []
+    names = [(p, p) for p in products] + [(a, p) for a, p in (aliases or {}).items()]
+    for name, product in sorted(names, key=lambda n: -len(n[0])):
+        for start in mentions(name, text):
+            end = start + len(name)
+            if not any(s < end and start < e for s, e, _ in found):
+                found.append((start, end, product))
+    for short, product in short_forms(products).items():
+        pattern = rf"(?<![\w-]){re.escape(short)}(?![\w-])(?!\s+[A-ZÀ-Ý])"
+        for m in re.finditer(pattern, text):
+            if not any(s < m.end() and m.start() < e for s, e, _ in found):
+                found.append((m.start(), m.end(), product))
+    return sorted(found)

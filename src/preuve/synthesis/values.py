@@ -1,0 +1,382 @@
+"""Values read in a sentence, and compared by meaning, with the units of the lexicon.
+
+A :class:`Value` is what a sentence states at one place: a quantity with its unit
+(``340 ms``, ``0,8 s``, ``2 TB``, ``99,9 %``, ``1 900 tok/s``), an amount of money with its
+currency, tax and periods (``2 300 € HT par GPU et par mois``), a count of things
+(``12 GPU``), a date (``30 juin 2027``, ``2027-06-30``, ``June 30, 2027``), a licence
+(``Apache 2.0``, ``licence commerciale``) or a status (``corrigée en 3.4.2``).
+
+Its ``key`` is its meaning: quantities in the base unit of their dimension and per second
+for every period (``1 200 € par mois`` = ``14 400 euros/an``; ``0.8 s`` = ``800 ms``), dates
+as (year, month, day), licences by canonical name, statuses by their group and version.
+Two values agree when their keys are equal (:func:`same_meaning`), whatever the spelling.
+Its ``display`` keeps the number as written (so it can be found in its document) with a
+canonical unit. Every word list comes from :mod:`preuve.synthesis.lexicon`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+from preuve.core.numbers import Locale, NumberMention, extract_numbers
+from preuve.synthesis.lexicon import Lexicon, Unit, default_lexicon, fold, fold1
+
+__all__ = ["Value", "date_value", "meaning", "read_values", "same_meaning"]
+
+_SP = r"[ \u00a0\u202f\u2009]"
+_MINUTES_AFTER_HOURS = re.compile(
+    r"[ \u00a0\u202f]?([0-5]\d)(?:[ \u00a0]?(?:min|mn))?(?![\d,.]|\s*[%€$])"
+)
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """One value of a sentence (see the module docstring). ``amount`` is in the base unit
+    (money: in currency units per second of each period); ``unit`` names the dimension
+    (``time``, ``money:EUR``, ``count:gpu``); ``per`` the per-unit denominators."""
+
+    kind: str
+    start: int
+    end: int
+    display: str
+    key: tuple[Hashable, ...]
+    unit: str = ""
+    amount: Decimal | None = None
+    per: tuple[str, ...] = ()
+    periods: tuple[str, ...] = ()
+
+
+def _space(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _match_word(rest: str, words: Iterable[str]) -> str | None:
+    """The longest of ``words`` (folded) that starts ``rest`` and ends on a boundary."""
+    folded = fold(rest)
+    best = None
+    for word in words:
+        if folded.startswith(word) and (len(word) > len(best or "")):
+            after = folded[len(word) : len(word) + 1]
+            if not after or not (after.isalnum() or (word[-1:].isalnum() is False and False)):
+                if after.isalpha() and word[-1:].isalpha():
+                    continue
+                best = word
+    return best
+
+
+def _unit_at(rest: str, lexicon: Lexicon) -> tuple[Unit, int] | None:
+    for unit in lexicon.units:  # longest first
+        head = rest[: len(unit.word)]
+        same = head == unit.word if unit.case_sensitive else fold(head) == unit.word
+        if not same:
+            continue
+        after = rest[len(unit.word) : len(unit.word) + 1]
+        if after and (after.isalnum() or after in "_"):
+            continue
+        return unit, len(unit.word)
+    return None
+
+
+def _lead(rest: str) -> int:
+    return len(rest) - len(rest.lstrip(" \u00a0\u202f\u2009"))
+
+
+def _currency(rest: str, lexicon: Lexicon) -> tuple[str, int] | None:
+    for code, words in lexicon.currencies.items():
+        word = _match_word(rest, words)
+        if word is not None:
+            return code, len(word)
+    return None
+
+
+def _scale(rest: str, lexicon: Lexicon) -> tuple[Decimal, str, int] | None:
+    """A scale word (``k``, ``M``, ``million``), possibly glued to a currency (``k€``)."""
+    for factor, words in lexicon.scales.items():
+        word = _match_word(rest, words)
+        if word is not None:
+            return factor, word, len(word)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Per:
+    periods: tuple[str, ...]
+    per: tuple[str, ...]
+    used: int
+    tax: str
+
+
+def _period_of(word: str, lexicon: Lexicon) -> str | None:
+    folded = fold(word)
+    return next((p for p, words in lexicon.periods.items() if folded in words), None)
+
+
+@lru_cache(maxsize=16)
+def _per_link(lexicon: Lexicon) -> re.Pattern[str]:
+    """ "par", "per", "/" (the lexicon's per words), after an optional "and" or comma."""
+    per = "|".join(re.escape(w) for w in sorted(lexicon.per_words, key=len, reverse=True))
+    joiners = "|".join(re.escape(w) for w in lexicon.words("clause_words")) or "(?!)"
+    return re.compile(rf"(?:(?:{joiners}|,)\s+)?({per})(?=[\s\d/]|$)\s*", re.IGNORECASE)
+
+
+def _denominators(rest: str, lexicon: Lexicon, count_nouns: bool) -> _Per:
+    """``HT par GPU et par mois``, ``/mois``, ``per month``, ``mensuels``: what follows."""
+    periods: list[str] = []
+    per: list[str] = []
+    used, tax = 0, ""
+    while True:
+        chunk = rest[used:]
+        lead = _lead(chunk)
+        tail = chunk[lead:]
+        for code, words in lexicon.taxes.items():
+            word = _match_word(tail, words)
+            if word is not None and not tax:
+                tax, used = code, used + lead + len(word)
+                break
+        else:
+            link = _per_link(lexicon).match(tail)
+            if tail.startswith("/"):
+                link = re.match(r"/\s*", tail)
+            body = tail[link.end() :] if link else tail
+            word_match = _WORD.match(body)
+            if word_match is None:
+                break
+            word = word_match.group().rstrip("'’")
+            period = _period_of(word, lexicon)
+            if link is None:
+                # an adjective of period ("mensuels", "annual") without a preposition
+                if period is None or fold(word) in {"an", "a", "s", "h", "mo", "le", "la"}:
+                    break
+                periods.append(period)
+                used += lead + word_match.end()
+                continue
+            if period is not None:
+                periods.append(period)
+            elif count_nouns and fold(word) not in lexicon.stopwords:
+                per.append(_singular(word))
+            else:
+                break
+            used += lead + link.end() + word_match.end()
+    return _Per(tuple(periods), tuple(per), used, tax)
+
+
+def _singular(word: str) -> str:
+    folded = fold(word)
+    return folded[:-1] if len(folded) > 3 and folded.endswith("s") else folded
+
+
+_SECONDS = {
+    "seconde": Decimal(1), "heure": Decimal(3600), "jour": Decimal(86400),
+    "semaine": Decimal(604800), "mois": Decimal(2629800), "trimestre": Decimal(7889400),
+    "an": Decimal(31557600),
+}  # fmt: skip
+
+
+def _per_second(amount: Decimal, periods: Iterable[str]) -> Decimal:
+    for period in periods:
+        amount = amount / _SECONDS.get(period, Decimal(1))
+    return amount
+
+
+def _currency_before(text: str, mention: NumberMention, lexicon: Lexicon) -> tuple[str | None, int]:
+    """(currency written before the number, where the amount starts): ``$9.9``, ``USD 4,950``."""
+    before = text[: mention.start].rstrip(" \u00a0")
+    for code, words in lexicon.currencies.items():
+        for w in words:
+            if (
+                len(w) == 1
+                and not w.isalnum()
+                and (before.endswith(w) or mention.raw.startswith(w))
+            ):
+                return code, mention.start
+    word = re.search(r"([A-Za-z$€£]{1,8})[ \u00a0\u202f]?$", before)
+    if word is not None and len(word.group(1)) >= 2:
+        for code, words in lexicon.currencies.items():
+            if fold(word.group(1)) in words:
+                return code, word.start(1)
+    return None, mention.start
+
+
+def _scale_and_currency(
+    rest: str, currency: str | None, lexicon: Lexicon
+) -> tuple[tuple[Decimal, str, int] | None, str | None, int]:
+    """(scale word, currency, characters used) after the number: ``k€``, ``M€``, ``€``."""
+    scale, used = None, 0
+    lead = _lead(rest)
+    found = _scale(rest[lead:], lexicon)
+    if found is not None:
+        after = rest[lead + found[2] :]
+        glued = any(not c.isalnum() for c in found[1])
+        then_currency = _currency(after[_lead(after) :], lexicon)
+        if currency or glued or then_currency or (found[1][0].isalpha() and len(found[1]) > 2):
+            scale, used = found, lead + found[2]
+            if glued and currency is None:
+                currency = next(
+                    (code for code, words in lexicon.currencies.items()
+                     for w in words if w in found[1]), None
+                )  # fmt: skip
+    if currency is None:
+        tail = rest[used:]
+        hit = _currency(tail[_lead(tail) :], lexicon)
+        if hit is not None:
+            currency, used = hit[0], used + _lead(tail) + hit[1]
+    return scale, currency, used
+
+
+def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) -> Value | None:
+    """The value whose number is ``mention``: money, a unit quantity or a count of things."""
+    del lang  # values are read the same way in every language; the lexicon holds both
+    value = mention.value
+    before = text[: mention.start].rstrip(" \u00a0")
+    rest = text[mention.end :]
+    currency, start = _currency_before(text, mention, lexicon)
+    scale, currency, used = _scale_and_currency(rest, currency, lexicon)
+    factor = scale[0] if scale else Decimal(1)
+    if currency is not None:
+        den = _denominators(rest[used:], lexicon, count_nouns=True)
+        amount = _per_second(value * factor, den.periods)
+        end = mention.end + used + den.used
+        display = _space(text[start:end])
+        key: tuple[Hashable, ...] = ("money", currency, den.tax, den.per, amount)
+        return Value("money", start, end, display, key,
+                     f"money:{currency}", amount, den.per, den.periods)  # fmt: skip
+    tail = rest[used:]
+    lead = _lead(tail)
+    unit = _unit_at(tail[lead:], lexicon) if lead <= 1 else None
+    if unit is not None:
+        spec, length = unit
+        end = used + lead + length
+        magnitude = value * factor * spec.factor
+        # "1 h 10", "6 h 30": hours then minutes, one duration
+        minutes = _MINUTES_AFTER_HOURS.match(rest[end:]) if spec.symbol == "h" else None
+        if minutes is not None:
+            magnitude += Decimal(minutes.group(1)) * 60
+            end += minutes.end()
+        den = _denominators(rest[end:], lexicon, count_nouns=False)
+        amount = _per_second(magnitude, den.periods)
+        stop = mention.end + end + den.used
+        display = _space(text[mention.start : stop])
+        key = ("quantity", spec.dimension, den.periods, amount)
+        return Value("quantity", mention.start, stop, display, key,
+                     spec.dimension, amount, (), den.periods)  # fmt: skip
+    word = _WORD.match(tail[lead:]) if lead <= 1 else None
+    if word is None or mention.is_year or re.search(r"\b[A-Z][\w-]*[ \u00a0]$", before + " "):
+        return None  # "Item 3 services", "Broker 5.0 remains": a name and its number
+    noun = word.group().rstrip("'’")
+    folded = fold(noun)
+    if folded in lexicon.stopwords or folded in lexicon.months or len(folded) < 2:
+        return None
+    if noun[0].isupper() and not noun.isupper():
+        return None  # a capitalized word after a number starts a name ("178,200 Brantwood")
+    end = used + lead + len(noun)
+    den = _denominators(rest[end:], lexicon, count_nouns=False)
+    amount = _per_second(value * factor, den.periods)
+    stop = mention.end + end + den.used
+    display = _space(text[mention.start : stop])
+    key = ("count", _singular(noun), den.periods, amount)
+    return Value("count", mention.start, stop, display, key,
+                 f"count:{_singular(noun)}", amount, (), den.periods)  # fmt: skip
+
+
+# --- dates -----------------------------------------------------------------------------------
+
+_MONTH_NUMBERS = {
+    "janvier": 1, "fevrier": 2, "mars": 3, "avril": 4, "mai": 5, "juin": 6, "juillet": 7,
+    "aout": 8, "septembre": 9, "octobre": 10, "novembre": 11, "decembre": 12, "january": 1,
+    "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+    "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2,
+    "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
+    "nov": 11, "dec": 12,
+}  # fmt: skip
+_MONTH_RE = "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True))
+_DATES = (
+    re.compile(rf"\b(?P<d>1er|\d{{1,2}})(?:st|nd|rd|th)?{_SP}+(?:of{_SP}+)?(?P<m>{_MONTH_RE})\.?,?{_SP}+(?P<y>\d{{4}})\b"),
+    re.compile(rf"\b(?P<m>{_MONTH_RE})\.?{_SP}+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?{_SP}+(?P<y>\d{{4}})\b"),
+    re.compile(r"\b(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})\b"),
+    re.compile(r"\b(?P<d>\d{1,2})/(?P<mo>\d{1,2})/(?P<y>\d{4})\b"),
+    re.compile(rf"\b(?P<m>{_MONTH_RE})\.?{_SP}+(?P<y>\d{{4}})\b"),
+    re.compile(r"\b(?P<q>[QT][1-4])\s+(?P<y>\d{4})\b"),
+    re.compile(r"(?<![\w/.,-])(?P<y>(?:19|20)\d{2})(?![\w/-]|[.,]\d)"),
+)  # fmt: skip
+
+
+def _date_key(parts: dict[str, str | None]) -> tuple[int, int | None, int | None] | None:
+    year = int(parts["y"] or 0)
+    month: int | None = None
+    if parts.get("mo"):
+        month = int(parts["mo"] or 0)
+    elif parts.get("m"):
+        month = _MONTH_NUMBERS[fold(parts["m"] or "")]
+    elif parts.get("q"):
+        month = 3 * int((parts["q"] or "Q1")[1])  # the end of the quarter
+    if month is not None and not 1 <= month <= 12:
+        return None
+    day_text = parts.get("d")
+    day = None if day_text is None else (1 if day_text == "1er" else int(day_text))
+    if day is not None and not 1 <= day <= 31:
+        return None
+    return year, month, day
+
+
+def date_value(text: str, lang: str = "fr", offset: int = 0) -> list[Value]:
+    """Every date of ``text``, most precise first where two overlap, in reading order."""
+    folded = fold1(text)
+    taken: list[tuple[int, int]] = []
+    out = []
+    for pattern in _DATES:
+        for match in pattern.finditer(folded):
+            if any(s < match.end() and match.start() < e for s, e in taken):
+                continue
+            key = _date_key(match.groupdict())
+            if key is None:
+                continue
+            taken.append((match.start(), match.end()))
+            written = " ".join(text[match.start() : match.end()].split())
+            out.append(Value("date", offset + match.start(), offset + match.end(), written,
+                             ("date", key)))  # fmt: skip
+    return sorted(out, key=lambda v: v.start)
+
+
+# --- reading a sentence ----------------------------------------------------------------------
+
+
+def read_values(
+    text: str, lexicon: Lexicon | None = None, locale: Locale = Locale.FR, lang: str = "fr"
+) -> list[Value]:
+    """Every quantity, amount and count of ``text`` (dates are read by :func:`date_value`,
+    licences and statuses by :mod:`preuve.synthesis.statements`), in reading order."""
+    lex = lexicon or default_lexicon()
+    out: list[Value] = []
+    for mention in extract_numbers(text, locale):
+        if out and mention.start < out[-1].end:
+            continue  # a number inside the previous value ("par 2 GPU")
+        try:
+            found = _quantity(text, mention, lex, lang)
+        except (InvalidOperation, ArithmeticError):
+            found = None
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def meaning(value: str, lexicon: Lexicon | None = None) -> tuple[Hashable, ...]:
+    """The meaning of a written value: its quantities and dates, or its folded words."""
+    lex = lexicon or default_lexicon()
+    locale = Locale.EN if re.search(r"\d,\d{3}(?!\d)", value) and "." in value else Locale.FR
+    found: list[Value] = read_values(value, lex, locale)
+    taken = [(v.start, v.end) for v in found]
+    found += [d for d in date_value(value) if not any(s < d.end and d.start < e for s, e in taken)]
+    if found:
+        return tuple(v.key for v in sorted(found, key=lambda v: v.start))
+    words = re.findall(r"[a-z0-9.]+", fold(value))
+    return ("text", " ".join(words))
+
+
+def same_meaning(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
+    """True when two written values say the same thing (see the module docstring)."""
+    return meaning(a, lexicon) == meaning(b, lexicon)

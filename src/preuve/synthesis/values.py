@@ -186,7 +186,12 @@ def _per_second(amount: Decimal, periods: Iterable[str]) -> Decimal:
 def _currency_before(text: str, mention: NumberMention, lexicon: Lexicon) -> tuple[str | None, int]:
     """(currency written before the number, where the amount starts): ``$9.9``, ``USD 4,950``."""
     before = text[: mention.start].rstrip(" \u00a0")
+    # The number parser may have read a code or sign before the digits ("USD 4,950").
+    head = re.match(r"[^\d\-\u2212(]*", mention.raw)
+    written = head.group().strip() if head else ""
     for code, words in lexicon.currencies.items():
+        if written and (fold(written) in words or written in words):
+            return code, mention.start
         for w in words:
             if (
                 len(w) == 1

@@ -135,6 +135,9 @@ QUOTE_CASES: dict[str, QuoteCase] = {
     "fuzz-a-sign-after-a-footnote-mark-is-the-numbers": QuoteCase(
         "Le montant 1,577.5⑤–12,5 k€ en 2025", "Le montant 1,577.5⑤–", CUTS, "–12,5"
     ),
+    "fuzz-groups-split-by-a-line-break-judged-alike-in-every-tier": QuoteCase(
+        "Le total passe de 138 500 à －3\n138 500 k€ en fin d'année", "passe de 138 500 à －3", CUTS
+    ),
     "fuzz-comma-between-digits-belongs-to-them": QuoteCase(
         "–12,54,2chiffre atteint 4,2", ",2chiffre atteint 4,2", CUTS
     ),

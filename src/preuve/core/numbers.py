@@ -421,6 +421,8 @@ def _scan(text: str, locale: Locale) -> Iterator[_Found]:
 _EXTENT_BODIES = (
     _BODY_FR,
     _BODY_EN,
+    # Groups split by any whitespace run, as the normalized text sees them ("3\n138 500").
+    re.compile(r"(?<!\d)\d{1,3}(?:\s+\d{3}(?!\d))+(?:[,.]\d+)?"),
     re.compile(r"(?<!\d)\d{1,3}(?:['\u2019]\d{3}(?!\d))+(?:[.,]\d+)?"),
 )
 

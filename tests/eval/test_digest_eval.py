@@ -50,7 +50,8 @@ def test_public_surface_is_pinned() -> None:
 
 def test_mutation_figures_on_three_dossiers(report: dict[str, Any]) -> None:
     assert report["engine"] == "rules" and report["events"] == 9
-    assert report["model_calls"] == {"incremental": 21, "full": 135}
+    # 2 + 2 + 2 per dossier: doc-00 v2 is cut off below the root (content-based ids).
+    assert report["model_calls"] == {"incremental": 18, "full": 135}
     assert report["comparisons"] == {"events": 9, "identical": 9}
     assert report["roots_after_mutation"] == {"VALID": 9}
     audit = report["audit"]

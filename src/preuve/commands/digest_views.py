@@ -55,6 +55,7 @@ def build_dict(report: BuildReport) -> dict[str, Any]:
         "root": {
             "status": report.root.status.value,
             "claims": [c.as_dict() for c in report.root.claims],
+            "evidence": {span.id: span.location for span in report.root.spans},
         },
         "nodes": [
             {
@@ -114,6 +115,7 @@ def serve_dict(result: ServeResult) -> dict[str, Any]:
         "run_id": result.run_id,
         "root_status": None if result.root_status is None else result.root_status.value,
         "claims": [c.as_dict() for c in result.claims],
+        "evidence": {span.id: span.location for span in result.spans},
         "nodes": {node: status.value for node, status in result.node_statuses.items()},
     }
 

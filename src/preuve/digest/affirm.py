@@ -277,8 +277,8 @@ def line_contexts(
             state.results.append(LineContext(None))
             continue
         if fact is None:
-            state.results.append(LineContext(None))
             _look_back(text, state, cues)
+            state.results.append(LineContext(None))
             context = cues.context_of(text) if _governs_forward(text, cues) else None
             state.intro = _Scope(context, f"introduced by {_preview(text)}") if context else None
             continue

@@ -95,6 +95,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     "preuve.core.errors": (
         "BudgetError",
         "ConfigError",
+        "CorruptStoreError",
         "DocumentError",
         "InputError",
         "ModelError",
@@ -105,6 +106,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     "preuve.errors": (
         "BudgetError",
         "ConfigError",
+        "CorruptStoreError",
         "DocumentError",
         "InputError",
         "ModelError",

@@ -39,6 +39,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusInfo:
 
 def test_public_surface_is_pinned() -> None:
     assert mutations_module.__all__ == [
+        "EVENT_NAMES",
         "SPEC_MUTATIONS",
         "Comparable",
         "Comparison",
@@ -49,6 +50,9 @@ def test_public_surface_is_pinned() -> None:
         "StoredNode",
         "apply_mutation",
         "compare_builds",
+        "distractor_line",
+        "events_from_file",
+        "parse_event",
         "run_mutations",
         "spec_events",
         "stored_nodes",

@@ -39,10 +39,14 @@ def report(corpus: CorpusInfo, tmp_path_factory: pytest.TempPathFactory) -> dict
 
 def test_public_surface_is_pinned() -> None:
     assert digest_eval.__all__ == [
+        "GOLD_FORMAT",
         "REFERENCE",
         "EvalPaths",
+        "Gold",
         "exercise_scenario",
+        "gold_for_snapshot",
         "gold_tuples",
+        "read_gold",
         "report_sha256",
         "run_digest_eval",
     ]

@@ -1,0 +1,209 @@
+"""The dossier manifest and its commands, named events and `audit --gold`, end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from preuve.commands.digest import digest_app
+from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
+from preuve.digest.manifest import MANIFEST_FILE
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusInfo:
+    return generate_digest_corpus(tmp_path_factory.mktemp("digest-manifest"))
+
+
+def invoke(*args: str | Path) -> tuple[int, str, str]:
+    result = runner.invoke(digest_app, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def copy_dossier(corpus: CorpusInfo, name: str, target: Path) -> Path:
+    """A user's copy of a corpus dossier (outside the corpus layout: latest versions)."""
+    source = corpus.dossier_dir(name)
+    for path in sorted(source.rglob("*")):
+        if path.is_file():
+            destination = target / path.relative_to(source)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(path.read_bytes())
+    return target
+
+
+def statuses(out: str) -> dict[str, str]:
+    return {node["node"]: node["status"] for node in json.loads(out)["nodes"]}
+
+
+def test_a_withdrawal_lives_in_the_manifest_and_no_build_brings_it_back(
+    corpus: CorpusInfo, tmp_path: Path
+) -> None:
+    dossier, store = corpus.dossier_dir("test-05"), tmp_path / "s.sqlite"
+    folder = copy_dossier(corpus, "test-05", tmp_path / "mine")
+    code, _, _ = invoke("build", folder, "--store", store)
+    assert code == 0
+    code, out, _ = invoke("withdraw", folder, "doc-04", "--store", store)
+    assert code == 0 and out.startswith("withdraw doc-04: access AccessState(active=False")
+    manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    assert manifest["documents"]["doc-04"] == {
+        "withdrawn": True,
+        "revoked": False,
+        "access_revision": 1,
+    }
+    code, out, _ = invoke("serve", folder, "--store", store)
+    assert code == 1 and out.startswith("STALE: leaf:doc-04 is stale")
+    # A build that names no flag keeps the withdrawal: the manifest says so.
+    code, out, err = invoke("build", folder, "--store", store, "--json")
+    assert code == 0 and statuses(out)["leaf:doc-04"] == "INELIGIBLE" and err == ""
+    assert json.loads(out)["counters"]["calls_by_task"] == {"reduce": 2}
+    assert invoke("serve", folder, "--store", store)[0] == 0
+    assert invoke("audit", folder, "--store", store)[0] == 0
+    # Only restore undoes it, and it is recorded.
+    code, _, _ = invoke("restore", folder, "doc-04", "--store", store)
+    assert code == 0 and invoke("serve", folder, "--store", store)[0] == 1
+    code, out, _ = invoke("build", folder, "--store", store, "--json")
+    assert statuses(out)["leaf:doc-04"] == "VALID"
+    code, out, _ = invoke("manifest", folder, "--store", store, "--json")
+    recorded = [row["event"] for row in json.loads(out)["recorded"]]
+    assert code == 0 and recorded == ["withdraw doc-04", "restore doc-04"]
+    events = json.loads(out)["manifest"]["events"]
+    assert [(e["event"], e["doc_id"]) for e in events] == [
+        ("withdraw", "doc-04"),
+        ("restore", "doc-04"),
+    ]
+    assert dossier.is_dir()  # the corpus itself was never touched
+
+
+def test_flags_are_one_off_overrides_that_say_so(corpus: CorpusInfo, tmp_path: Path) -> None:
+    folder = copy_dossier(corpus, "test-06", tmp_path / "mine")
+    store = tmp_path / "s.sqlite"
+    code, out, err = invoke("build", folder, "--store", store, "--withdraw", "doc-02", "--json")
+    assert code == 0 and statuses(out)["leaf:doc-02"] == "INELIGIBLE"
+    assert err == "override for this command only (not in the manifest): --withdraw doc-02\n"
+    assert not (folder / MANIFEST_FILE).exists()
+    code, out, _ = invoke("build", folder, "--store", store, "--json")
+    assert statuses(out)["leaf:doc-02"] == "VALID"
+
+
+def test_set_version_pins_a_version_and_serve_follows_it(
+    corpus: CorpusInfo, tmp_path: Path
+) -> None:
+    folder = copy_dossier(corpus, "test-07", tmp_path / "mine")
+    store = tmp_path / "s.sqlite"
+    assert invoke("set-version", folder, "doc-03", "1", "--store", store)[0] == 0
+    code, out, _ = invoke("build", folder, "--store", store, "--json")
+    assert code == 0 and json.loads(out)["counters"]["model_calls"] == 16
+    assert invoke("serve", folder, "--store", store)[0] == 0  # no flag to repeat
+    code, out, _ = invoke("set-version", folder, "doc-03", "latest", "--store", store)
+    assert code == 0 and "version 2" in out
+    code, out, _ = invoke("serve", folder, "--store", store)
+    assert code == 1 and "leaf:doc-03 is stale" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("withdraw", "doc-99"), "no document 'doc-99'"),
+        (("set-version", "doc-01", "7"), "doc-01 has no version 7"),
+        (("set-version", "doc-01", "seven"), "is not a number"),
+        (("restore", "doc-01"), "nothing to restore"),
+    ],
+    ids=["unknown-document", "unknown-version", "bad-version", "nothing-to-restore"],
+)
+def test_bad_manifest_commands_are_one_line_errors(
+    corpus: CorpusInfo, tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    folder = copy_dossier(corpus, "test-08", tmp_path / "mine")
+    code, out, err = invoke(args[0], folder, *args[1:], "--store", tmp_path / "s.sqlite")
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err
+    assert not (folder / MANIFEST_FILE).exists()
+
+
+def test_a_second_withdrawal_and_a_broken_manifest_are_refused(
+    corpus: CorpusInfo, tmp_path: Path
+) -> None:
+    folder = copy_dossier(corpus, "test-09", tmp_path / "mine")
+    store = tmp_path / "s.sqlite"
+    assert invoke("withdraw", folder, "doc-01", "--store", store)[0] == 0
+    code, _, err = invoke("withdraw", folder, "doc-01", "--store", store)
+    assert code == 2 and "already withdrawn" in err
+    (folder / MANIFEST_FILE).write_text('{"format": "preuve.digest.manifest/1", "x": 1}')
+    code, _, err = invoke("build", folder, "--store", store)
+    assert code == 2 and "unknown key 'x'" in err and err.count("\n") == 1
+
+
+def test_mutate_takes_named_events_on_any_documents(corpus: CorpusInfo, tmp_path: Path) -> None:
+    code, out, _ = invoke(
+        "mutate",
+        corpus.dossier_dir("test-03"),
+        "--store",
+        tmp_path / "s.sqlite",
+        "--event",
+        "reupload:doc-05",
+        "--event",
+        "distractor-edit:doc-06",
+        "--event",
+        "new-version:doc-10=2",
+        "--event",
+        "withdraw:doc-01",
+        "--event",
+        "restore:doc-01",
+        "--out",
+        tmp_path / "out",
+    )
+    assert code == 0 and "identical re-upload of doc-05" in out
+    rows = json.loads((tmp_path / "out" / "mutations.json").read_text(encoding="utf-8"))
+    calls = [r["incremental"]["counters"]["calls_by_task"] for r in rows]
+    assert calls[0] == {} and calls[1] == {"map": 1}
+    assert all(r["comparison"]["identical"] for r in rows)
+    events = tmp_path / "events.json"
+    events.write_text(json.dumps([{"event": "revoke", "doc_id": "doc-07"}]), encoding="utf-8")
+    code, out, _ = invoke(
+        "mutate", corpus.dossier_dir("test-03"), "--store", tmp_path / "t.sqlite",
+        "--events", events,
+    )  # fmt: skip
+    assert code == 0 and "revocation of doc-07" in out
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        ("explode:doc-01", "is not NAME:DOC"),
+        ("new-version:doc-01", "needs a version"),
+        ("reupload:doc-01=2", "not byte-identical"),
+        ("withdraw:doc-99", "no document 'doc-99'"),
+    ],
+    ids=["unknown-event", "no-version", "not-identical", "unknown-document"],
+)
+def test_bad_events_are_one_line_errors(
+    corpus: CorpusInfo, tmp_path: Path, event: str, message: str
+) -> None:
+    code, _, err = invoke(
+        "mutate", corpus.dossier_dir("test-03"), "--store", tmp_path / "s.sqlite",
+        "--event", event,
+    )  # fmt: skip
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_audit_scores_against_a_gold_file(corpus: CorpusInfo, tmp_path: Path) -> None:
+    folder = copy_dossier(corpus, "test-10", tmp_path / "mine")
+    store = tmp_path / "s.sqlite"
+    invoke("set-version", folder, "doc-00", "1", "--store", store)
+    invoke("build", folder, "--store", store)
+    code, out, _ = invoke("audit", folder, "--store", store, "--gold", corpus.gold_path("test-10"))
+    figures = json.loads(
+        invoke("audit", folder, "--store", store, "--gold", corpus.gold_path("test-10"), "--json")[
+            1
+        ]
+    )["audit"]
+    assert code == 0 and "precision: 1.0" in out
+    assert figures["gold_tuples"] == 48 and figures["true_positives"] == 4
+    bad = tmp_path / "gold.json"
+    bad.write_text('{"documents": {"doc-00": {"1": [{"subject": "x"}]}}}', encoding="utf-8")
+    code, _, err = invoke("audit", folder, "--store", store, "--gold", bad)
+    assert code == 2 and "a fact needs subject, field and value" in err

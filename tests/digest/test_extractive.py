@@ -176,7 +176,7 @@ NOT_FACTS = [
     ("quantity-commas", "Product P-03-07 quantity: 12,40 units."),
     ("site-lowercase", "Product P-03-07 site: the old depot."),
     ("status-capital", "Product P-03-07 status: Shipped."),
-    ("bad-subject", "Product 3-07 delivery: 23 October 2026."),
+    ("bad-subject", "Product P07 delivery: 23 October 2026."),
     ("two-facts", "Product P-03-07 site: Kesby depot. Product P-03-07 status: packed."),
 ]
 

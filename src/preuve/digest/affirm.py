@@ -46,6 +46,7 @@ _DECORATED_BEGIN = re.compile(r"[-=*#<\[~_|(]+\s*(?:begin|start)\b.*", re.IGNORE
 _UPPER_BEGIN = re.compile(r"[\W_]*(?:BEGIN|START)\b.*")
 _DECORATED_END = re.compile(r"[-=*#<\[~_|(]+\s*end\b.*", re.IGNORECASE)
 _UPPER_END = re.compile(r"[\W_]*END\b.*")
+_ENDS = re.compile(r"\b(?:end|ends|ended|stop)\b", re.IGNORECASE)
 
 
 def _words(items: Sequence[str]) -> re.Pattern[str] | None:
@@ -182,7 +183,8 @@ def _opens_block(text: str, cues: AffirmationCues) -> tuple[str, str] | None:
         if text.startswith(fence):
             return f"fence:{fence}", cues.context_of(text[len(fence) :]) or "quotation"
     for tag in cues.open_tags:
-        if lowered.startswith(tag) and not any(lowered.endswith(c) for c in cues.close_tags):
+        # Only a tag on a line of its own opens a block; "[struck] text" marks that line.
+        if lowered == tag:
             strike = tag.strip("<>[]") in ("del", "s", "strike", "struck")
             return "tag", "struck" if strike else cues.context_of(text) or "quotation"
     if _DECORATED_BEGIN.fullmatch(text) or _UPPER_BEGIN.fullmatch(text):
@@ -269,7 +271,8 @@ def line_contexts(
             state.results.append(LineContext(fact, "quotation", "a quoted line"))
             continue
         if fact is None and _HEADING.fullmatch(text):
-            context = cues.context_of(text)
+            # A decorated "end of ..." line closes what its opening line began.
+            context = None if _ENDS.search(text) else cues.context_of(text)
             state.section = (
                 _Scope(context, f"under the heading {_preview(text)}") if context else None
             )

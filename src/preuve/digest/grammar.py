@@ -1,6 +1,7 @@
 """The fact grammar of a corpus, as declared data: which lines state a fact, and which fact.
 
-A fact line is one whole line ``[label] <subject> <field label><separator> <value>[.]``,
+A fact line is one whole line ``[label] <subject> <field label><separator> <value>[.]``
+(the label: a listed word, or any word matching ``label_pattern``),
 optionally behind a list marker (``-``, ``*``, ``•``, ``1.``, ``a)``)::
 
     Product P-03-07 delivery: 23 October 2026.
@@ -193,7 +194,14 @@ def grammar_from_data(data: object, where: str = "grammar") -> FactGrammar:
         for label in _strings(where, spec.get("labels", [name]), f"fields.{name}.labels"):
             labels[label.casefold()] = name
     subject_labels = _strings(where, subject.get("labels", []), "subject.labels", empty=True)
-    label_part = f"(?:{_alternatives(subject_labels)}) " if subject_labels else ""
+    choices = [_alternatives(subject_labels)] if subject_labels else []
+    label_pattern = subject.get("label_pattern")
+    if label_pattern is not None:
+        if not isinstance(label_pattern, str) or not label_pattern:
+            raise _fail(where, "'subject.label_pattern' must be a non-empty pattern")
+        _compile(where, label_pattern)
+        choices.append(_expand(where, label_pattern, macros))
+    label_part = f"(?:{'|'.join(choices)}) " if choices else ""
     if label_part and not subject.get("label_required", False):
         label_part = f"(?:{label_part})?"
     separators = _strings(where, data.get("separators", [":"]), "separators")

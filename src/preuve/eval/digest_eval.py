@@ -100,8 +100,11 @@ def read_gold(path: Path) -> Gold:
          "documents": {"doc-00": {"1": [{"subject": "P-00-12", "field": "delivery",
                                          "value": "23 October 2026"}, ...], "2": [...]}}}
 
-    ``format`` may be left out (the bundled corpus's gold files have none); any other
-    top-level key is ignored.
+    A version may also be an object ``{"facts": [...], "not_affirmed": [{"line": ...,
+    "reason": ...}]}``, each fact with the ``line`` stating it: the lines that are shaped
+    like facts but are not affirmed (quoted, struck, hypothetical, ...), which
+    :mod:`preuve.eval.digest_dossier` measures. ``format`` may be left out (the bundled
+    corpus's gold files have none); any other top-level key is ignored.
     """
     try:
         data = json.loads(path.read_bytes().decode("utf-8"))
@@ -120,7 +123,8 @@ def read_gold(path: Path) -> Gold:
         if not isinstance(versions, dict):
             raise InputError(f"{path}: documents[{doc_id!r}] must map versions to facts", fix=fix)
         gold[doc_id] = {}
-        for version, facts in versions.items():
+        for version, entry in versions.items():
+            facts = entry.get("facts", []) if isinstance(entry, dict) else entry
             try:
                 gold[doc_id][str(version)] = frozenset(
                     FactTuple(str(f["subject"]), str(f["field"]), str(f["value"])) for f in facts

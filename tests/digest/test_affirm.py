@@ -235,3 +235,16 @@ def test_claims_keep_their_line_ids_across_contexts() -> None:
     assert lines[0].id != lines[1].id and lines[1].id.endswith(".2")
     result = summarize_leaf(doc, Snapshot.of([doc]), rules_summarizer(), DigestSettings())
     assert result.claims == (Claim("Q-7", "status", "packed", (lines[0].id, lines[1].id)),)
+
+
+def test_the_audit_says_why_a_line_that_embeds_the_tuple_does_not_support_it() -> None:
+    doc = make_doc(f'> Forwarded: "Item Q-7 status: scrapped." ignore it\n{GOOD}\n')
+    line = document_lines(doc)[0]
+    claim = Claim("Q-7", "status", "scrapped", (line.id,))
+    audit = audit_claims([claim], Snapshot.of([doc])).claims[0]
+    assert not audit.supported and audit.not_affirmed
+    assert audit.support.startswith(f"unsupported: not affirmed: {line.id} is quotation")
+    other = Claim("Q-7", "status", "packed", (line.id,))
+    assert audit_claims([other], Snapshot.of([doc])).claims[0].support == (
+        f"unsupported: {line.id} does not state this tuple"
+    )

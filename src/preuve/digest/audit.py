@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from preuve.core.documents import Snapshot
-from preuve.digest.affirm import LineContext
+from preuve.digest.affirm import DEFAULT_CUES, LineContext
 from preuve.digest.extractive import document_contexts
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar, FactTuple
 from preuve.digest.lines import LineResolver
@@ -93,7 +93,14 @@ def _audit(claim: Claim, contexts: _Contexts) -> ClaimAudit:
             problems.append(f"{evidence_id}: {check.detail}")
             continue
         context = contexts.of(check.line.doc_id, evidence_id)
-        if context.fact != claim.fact:
+        if context.fact != claim.fact and claim.fact in contexts.grammar.embedded(check.line.quote):
+            # The line mentions the tuple inside something else: a quote, a sentence.
+            why = context.context or DEFAULT_CUES.context_of(check.line.quote) or "embedded"
+            reasons.append(
+                f"not affirmed: {evidence_id} is {why} (the tuple is inside the line "
+                f"{check.line.quote[:70]!r}, not stated by it)"
+            )
+        elif context.fact != claim.fact:
             reasons.append(f"{evidence_id} does not state this tuple")
         elif not context.affirmed:
             reasons.append(f"not affirmed: {evidence_id} is {context.context} ({context.reason})")

@@ -50,6 +50,8 @@ _LETTER = r"[^\W\d_]"
 _MACRO = re.compile(r"\{([A-Z][A-Z_]*)\}")
 _LIST_MARKER = re.compile(r"(?:[-*•‣◦–—]|\(?[0-9]{1,3}[.)]|\(?[a-z][.)])\s+")
 _CASES = (None, "lower", "first-upper")
+# A value inside a line runs to a quote mark, a tag, a semicolon or a sentence's end.
+_EMBEDDED_VALUE = r"[^;\"”»<>|\n]+?(?=[;\"”»<>|]|\.(?:\s|$)|$)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,7 @@ class FactGrammar:
     _field_of_label: Mapping[str, str] = field(repr=False, compare=False)
     _forms: Mapping[str, _ValueForm] = field(repr=False, compare=False)
     _negation: re.Pattern[str] | None = field(repr=False, compare=False)
+    _embedded: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def digest(self) -> str:
@@ -114,6 +117,25 @@ class FactGrammar:
         if self._negation is not None and self._negation.search(value):
             return None
         return FactTuple(match.group("subject"), field_name, value)
+
+    def embedded(self, line: str) -> tuple[FactTuple, ...]:
+        """Fact shapes *inside* a line (a quote, a sentence): what a line mentions.
+
+        Never a fact by itself: this is what the audit uses to say why a claim citing such
+        a line is not supported, and what a context-blind reader would take.
+        """
+        if self._embedded is None:
+            return ()
+        found: list[FactTuple] = []
+        for match in self._embedded.finditer(line):
+            field_name = self._field_of_label[match.group("field").casefold()]
+            value = match.group("value").strip().rstrip(".")
+            for end in range(len(value), 0, -1):  # the longest prefix of the right shape
+                candidate = value[:end].rstrip()
+                if candidate and self._forms[field_name].accepts(candidate):
+                    found.append(FactTuple(match.group("subject"), field_name, candidate))
+                    break
+        return tuple(found)
 
     def format(self, fact: FactTuple) -> str:
         """The canonical line asserting ``fact`` (first subject label, first field label)."""
@@ -219,6 +241,10 @@ def grammar_from_data(data: object, where: str = "grammar") -> FactGrammar:
         _field_of_label=labels,
         _forms=forms,
         _negation=negation,
+        _embedded=re.compile(
+            rf"(?<![\w-])(?P<subject>{subject_pattern}) (?P<field>{_alternatives(list(labels))})"
+            rf" ?(?:{_alternatives(separators)}) (?P<value>{_EMBEDDED_VALUE})"
+        ),
     )
 
 

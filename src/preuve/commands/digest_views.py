@@ -19,6 +19,7 @@ from preuve.models.base import Model
 
 __all__ = [
     "build_dict",
+    "dossier_lines",
     "engine",
     "eval_lines",
     "eval_progress",
@@ -220,6 +221,26 @@ def eval_lines(report: dict[str, Any]) -> list[str]:
         f"extractive baseline: {extractive['initial_facts']} initial and "
         f"{extractive['post_mutation_facts']} post-mutation facts, precision "
         f"{_short(extractive['precision'])}, recall {_short(extractive['recall'])}",
+    ]
+
+
+def dossier_lines(figures: dict[str, Any]) -> list[str]:
+    """The summary lines of one dossier's evaluation (:mod:`preuve.eval.digest_dossier`)."""
+    claims, coverage, audit = figures["claims"], figures["coverage"], figures["audit"]
+    return [
+        f"{figures['dossier']}: {figures['events']} events, model calls incremental "
+        f"{figures['incremental_calls']} vs full {figures['full_calls']}, identical to full "
+        f"{figures['identical_to_full']}/{figures['events']}",
+        "calls by event: "
+        + "; ".join(f"{kind} {calls}" for kind, calls in figures["calls_by_event"].items()),
+        f"claims from not-affirmed lines: leaf {claims.get('leaf_from_not_affirmed', 0)}/"
+        f"{claims.get('leaf_claims', 0)}, root {claims.get('root_from_not_affirmed', 0)}/"
+        f"{claims.get('root_claims', 0)}",
+        f"genuine facts: grammar {coverage['grammar_parses']}/{coverage['genuine']}, claimable "
+        f"in context {coverage['claimable']}/{coverage['genuine']}; fact-shaped not-affirmed "
+        f"lines kept {coverage.get('fact_shaped_kept', 0)}/"
+        f"{coverage.get('fact_shaped_not_affirmed', 0)}",
+        "audit: " + ", ".join(f"{k} {_short(v)}" for k, v in audit.items()),
     ]
 
 

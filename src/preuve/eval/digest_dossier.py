@@ -31,10 +31,10 @@ from preuve.digest.build import BuildReport
 from preuve.digest.dossier import list_versions, load_document
 from preuve.digest.extractive import extract_document_facts
 from preuve.digest.grammar import FactTuple
-from preuve.digest.mutations import Mutation, MutationKind, run_mutations
+from preuve.digest.mutations import Mutation, run_mutations
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind
-from preuve.eval.digest_eval import Gold, gold_for_snapshot, read_gold
+from preuve.eval.digest_eval import Gold, event_aliases, gold_for_snapshot, read_gold
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 
@@ -69,18 +69,6 @@ def read_gold_lines(path: Path) -> GoldLines:
                 for item in entry.get("not_affirmed", [])
             )
     return GoldLines(facts, denied)
-
-
-def _aliases(steps: Sequence[Any]) -> dict[tuple[str, int], int]:
-    # A distractor edit touches no fact: its version has the labels of the one it edits.
-    aliases: dict[tuple[str, int], int] = {}
-    previous: dict[str, int] = {}
-    for step in steps:
-        doc = step.snapshot.documents[step.mutation.doc_id]
-        if step.mutation.kind is MutationKind.DISTRACTOR_EDIT:
-            aliases[(doc.doc_id, doc.version)] = previous.get(doc.doc_id, 1)
-        previous[doc.doc_id] = doc.version
-    return aliases
 
 
 def _claims_from_denied(
@@ -166,7 +154,7 @@ def evaluate_dossier(
         folder, model, store, config, dossier=str(folder), mutations=events,
         concurrency=concurrency,
     )  # fmt: skip
-    aliases = _aliases(steps)
+    aliases = event_aliases(steps)
     audits = [
         audit_claims(
             step.incremental.root.claims,

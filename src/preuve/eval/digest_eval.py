@@ -37,6 +37,7 @@ from preuve.digest.dossier import list_versions, load_document, load_dossier
 from preuve.digest.extractive import FactTuple, extract_facts
 from preuve.digest.keys import canonical_json
 from preuve.digest.mutations import (
+    SPEC_MUTATIONS,
     Mutation,
     MutationKind,
     MutationStep,
@@ -55,6 +56,7 @@ __all__ = [
     "REFERENCE",
     "EvalPaths",
     "Gold",
+    "event_aliases",
     "exercise_scenario",
     "gold_for_snapshot",
     "gold_tuples",
@@ -181,11 +183,29 @@ def gold_for_snapshot(
     return frozenset(facts)
 
 
-def gold_tuples(corpus_root: Path, dossier: str, snapshot: Snapshot) -> frozenset[FactTuple]:
+def gold_tuples(
+    corpus_root: Path,
+    dossier: str,
+    snapshot: Snapshot,
+    aliases: Mapping[tuple[str, int], int] | None = None,
+) -> frozenset[FactTuple]:
     """Gold facts of the bundled-corpus dossier ``dossier`` for ``snapshot``."""
     path = corpus_root / "gold" / f"{dossier}.json"
     folder = corpus_root / "dossiers" / dossier
-    return gold_for_snapshot(read_gold(path), snapshot, str(path), folder)
+    return gold_for_snapshot(read_gold(path), snapshot, str(path), folder, aliases)
+
+
+def event_aliases(steps: Sequence[MutationStep]) -> dict[tuple[str, int], int]:
+    """``(doc, version) -> version`` whose gold a distractor edit keeps (it touches no fact)."""
+    aliases: dict[tuple[str, int], int] = {}
+    previous: dict[str, int] = {}
+    for step in steps:
+        doc = step.snapshot.documents[step.mutation.doc_id]
+        if step.mutation.kind is MutationKind.DISTRACTOR_EDIT:
+            before = previous.get(doc.doc_id, 1)
+            aliases[(doc.doc_id, doc.version)] = aliases.get((doc.doc_id, before), before)
+        previous[doc.doc_id] = doc.version
+    return aliases
 
 
 def report_sha256(report: dict[str, Any], *, main_only: bool = False) -> str:
@@ -207,10 +227,15 @@ def _test_dossiers(corpus_root: Path) -> list[str]:
         ) from None
 
 
-def _extractive(corpus_root: Path, dossier: str, snapshot: Snapshot) -> tuple[int, int, int]:
+def _extractive(
+    corpus_root: Path,
+    dossier: str,
+    snapshot: Snapshot,
+    aliases: Mapping[tuple[str, int], int] | None = None,
+) -> tuple[int, int, int]:
     """``(facts found, true positives, gold facts)`` of the extractive baseline."""
     found = {fact.fact for fact in extract_facts(snapshot)}
-    gold = gold_tuples(corpus_root, dossier, snapshot)
+    gold = gold_tuples(corpus_root, dossier, snapshot, aliases)
     return len(found), len(found & gold), len(gold)
 
 
@@ -308,6 +333,7 @@ def run_digest_eval(
     concurrency: int = 4,
     exercise: bool = True,
     on_dossier: Callable[[str], None] | None = None,
+    events: Sequence[Mutation] | None = None,
 ) -> dict[str, Any]:
     """Run the evaluation, write the report and the review sample, return the report.
 
@@ -327,8 +353,15 @@ def run_digest_eval(
         for name in chosen:
             folder = root / "dossiers" / name
             initial, done = run_mutations(
-                folder, summarizer, store, config, dossier=name, concurrency=concurrency
+                folder,
+                summarizer,
+                store,
+                config,
+                dossier=name,
+                concurrency=concurrency,
+                mutations=tuple(events) if events else SPEC_MUTATIONS,
             )
+            aliases = event_aliases(done)
             start = load_dossier(folder)
             found, hits, gold = _extractive(root, name, start)
             extractive.update(initial_found=found, initial_hits=hits, initial_gold=gold)
@@ -340,9 +373,9 @@ def run_digest_eval(
                 audit = audit_claims(
                     step.incremental.root.claims,
                     step.snapshot,
-                    gold_tuples(root, name, step.snapshot),
+                    gold_tuples(root, name, step.snapshot, aliases),
                 )
-                found, hits, gold = _extractive(root, name, step.snapshot)
+                found, hits, gold = _extractive(root, name, step.snapshot, aliases)
                 extractive.update(post_found=found, post_hits=hits, post_gold=gold)
                 steps.append(step)
                 audits.append(audit)

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from preuve.cli import app
 from preuve.core.documents import Snapshot
 from preuve.digest.audit import audit_claims
 from preuve.digest.dossier import list_versions, load_document
@@ -154,3 +156,18 @@ def test_the_converted_gold_keeps_the_writers_lines() -> None:
                     f["subject"].endswith(" " + g["subject"])
                     for f, g in zip(entry["facts"], converted["facts"], strict=True)
                 )
+
+
+def test_eval_digest_measures_one_dossier_from_the_command_line(tmp_path: Path) -> None:
+    name = DOSSIERS[0]
+    args = [
+        "eval", "digest", "--dossier", str(HERE / name), "--gold", str(HERE / f"{name}.gold.json"),
+        "--events", str(HERE / f"{name}.events.json"), "--out", str(tmp_path), "--json",
+    ]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["identical_to_full"] == figures["events"] == EXPECTED[name]["events"]
+    assert (tmp_path / f"{name}.json").is_file()
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 2 and "already exists" in again.stderr

@@ -9,7 +9,7 @@ from preuve.core.documents import Document, Snapshot
 from preuve.digest.lines import LineResolver, document_lines, parse_line_id
 
 LINE = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r\f"),
+    alphabet=st.characters(codec="utf-8", exclude_characters="\n\r\f"),
     min_size=1,
     max_size=30,
 ).filter(lambda text: text.strip() != "")

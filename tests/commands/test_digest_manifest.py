@@ -207,3 +207,14 @@ def test_audit_scores_against_a_gold_file(corpus: CorpusInfo, tmp_path: Path) ->
     bad.write_text('{"documents": {"doc-00": {"1": [{"subject": "x"}]}}}', encoding="utf-8")
     code, _, err = invoke("audit", folder, "--store", store, "--gold", bad)
     assert code == 2 and "a fact needs subject, field and value" in err
+
+
+def test_mutate_replays_a_users_folder_from_its_first_versions(
+    corpus: CorpusInfo, tmp_path: Path
+) -> None:
+    folder = copy_dossier(corpus, "test-11", tmp_path / "mine")
+    out = tmp_path / "out"
+    args = ("mutate", folder, "--store", tmp_path / "s.sqlite", "--out", out)
+    code, _, _ = invoke(*args, "--event", "new-version:doc-11=2")
+    rows = json.loads((out / "mutations.json").read_text(encoding="utf-8"))
+    assert code == 0 and rows[0]["incremental"]["counters"]["calls_by_task"]["map"] == 1

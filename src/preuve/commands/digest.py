@@ -55,6 +55,7 @@ from preuve.commands.digest_views import (
 from preuve.core.errors import InputError
 from preuve.digest.audit import ReviewEntry, audit_claims, review_sample
 from preuve.digest.build import build_digest
+from preuve.digest.manifest import read_manifest
 from preuve.digest.mutations import (
     SPEC_MUTATIONS,
     compare_builds,
@@ -255,7 +256,9 @@ def mutate_command(
     chosen = [parse_event(e) for e in event or []]
     if events is not None:
         chosen.extend(events_from_file(events))
-    target = open_dossier(dossier, principal=principal, grammar=grammar)
+    # Events replay from the first versions, unless the manifest says where the dossier is.
+    start = VersionChoice.FIRST if read_manifest(dossier) is None else VersionChoice.AUTO
+    target = open_dossier(dossier, choice=start, principal=principal, grammar=grammar)
     summarizer = resolve_model(model, rules_summarizer)
     with DigestStore(store_path(store)) as opened:
         _, steps = run_mutations(

@@ -34,7 +34,7 @@ from preuve.digest.grammar import FactTuple
 from preuve.digest.mutations import Mutation, run_mutations
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind
-from preuve.eval.digest_eval import Gold, event_aliases, gold_for_snapshot, read_gold
+from preuve.eval.digest_gold import Gold, event_aliases, gold_for_snapshot, read_gold
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 

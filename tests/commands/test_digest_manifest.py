@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from preuve.commands.digest import digest_app
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
+from preuve.digest.grammar import DEFAULT_GRAMMAR, GRAMMAR_FILE
 from preuve.digest.manifest import MANIFEST_FILE
 
 runner = CliRunner()
@@ -218,3 +219,36 @@ def test_mutate_replays_a_users_folder_from_its_first_versions(
     code, _, _ = invoke(*args, "--event", "new-version:doc-11=2")
     rows = json.loads((out / "mutations.json").read_text(encoding="utf-8"))
     assert code == 0 and rows[0]["incremental"]["counters"]["calls_by_task"]["map"] == 1
+
+
+def own_grammar() -> dict[str, object]:
+    """A French grammar a user ships with their folder: other labels, other separators."""
+    data = json.loads(json.dumps(DEFAULT_GRAMMAR.data))
+    data["subject"]["labels"] = ["Article"]
+    data["fields"] = {
+        "delivery": {"labels": ["livraison"], "value": "date"},
+        "site": {"labels": ["entrepôt"], "value": "place"},
+    }
+    data["months"] = [*data["months"], "janvier", "octobre"]
+    data["separators"] = [" :", ":"]
+    return data
+
+
+def test_a_folder_ships_its_own_grammar(tmp_path: Path) -> None:
+    folder = tmp_path / "dossier"
+    (folder / "a").mkdir(parents=True)
+    (folder / "a" / "v1.txt").write_text(
+        "Note.\nArticle AR-12 livraison : 3 octobre 2027.\nArticle AR-12 entrepôt : Besançon.\n",
+        encoding="utf-8",
+    )
+    store = tmp_path / "s.sqlite"
+    code, out, _ = invoke("build", folder, "--store", store, "--json")
+    assert code == 0 and json.loads(out)["root"]["claims"] == []  # the default grammar: none
+    (folder / GRAMMAR_FILE).write_text(json.dumps(own_grammar()), encoding="utf-8")
+    code, out, _ = invoke("build", folder, "--store", store, "--json")
+    claims = [(c["field"], c["value"]) for c in json.loads(out)["root"]["claims"]]
+    assert code == 0 and claims == [("delivery", "3 octobre 2027"), ("site", "Besançon")]
+    assert invoke("serve", folder, "--store", store)[0] == 0
+    (folder / GRAMMAR_FILE).write_text('{"format": "preuve.digest.grammar/1"}', encoding="utf-8")
+    code, out, err = invoke("build", folder, "--store", store)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "'subject'" in err

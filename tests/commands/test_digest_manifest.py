@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -221,9 +222,9 @@ def test_mutate_replays_a_users_folder_from_its_first_versions(
     assert code == 0 and rows[0]["incremental"]["counters"]["calls_by_task"]["map"] == 1
 
 
-def own_grammar() -> dict[str, object]:
+def own_grammar() -> dict[str, Any]:
     """A French grammar a user ships with their folder: other labels, other separators."""
-    data = json.loads(json.dumps(DEFAULT_GRAMMAR.data))
+    data: dict[str, Any] = json.loads(json.dumps(DEFAULT_GRAMMAR.data))
     data["subject"]["labels"] = ["Article"]
     data["fields"] = {
         "delivery": {"labels": ["livraison"], "value": "date"},

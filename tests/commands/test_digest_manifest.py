@@ -58,7 +58,10 @@ def test_a_withdrawal_lives_in_the_manifest_and_no_build_brings_it_back(
         "access_revision": 1,
     }
     code, out, _ = invoke("serve", folder, "--store", store)
-    assert code == 1 and out.startswith("STALE: leaf:doc-04 is stale")
+    assert code == 1 and out.startswith(
+        "STALE: leaf:doc-04 is stale: access to document doc-04 changed (withdrawn, revoked or "
+        "restored) since run"
+    )
     # A build that names no flag keeps the withdrawal: the manifest says so.
     code, out, err = invoke("build", folder, "--store", store, "--json")
     assert code == 0 and statuses(out)["leaf:doc-04"] == "INELIGIBLE" and err == ""
@@ -104,7 +107,7 @@ def test_set_version_pins_a_version_and_serve_follows_it(
     code, out, _ = invoke("set-version", folder, "doc-03", "latest", "--store", store)
     assert code == 0 and "version 2" in out
     code, out, _ = invoke("serve", folder, "--store", store)
-    assert code == 1 and "leaf:doc-03 is stale" in out
+    assert code == 1 and "leaf:doc-03 is stale: the text of document doc-03 changed" in out
 
 
 @pytest.mark.parametrize(

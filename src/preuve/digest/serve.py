@@ -19,9 +19,10 @@ Nothing is ever rewritten to look current: a stale run stays in the store as his
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from preuve.core.documents import Snapshot
 from preuve.core.errors import CorruptStoreError
@@ -65,12 +66,28 @@ class ServeResult:
         return self.status is ServeStatus.SERVED
 
 
+def _what_changed(doc_id: str, snapshot: Snapshot, recorded: Sequence[Mapping[str, Any]]) -> str:
+    """Why a leaf's key moved, from what the run recorded of its document."""
+    doc = snapshot.documents[doc_id]
+    before = next((row for row in recorded if row.get("doc_id") == doc_id), None)
+    if before is None:
+        return f"document {doc_id} changed"
+    if before.get("text_sha256") != doc.text_sha256:
+        return f"the text of document {doc_id} changed"
+    access = (before.get("active"), before.get("eligible"), before.get("access_revision"))
+    if access != (doc.access.active, doc.access.eligible, doc.access.access_revision):
+        return f"access to document {doc_id} changed (withdrawn, revoked or restored)"
+    return f"the settings of document {doc_id}'s summary changed"
+
+
 def _expected_keys(
     records: Mapping[str, RunNode],
     snapshot: Snapshot,
     settings: DigestSettings,
     identity: ModelIdentity,
     principal: str,
+    *,
+    recorded: Sequence[Mapping[str, Any]] = (),
 ) -> str | None:
     """``None`` when every recorded key is the one the snapshot gives, else the reason."""
     tree = build_tree((doc.doc_id for doc in snapshot), settings.fan_in)
@@ -84,8 +101,8 @@ def _expected_keys(
             digests = [records[child].digest for child in node.children]
             expected = reduce_key(digests, access_fingerprint(snapshot, node.sources), keys)
         if records[node.node_id].key != expected:
-            what = f"document {node.doc_id}" if node.doc_id else "its inputs"
-            return f"{node.node_id} is stale: {what} changed since run"
+            what = _what_changed(node.doc_id, snapshot, recorded) if node.doc_id else None
+            return f"{node.node_id} is stale: {what or 'its inputs changed'} since run"
     return None
 
 
@@ -120,7 +137,7 @@ def serve_digest(
             ServeStatus.STALE, f"the run was built for principal {run.principal!r}", run.run_id
         )
     records = {record.node_id: record for record in store.run_nodes(run.run_id)}
-    stale = _expected_keys(records, snapshot, settings, identity, principal)
+    stale = _expected_keys(records, snapshot, settings, identity, principal, recorded=run.snapshot)
     if stale is not None:
         return ServeResult(ServeStatus.STALE, f"{stale} {run.run_id}", run.run_id, run.root_key)
     statuses = {node_id: NodeStatus(record.status) for node_id, record in records.items()}

@@ -237,9 +237,9 @@ def dossier_lines(figures: dict[str, Any]) -> list[str]:
         f"{claims.get('leaf_claims', 0)}, root {claims.get('root_from_not_affirmed', 0)}/"
         f"{claims.get('root_claims', 0)}",
         f"genuine facts: grammar {coverage['grammar_parses']}/{coverage['genuine']}, claimable "
-        f"in context {coverage['claimable']}/{coverage['genuine']}; fact-shaped not-affirmed "
-        f"lines kept {coverage.get('fact_shaped_kept', 0)}/"
-        f"{coverage.get('fact_shaped_not_affirmed', 0)}",
+        f"in context {coverage['claimable']}/{coverage['genuine']}; not-affirmed lines kept "
+        f"{coverage.get('not_affirmed_kept', 0)}/{coverage.get('not_affirmed_rows', 0)} (whole "
+        f"fact lines among them: {coverage.get('fact_shaped_not_affirmed', 0)})",
         "audit: " + ", ".join(f"{k} {_short(v)}" for k, v in audit.items()),
     ]
 

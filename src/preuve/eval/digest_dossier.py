@@ -111,7 +111,9 @@ def _coverage(folder: Path, lines: GoldLines, settings: DigestSettings) -> dict[
         for version in versions:
             key = (doc_id, str(version))
             doc = load_document(folder, doc_id, version)
-            kept = {fact.fact for fact in extract_document_facts(doc, grammar)}
+            extracted = extract_document_facts(doc, grammar)
+            kept = {fact.fact for fact in extracted}
+            kept_lines = {fact.span.quote for fact in extracted}
             for line, fact in lines.facts.get(key, ()):
                 counts["genuine"] += 1
                 parsed = grammar.parse(line) == fact
@@ -121,6 +123,7 @@ def _coverage(folder: Path, lines: GoldLines, settings: DigestSettings) -> dict[
                     missed.append(line)
             for line, _ in lines.not_affirmed.get(key, ()):
                 counts["not_affirmed_rows"] += 1
+                counts["not_affirmed_kept"] += line.strip() in kept_lines
                 parsed_fact = grammar.parse(line)
                 if parsed_fact is not None:
                     counts["fact_shaped_not_affirmed"] += 1

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from preuve.core.documents import Document, Snapshot
 from preuve.digest.affirm import DEFAULT_CUES, cues_from_data, line_contexts
@@ -248,3 +250,40 @@ def test_the_audit_says_why_a_line_that_embeds_the_tuple_does_not_support_it() -
     assert audit_claims([other], Snapshot.of([doc])).claims[0].support == (
         f"unsupported: {line.id} does not state this tuple"
     )
+
+
+BLOCKS = [
+    ("```", "```"),
+    ("-----BEGIN QUOTED TEXT-----", "-----END QUOTED TEXT-----"),
+    ("<blockquote>", "</blockquote>"),
+    ("<del>", "</del>"),
+    ("He pasted this: “", "” and left."),
+    ("Old values, struck for the record:", ""),
+    ("If the ferry is cancelled, the lines would read:", ""),
+]
+FACT = st.builds(
+    lambda subject, field, value: f"Item {subject} {field}: {value}.",
+    st.from_regex(r"[A-Z]{1,3}-[0-9]{1,4}", fullmatch=True),
+    st.just("status"),
+    st.from_regex(r"[a-z]{3,8}(?: [a-z]{3,8})?", fullmatch=True).filter(
+        lambda v: (
+            DEFAULT_CUES.context_of(v) is None
+            and DEFAULT_GRAMMAR.parse(f"Item A-1 status: {v}.") is not None
+        )
+    ),
+)
+
+
+@given(
+    block=st.sampled_from(BLOCKS),
+    inside=st.lists(FACT, min_size=1, max_size=4),
+    outside=st.lists(FACT, min_size=1, max_size=3),
+)
+def test_no_fact_line_inside_a_block_is_affirmed_and_every_one_outside_is(
+    block: tuple[str, str], inside: list[str], outside: list[str]
+) -> None:
+    opening, closing = block
+    lines = ["Memo.", opening, *inside, *([closing] if closing else []), "", *outside]
+    doc = make_doc("\n".join(lines) + "\n")
+    kept = [f.span.quote for f in extract_document_facts(doc)]
+    assert kept == outside

@@ -256,3 +256,50 @@ def test_a_folder_ships_its_own_grammar(tmp_path: Path) -> None:
     (folder / GRAMMAR_FILE).write_text('{"format": "preuve.digest.grammar/1"}', encoding="utf-8")
     code, out, err = invoke("build", folder, "--store", store)
     assert code == 2 and out == "" and err.count("\n") == 1 and "'subject'" in err
+
+
+DEEP = "[" * 10_000 + "]" * 10_000
+BAD_FILES = [
+    ("not-json", b'{"format": ', "line 1"),
+    ("not-utf8", '{"format": "caf\xe9"}'.encode("latin-1"), "not UTF-8"),
+    ("duplicate-key", b'{"format": "a", "format": "b"}', "appears twice"),
+    ("nested-10000", DEEP.encode(), ""),
+    ("integer-too-long", b'{"format": ' + b"9" * 5000 + b"}", ""),
+    ("not-an-object", b"[1, 2]", ""),
+]
+
+
+@pytest.mark.parametrize("target", [MANIFEST_FILE, GRAMMAR_FILE])
+@pytest.mark.parametrize(
+    ("content", "message"), [c[1:] for c in BAD_FILES], ids=[c[0] for c in BAD_FILES]
+)
+def test_a_broken_manifest_or_grammar_file_is_one_line_and_exit_2(
+    tmp_path: Path, target: str, content: bytes, message: str
+) -> None:
+    folder = tmp_path / "dossier"
+    (folder / "a").mkdir(parents=True)
+    (folder / "a" / "v1.txt").write_text("Item A-1 status: packed.\n", encoding="utf-8")
+    (folder / target).write_bytes(content)
+    code, out, err = invoke("build", folder, "--store", tmp_path / "s.sqlite")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert str(folder / target) in err and message in err
+    assert not (tmp_path / "s.sqlite").exists()  # nothing half-written
+
+
+@pytest.mark.parametrize(
+    ("content", "message"), [c[1:] for c in BAD_FILES], ids=[c[0] for c in BAD_FILES]
+)
+def test_broken_events_and_gold_files_are_one_line_and_exit_2(
+    corpus: CorpusInfo, tmp_path: Path, content: bytes, message: str
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    dossier = corpus.dossier_dir("test-12")
+    for args in (
+        ("mutate", dossier, "--store", tmp_path / "s.sqlite", "--events", bad),
+        ("audit", dossier, "--store", tmp_path / "s.sqlite", "--gold", bad),
+    ):
+        if args[0] == "audit":
+            invoke("build", dossier, "--store", tmp_path / "s.sqlite")
+        code, _, err = invoke(*args)
+        assert code == 2 and err.count("\n") == 1 and str(bad) in err and message in err, args

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from preuve.core.errors import InputError
+from preuve.digest.jsonfile import read_json_file
 
 __all__ = [
     "DEFAULT_GRAMMAR",
@@ -248,22 +249,9 @@ def grammar_from_data(data: object, where: str = "grammar") -> FactGrammar:
     )
 
 
-def _read(path: Path) -> object:
-    try:
-        return json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as err:
-        raise InputError(f"{path}: cannot read the grammar ({err.strerror})") from None
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from None
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}: line {err.lineno}, column {err.colno}: {err.msg}") from None
-    except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply") from None
-
-
 def load_grammar(path: Path) -> FactGrammar:
     """The grammar in the file ``path``."""
-    return grammar_from_data(_read(path), str(path))
+    return grammar_from_data(read_json_file(path, "grammar"), str(path))
 
 
 def _default() -> FactGrammar:

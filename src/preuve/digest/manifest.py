@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from preuve.core.documents import AccessState
 from preuve.core.errors import InputError
+from preuve.digest.jsonfile import read_json_file
 from preuve.io.files import write_json_atomic
 
 __all__ = [
@@ -163,15 +164,7 @@ def read_manifest(folder: Path) -> Manifest | None:
     path = folder / MANIFEST_FILE
     if not path.is_file():
         return None
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from None
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}: line {err.lineno}, column {err.colno}: {err.msg}") from None
-    except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply") from None
-    return manifest_from_data(data, str(path))
+    return manifest_from_data(read_json_file(path, "manifest"), str(path))
 
 
 def write_manifest(folder: Path, manifest: Manifest) -> Path:

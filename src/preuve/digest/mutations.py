@@ -35,6 +35,7 @@ from preuve.digest.build import BuildMode, BuildReport, build_digest
 from preuve.digest.dossier import list_versions, load_document, load_dossier
 from preuve.digest.extractive import document_contexts
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
+from preuve.digest.jsonfile import read_json_file
 from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
@@ -123,12 +124,7 @@ def parse_event(text: str) -> Mutation:
 
 def events_from_file(path: Path) -> tuple[Mutation, ...]:
     """Events from a JSON list of ``{"event": NAME, "doc_id": DOC, "version": N}``."""
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as err:
-        raise InputError(f"{path}: cannot read the events ({err.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise InputError(f"{path}: not a JSON list of events ({err})") from None
+    data = read_json_file(path, "events")
     items = data.get("events") if isinstance(data, dict) else data
     if not isinstance(items, list) or not items:
         raise InputError(f"{path}: expected a non-empty JSON list of events", fix=_FIX_EVENT)

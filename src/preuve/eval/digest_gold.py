@@ -7,7 +7,6 @@ Only :mod:`preuve.eval` reads gold; inference code never does.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import InputError
 from preuve.digest.dossier import list_versions, load_document
 from preuve.digest.grammar import FactTuple
+from preuve.digest.jsonfile import read_json_file
 from preuve.digest.mutations import MutationKind, MutationStep
 
 __all__ = [
@@ -44,12 +44,7 @@ def read_gold(path: Path) -> Gold:
     :mod:`preuve.eval.digest_dossier` measures. ``format`` may be left out (the bundled
     corpus's gold files have none); any other top-level key is ignored.
     """
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as err:
-        raise InputError(f"{path}: cannot read the gold labels ({err.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise InputError(f"{path}: the gold labels are not JSON ({err})") from None
+    data = read_json_file(path, "gold labels")
     fix = f"see the {GOLD_FORMAT} format in the README"
     if not isinstance(data, dict) or data.get("format", GOLD_FORMAT) != GOLD_FORMAT:
         raise InputError(f"{path}: not a {GOLD_FORMAT} file", fix=fix)

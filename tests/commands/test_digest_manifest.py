@@ -295,11 +295,10 @@ def test_broken_events_and_gold_files_are_one_line_and_exit_2(
     bad = tmp_path / "bad.json"
     bad.write_bytes(content)
     dossier = corpus.dossier_dir("test-12")
-    for args in (
-        ("mutate", dossier, "--store", tmp_path / "s.sqlite", "--events", bad),
-        ("audit", dossier, "--store", tmp_path / "s.sqlite", "--gold", bad),
-    ):
-        if args[0] == "audit":
-            invoke("build", dossier, "--store", tmp_path / "s.sqlite")
+    store = tmp_path / "s.sqlite"
+    mutate: tuple[str | Path, ...] = ("mutate", dossier, "--store", store, "--events", bad)
+    audit: tuple[str | Path, ...] = ("audit", dossier, "--store", store, "--gold", bad)
+    invoke("build", dossier, "--store", store)
+    for args in (mutate, audit):
         code, _, err = invoke(*args)
         assert code == 2 and err.count("\n") == 1 and str(bad) in err and message in err, args

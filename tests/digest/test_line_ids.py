@@ -49,3 +49,25 @@ def test_a_byte_identical_re_upload_has_the_same_ids(lines: list[str]) -> None:
     first, again = make_doc(lines), make_doc(lines, version=3)
     assert [s.id for s in document_lines(first)] == [s.id for s in document_lines(again)]
     assert all(s.version == 3 for s in document_lines(again))
+
+
+@given(lines=st.lists(LINE, min_size=1, max_size=10))
+def test_a_stored_span_resolves_to_what_resolving_by_content_gives(lines: list[str]) -> None:
+    stored = document_lines(make_doc(lines))
+    reupload = LineResolver(Snapshot.of([make_doc(lines, version=4)]))
+    for span in stored:
+        fast, exact = reupload.resolve_stored(span.as_dict()), reupload.resolve(span.id)
+        assert fast.ok and exact.ok and fast.line is not None and exact.line is not None
+        assert (fast.line.id, fast.line.span) == (exact.line.id, exact.line.span)
+
+
+def test_stored_offsets_that_point_elsewhere_are_not_trusted() -> None:
+    doc = make_doc(["alpha beta", "beta", "beta"])
+    resolver = LineResolver(Snapshot.of([doc]))
+    second = document_lines(doc)[2]  # the second "beta" line, id ...#hash.2
+    inside = {**document_lines(doc)[1].as_dict(), "start": 6, "end": 10}  # beta in line 1
+    for data in ({**second.as_dict(), "start": 11, "end": 15}, inside):
+        check = resolver.resolve_stored(data)
+        assert check.ok and check.line is not None
+        assert check.line.span == resolver.resolve(data["id"]).line.span  # type: ignore[union-attr]
+        assert check.line.start in (11, 16)

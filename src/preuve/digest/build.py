@@ -95,7 +95,7 @@ def revalidate(
     problems: list[str] = []
     for data in row.spans:
         evidence_id, quote = str(data.get("id")), data.get("quote")
-        check = resolver.resolve(evidence_id)
+        check = resolver.resolve_stored(data)
         if not check.ok or check.line is None:
             problems.append(f"{evidence_id}: {check.detail}")
         elif check.line.quote != quote:
@@ -154,13 +154,12 @@ def _new_row(namespace: str, key: str, node: TreeNode, result: NodeResult) -> No
 def _reuse(
     planned: Sequence[tuple[TreeNode, str]],
     stored: Mapping[str, NodeRow],
-    snapshot: Snapshot,
+    resolver: LineResolver,
     where: str,
 ) -> tuple[dict[str, NodeOutcome], dict[str, NodeResult]]:
     """Stored results whose spans still hold (reused), and those that do not (INVALID)."""
     reused: dict[str, NodeOutcome] = {}
     invalidated: dict[str, NodeResult] = {}
-    resolver = LineResolver(snapshot)
     for node, key in planned:
         row = stored.get(key)
         if row is None:
@@ -190,6 +189,7 @@ class _Build:
     run: RunInfo
     incremental: bool
     concurrency: int
+    resolver: LineResolver
 
     def compute(self, node: TreeNode, done: Mapping[str, NodeOutcome]) -> NodeResult:
         if node.kind is NodeKind.LEAF:
@@ -222,7 +222,7 @@ class _Build:
             else {}
         )
         where = f"digest store {self.store.path}"
-        reused, results = _reuse(planned, stored, self.snapshot, where)
+        reused, results = _reuse(planned, stored, self.resolver, where)
         todo = [(n, k) for n, k in planned if n.node_id not in reused and n.node_id not in results]
         computed = _parallel(lambda item: self.compute(item[0], done), todo, self.concurrency)
         results.update(zip((n.node_id for n, _ in todo), computed, strict=True))
@@ -281,6 +281,7 @@ def build_digest(
         run,
         mode == "incremental",
         concurrency,
+        LineResolver(snapshot),
     )
     done: dict[str, NodeOutcome] = {}
     for level in tree.levels():

@@ -109,7 +109,12 @@ class LineSpan:
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready: the evidence id, the exact location and the span's fields."""
-        return {**self.span.as_dict(), "id": self.id, "location": self.span.id}
+        return {
+            **self.span.as_dict(),
+            "id": self.id,
+            "location": self.span.id,
+            "after_blank": self.after_blank,
+        }
 
 
 def document_lines(doc: Document) -> tuple[LineSpan, ...]:
@@ -210,6 +215,13 @@ def resolve_evidence_ids(
     return tuple(resolved), tuple(missing)
 
 
+def _is_whole_line(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` is a line, give or take surrounding blanks."""
+    before = max(text.rfind(mark, 0, start) for mark in "\n\r\f") + 1
+    after = min((i for i in (text.find(m, end) for m in "\n\r\f") if i >= 0), default=len(text))
+    return not text[before:start].strip() and not text[end:after].strip()
+
+
 @dataclass(frozen=True, slots=True)
 class LineCheck:
     """The verdict on one evidence id against a snapshot; ``line`` set when VALID."""
@@ -238,6 +250,39 @@ class LineResolver:
         if found is None:
             found = self._catalogues[doc.doc_id] = line_catalogue([doc])
         return found
+
+    def resolve_stored(self, data: Mapping[str, object]) -> LineCheck:
+        """A stored span (:meth:`LineSpan.as_dict`) resolved against the snapshot.
+
+        When the document's text is the one the span was cut from (same hash), the id is
+        the first occurrence of its line, and the stored offsets hold that first occurrence,
+        they are exact as they are (the version may differ: a re-upload). Anything else is
+        resolved by content (:meth:`resolve`), which is always exact.
+        """
+        evidence_id = data.get("id")
+        parsed = parse_line_id(evidence_id)
+        doc = self.snapshot.get(parsed[0]) if parsed is not None else None
+        start, end, quote = data.get("start"), data.get("end"), data.get("quote")
+        same_text = doc is not None and data.get("text_sha256") == doc.text_sha256
+        if (
+            same_text
+            and doc is not None
+            and doc.access.usable
+            and isinstance(start, int)
+            and isinstance(end, int)
+            and isinstance(quote, str)
+            and 0 <= start < end <= len(doc.text)
+            and doc.text[start:end] == quote
+            and quote == quote.strip()
+            and evidence_id == line_id(doc.doc_id, quote)
+            and doc.text.find(quote) == start  # the first occurrence, as the id says
+            and _is_whole_line(doc.text, start, end)
+        ):
+            line = LineSpan(
+                str(evidence_id), make_span(doc, start, end), data.get("after_blank") is True
+            )
+            return LineCheck(SpanStatus.VALID, f"{evidence_id} is {line.location}", line)
+        return self.resolve(evidence_id)
 
     def resolve(self, evidence_id: object) -> LineCheck:
         """The current line ``evidence_id`` names, or why it does not resolve."""

@@ -138,7 +138,7 @@ def task_label(task: str) -> str:
     return task.rsplit(".", 1)[-1]
 
 
-MAP_PROMPT_VERSION = "digest-map/2"
+MAP_PROMPT_VERSION = "digest-map/3"
 MAP_PROMPT = """\
 You summarize one document of a project dossier as at most 4 claims.
 The user message lists every non-empty line of the document, one per line, as
@@ -148,7 +148,8 @@ marks.
 
 Select only facts the document states as current and affirmative, each on a line of its
 own written as "<subject> <field>: <value>" (for example "Product P-00-00 delivery: 1
-January 2027."), with field one of delivery, status, quantity, site. Read each line in
+January 2027."), with field one of the fields the user message names (answer the field's
+name, whichever of its labels the line uses). Read each line in
 its context: never select a line inside a quoted message or block, a struck or withdrawn
 entry kept for the record, a hypothetical, a reported or negated claim, an archived
 instruction, or a value the document says no longer holds. Prefer one claim per field.

@@ -213,9 +213,13 @@ def map_request(doc: Document, settings: DigestSettings) -> Request:
     byte-identical re-upload is the same request (and the same cache key).
     """
     catalogue = line_catalogue([doc])
+    fields = settings.grammar.data["fields"]
+    named = "; ".join(
+        f"{name} (written {', '.join(spec.get('labels', [name]))})" for name, spec in fields.items()
+    )
     user = (
-        f"Document {doc.doc_id}. Each line below is one piece of evidence, written as "
-        f"[evidence id] text.\n\n{catalogue.render()}"
+        f"Document {doc.doc_id}. Fields: {named}. Each line below is one piece of evidence, "
+        f"written as [evidence id] text.\n\n{catalogue.render()}"
     )
     payload = {
         "doc_id": doc.doc_id,

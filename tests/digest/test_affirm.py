@@ -287,3 +287,18 @@ def test_no_fact_line_inside_a_block_is_affirmed_and_every_one_outside_is(
     doc = make_doc("\n".join(lines) + "\n")
     kept = [f.span.quote for f in extract_document_facts(doc)]
     assert kept == outside
+
+
+@pytest.mark.parametrize(
+    "long_line",
+    ["-" * 50_000 + "x", "== " + "a " * 25_000, '"' * 50_001, "BEGIN " + "x" * 50_000],
+    ids=["dashes", "heading-like", "quote-marks", "marker-like"],
+)
+def test_a_very_long_line_is_read_in_linear_time_and_never_as_a_heading(long_line: str) -> None:
+    # Headings and markers are short: a 50 000-character line is plain text (a quotation
+    # it opens still counts). Before the length bound, the dashes case took minutes.
+    doc = make_doc(f"{long_line}\n\n{GOOD}\n")
+    contexts = document_contexts(doc)
+    assert contexts[0][1].fact is None
+    expected = () if long_line.startswith('"') else ("packed",)
+    assert tuple(f.fact.value for f in extract_document_facts(doc)) == expected

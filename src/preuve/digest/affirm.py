@@ -46,6 +46,9 @@ _DECORATED_BEGIN = re.compile(r"[-=*#<\[~_|(]+\s*(?:begin|start)\b.*", re.IGNORE
 _UPPER_BEGIN = re.compile(r"[\W_]*(?:BEGIN|START)\b.*")
 _DECORATED_END = re.compile(r"[-=*#<\[~_|(]+\s*end\b.*", re.IGNORECASE)
 _UPPER_END = re.compile(r"[\W_]*END\b.*")
+# Headings and block markers are short lines; a long line is never read as one (and the
+# patterns, with their backreference, stay linear).
+_MARKER_LENGTH = 160
 _ENDS = re.compile(r"\b(?:end|ends|ended|stop)\b", re.IGNORECASE)
 
 
@@ -187,7 +190,9 @@ def _opens_block(text: str, cues: AffirmationCues) -> tuple[str, str] | None:
         if lowered == tag:
             strike = tag.strip("<>[]") in ("del", "s", "strike", "struck")
             return "tag", "struck" if strike else cues.context_of(text) or "quotation"
-    if _DECORATED_BEGIN.fullmatch(text) or _UPPER_BEGIN.fullmatch(text):
+    if len(text) <= _MARKER_LENGTH and (
+        _DECORATED_BEGIN.fullmatch(text) or _UPPER_BEGIN.fullmatch(text)
+    ):
         return "marker", cues.context_of(text) or "quotation"
     return None
 
@@ -200,7 +205,8 @@ def _closes_block(text: str, state: _State, cues: AffirmationCues) -> bool:
         lowered = text.lower()
         return any(tag in lowered for tag in cues.close_tags)
     if rule == "marker":
-        return bool(_DECORATED_END.fullmatch(text) or _UPPER_END.fullmatch(text))
+        short = len(text) <= _MARKER_LENGTH
+        return short and bool(_DECORATED_END.fullmatch(text) or _UPPER_END.fullmatch(text))
     state.depth += _quote_balance(text, cues, opening=False)
     return state.depth <= 0
 
@@ -270,7 +276,7 @@ def line_contexts(
         if text.startswith(cues.line_quote_prefixes):
             state.results.append(LineContext(fact, "quotation", "a quoted line"))
             continue
-        if fact is None and _HEADING.fullmatch(text):
+        if fact is None and len(text) <= _MARKER_LENGTH and _HEADING.fullmatch(text):
             # A decorated "end of ..." line closes what its opening line began.
             context = None if _ENDS.search(text) else cues.context_of(text)
             state.section = (

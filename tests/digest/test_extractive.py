@@ -25,6 +25,7 @@ from preuve.digest.extractive import (
     format_fact_line,
     parse_fact_line,
 )
+from preuve.digest.grammar import DEFAULT_GRAMMAR
 from preuve.digest.lines import (
     LineCatalogue,
     document_lines,
@@ -345,3 +346,16 @@ def test_inference_never_opens_gold(corpus: CorpusInfo, recorder: OpenRecorder) 
 def test_recorder_would_see_a_gold_read(corpus: CorpusInfo, recorder: OpenRecorder) -> None:
     corpus.gold_path("dev-00").read_text(encoding="utf-8")
     assert str(corpus.gold_path("dev-00")) in recorder.paths
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["A-" * 25_000, "Item " + "A-" * 25_000 + "1 status: packed.", "X-1 site: " + "Ab " * 20_000],
+    ids=["id-like-run", "over-long-id", "over-long-place"],
+)
+def test_very_long_lines_are_not_facts(line: str) -> None:
+    # Ids and values are bounded: these lines stay linear to read, and are not facts.
+    assert parse_fact_line(line) is None
+    mentioned = DEFAULT_GRAMMAR.embedded(line)
+    assert all(len(fact.value.split()) <= 7 for fact in mentioned)
+    assert [fact.subject for fact in mentioned] == (["X-1"] if line.startswith("X-1") else [])

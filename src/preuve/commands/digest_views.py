@@ -99,12 +99,14 @@ def print_served(result: ServeResult) -> None:
     console.print(f"{result.status.value}: {result.reason}", markup=False)
     if not result.served:
         return
-    quotes = {span.id: span.quote for span in result.spans}
+    spans = {span.id: span for span in result.spans}
     table = Table(title=f"root summary ({result.root_status})")
     for column in ("subject", "field", "value", "evidence"):
         table.add_column(column)
     for claim in result.claims:
-        lines = "\n".join(f"{e}: {quotes.get(e, '')}" for e in claim.evidence)
+        lines = "\n".join(
+            f"{spans[e].location}: {spans[e].quote}" if e in spans else e for e in claim.evidence
+        )
         table.add_row(claim.subject, claim.field, claim.value, lines)
     console.print(table)
 

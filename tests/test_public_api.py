@@ -128,6 +128,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     "preuve.core.errors": (
         "BudgetError",
         "ConfigError",
+        "CorruptStoreError",
         "DocumentError",
         "InputError",
         "ModelError",
@@ -138,6 +139,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     "preuve.errors": (
         "BudgetError",
         "ConfigError",
+        "CorruptStoreError",
         "DocumentError",
         "InputError",
         "ModelError",

@@ -3,6 +3,7 @@
 from preuve.core.errors import (
     BudgetError,
     ConfigError,
+    CorruptStoreError,
     DocumentError,
     InputError,
     ModelError,
@@ -14,6 +15,7 @@ from preuve.core.errors import (
 __all__ = [
     "BudgetError",
     "ConfigError",
+    "CorruptStoreError",
     "DocumentError",
     "InputError",
     "ModelError",

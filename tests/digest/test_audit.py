@@ -15,7 +15,7 @@ from preuve.digest.audit import (
     review_sample,
 )
 from preuve.digest.extractive import FactTuple
-from preuve.digest.lines import document_lines
+from preuve.digest.lines import document_lines, line_id
 from preuve.digest.schema import Claim
 
 TEXT = (
@@ -91,12 +91,13 @@ def test_support_needs_the_exact_tuple_on_a_cited_fact_line(
     [
         (SNAPSHOT.with_access("d1", DOC.access.withdrawn()), CURRENT, "withdrawn"),
         (SNAPSHOT.with_access("d1", DOC.access.revoked()), CURRENT, "not accessible"),
-        (SNAPSHOT, CURRENT.replace("d1@1", "d1@2"), "current version is 1"),
-        (SNAPSHOT, "d2@1:0:10", "not in the snapshot"),
-        (SNAPSHOT, "not an id", "not a span id"),
-        (SNAPSHOT, "d1@1:0:100000", "offsets"),
+        (SNAPSHOT, line_id("d1", "Product P-01-02 delivery: 24 October 2026."), "line changed"),
+        (SNAPSHOT, "d2#0123456789", "not in the snapshot"),
+        (SNAPSHOT, "not an id", "not an evidence id"),
+        # Evidence ids rest on content: a location id (doc@version:start:end) is not one.
+        (SNAPSHOT, "d1@1:0:42", "not an evidence id"),
     ],
-    ids=["withdrawn", "revoked", "stale-version", "absent-document", "malformed", "bad-offsets"],
+    ids=["withdrawn", "revoked", "changed-line", "absent-document", "malformed", "location-id"],
 )
 def test_references_must_be_current_and_eligible(
     snapshot: Snapshot, evidence: str, problem: str
@@ -151,5 +152,10 @@ def test_review_sample_is_pending_for_every_claim() -> None:
         None
     }
     assert rows[0]["evidence"] == [
-        {"id": CURRENT, "line": "Product P-01-02 delivery: 23 October 2026.", "check": "valid"}
+        {
+            "id": CURRENT,
+            "location": "d1@1:0:42",
+            "line": "Product P-01-02 delivery: 23 October 2026.",
+            "check": "valid",
+        }
     ]

@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 
 from preuve.core.documents import Document, Snapshot
-from preuve.core.errors import ConfigError
+from preuve.core.errors import ConfigError, CorruptStoreError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest import build as build_module
 from preuve.digest.build import BuildMode, BuildReport, Outcome, build_digest, plan_digest
 from preuve.digest.dossier import load_dossier
 from preuve.digest.keys import leaf_key
+from preuve.digest.lines import document_lines
 from preuve.digest.mutations import compare_builds
 from preuve.digest.rules_summarizer import rules_summarizer
-from preuve.digest.schema import NodeStatus, task_label
-from preuve.digest.summarize import DigestSettings
+from preuve.digest.schema import Claim, NodeStatus, task_label
+from preuve.digest.summarize import DigestSettings, claims_digest
 from preuve.io.store import DigestStore
 from preuve.io.store_rows import NodeRecord, NodeRow
 from preuve.models.base import Completion, Model, ModelIdentity, Request
@@ -119,6 +120,7 @@ def test_public_surface_is_pinned() -> None:
         "identity_record",
         "outcome_from_row",
         "plan_digest",
+        "revalidate",
         "snapshot_record",
     ]
 
@@ -300,26 +302,22 @@ def test_poisoned_cache_entry_is_revalidated_not_served(
     run = store.begin_run(
         mode="incremental", dossier="x", principal="default", model={}, settings={}, snapshot=[]
     )
-    bad_span = {
-        "id": "doc-02@1:0:5",
-        "doc_id": "doc-02",
-        "version": 1,
-        "start": 0,
-        "end": 5,
-        "quote": "Wrong",
-        "text_sha256": doc.text_sha256,
-        "page": 1,
-    }
+    first = document_lines(doc)[0]
+    bad_span = {**first.as_dict(), "quote": "Wrong"}
+    claims = [{"subject": "P-1", "field": "site", "value": "X", "evidence": [first.id]}]
+    # The row is self-consistent (its digest matches its content) but its span is not the
+    # document's line: re-validation, not the digest, is what refuses it.
+    digest = claims_digest("VALID", [Claim.from_mapping(claims[0])], {first.id: "Wrong"})
     row = NodeRow(
         "incremental",
         key,
         "leaf:doc-02",
         "leaf",
         "VALID",
-        [{"subject": "P-1", "field": "site", "value": "X", "evidence": ["doc-02@1:0:5"]}],
+        claims,
         [bad_span],
         [],
-        "0" * 64,
+        digest,
         None,
         1,
         1,
@@ -370,3 +368,23 @@ def test_unknown_mode_is_a_config_error(
 ) -> None:
     with pytest.raises(ConfigError, match="build mode"):
         build(load_dossier(folder), model, store, mode="partial")  # type: ignore[arg-type]
+
+
+def test_a_cached_result_that_does_not_match_its_digest_is_corrupt(
+    folder: Path, store: DigestStore, model: CountingModel
+) -> None:
+    snapshot = load_dossier(folder)
+    doc = snapshot.documents["doc-02"]
+    key = leaf_key(doc, SETTINGS.key_settings(model.identity, "default"))
+    run = store.begin_run(
+        mode="incremental", dossier="x", principal="default", model={}, settings={}, snapshot=[]
+    )
+    line = document_lines(doc)[0]
+    claims = [{"subject": "P-1", "field": "site", "value": "X", "evidence": [line.id]}]
+    row = NodeRow(
+        "incremental", key, "leaf:doc-02", "leaf", "VALID", claims, [line.as_dict()], [],
+        "0" * 64, None, 1, 1, 1, True,
+    )  # fmt: skip
+    store.record_nodes(run, [NodeRecord("leaf:doc-02", "leaf", 0, "reduce:0", key, new_node=row)])
+    with pytest.raises(CorruptStoreError, match=r"^CORRUPT: .*digest recorded at build time"):
+        build(snapshot, model, store)

@@ -52,6 +52,7 @@ def test_public_surface_is_pinned() -> None:
         "list_versions",
         "load_document",
         "load_dossier",
+        "load_state",
         "read_meta",
     ]
 

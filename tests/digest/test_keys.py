@@ -121,7 +121,9 @@ CASES = [
     Case("nothing", on_settings(), frozenset(), frozenset()),
     Case("new-version-doc-03", NEW_VERSION, DOC_03, one(3)),
     Case("same-version-new-text", NEW_TEXT, DOC_03, one(3)),
-    Case("version-only", VERSION_ONLY, DOC_03, one(3)),
+    # Identity by content (issue 16): a byte-identical re-upload as a new version is the
+    # same leaf, so no key moves.
+    Case("version-only", VERSION_ONLY, frozenset(), frozenset()),
     Case("access-revision-doc-08", REVISION, one(8), one(8)),
     Case("revoke-doc-08", REVOKE, one(8), one(8)),
     Case("withdraw-doc-04", WITHDRAW, one(4), one(4)),
@@ -298,7 +300,11 @@ def test_exercise_scenario_at_the_key_level(tmp_path: Path) -> None:
     # Document 11 gets its version 2 (a new delivery date): one leaf and two ancestors.
     moved = initial.with_document(load_dossier(folder, {"doc-11": 2}).documents["doc-11"])
     after = keys_for(moved, BASE, tree)
-    assert changed(before, after) == {"leaf:doc-11", "reduce:2", "root"}
+    # Evidence ids rest on content, so the fake reduce (each child's first claim) gives
+    # the same output when that claim is not the moved date: the root is cut off. The
+    # rules engine's reduce reads the date, so there the root is recomputed
+    # (tests/eval: {"map": 1, "reduce": 2}).
+    assert changed(before, after) == {"leaf:doc-11", "reduce:2"}
     # Then only the reduce prompt changes: the three reduces and the root, no leaf.
     prompt = keys_for(moved, replace(BASE, reduce_prompt="Merge, keep field diversity."), tree)
     assert changed(after, prompt) == PARENTS

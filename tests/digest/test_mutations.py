@@ -39,6 +39,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusInfo:
 
 def test_public_surface_is_pinned() -> None:
     assert mutations_module.__all__ == [
+        "EVENT_NAMES",
         "SPEC_MUTATIONS",
         "Comparable",
         "Comparison",
@@ -49,6 +50,9 @@ def test_public_surface_is_pinned() -> None:
         "StoredNode",
         "apply_mutation",
         "compare_builds",
+        "distractor_line",
+        "events_from_file",
+        "parse_event",
         "run_mutations",
         "spec_events",
         "stored_nodes",
@@ -94,9 +98,11 @@ def test_every_comparison_is_identical_and_costs_what_it_should(
     assert initial.counters.model_calls == 16
     assert [s.comparison.identical for s in steps] == [True, True, True]
     assert [s.comparison.nodes for s in steps] == [16, 16, 16]
-    assert [s.incremental.counters.model_calls for s in steps] == [3, 2, 2]
+    # doc-00 v2 moves only its delivery date; the reduce keeps doc-00's site claim, whose
+    # content-based evidence id is unchanged, so the root is cut off: 2 calls, not 3.
+    assert [s.incremental.counters.model_calls for s in steps] == [2, 2, 2]
     assert [s.full.counters.model_calls for s in steps] == [16, 15, 14]
-    assert [s.incremental.counters.recomputed for s in steps] == [3, 3, 3]
+    assert [s.incremental.counters.recomputed for s in steps] == [2, 3, 3]
     assert steps[1].incremental.node("leaf:doc-04").status is NodeStatus.INELIGIBLE
     assert steps[2].incremental.node("leaf:doc-08").status is NodeStatus.INELIGIBLE
 

@@ -75,12 +75,14 @@ def test_public_surfaces_are_pinned() -> None:
         "TASK_REDUCE",
         "Claim",
         "NodeStatus",
+        "claims_schema",
         "task_label",
     ]
     assert summarize_module.__all__ == [
         "ChildSummary",
         "DigestSettings",
         "NodeResult",
+        "claims_digest",
         "map_request",
         "node_digest",
         "reduce_request",
@@ -124,7 +126,7 @@ def leaf_with(text: str | Completion | BaseException) -> NodeResult:
         (answer(claim(evidence=["d1@1:0:5"])), NodeStatus.INVALID, "[evidence_not_allowed]"),
         (answer(claim(evidence=["d2@1:0:34"])), NodeStatus.INVALID, "[evidence_not_allowed]"),
         (
-            answer(claim(evidence=[DELIVERY.replace("d1@1", "d1@2")])),
+            answer(claim(evidence=[DELIVERY.replace("d1#", "d2#")])),
             NodeStatus.INVALID,
             "[evidence_not_allowed]",
         ),
@@ -148,7 +150,7 @@ def leaf_with(text: str | Completion | BaseException) -> NodeResult:
         "nan",
         "id-not-a-listed-line",
         "id-of-another-document",
-        "id-of-another-version",
+        "id-of-another-document",
     ],
 )
 def test_answers_are_parsed_strictly(raw: str, status: NodeStatus, code: str) -> None:

@@ -15,7 +15,7 @@ from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import build_digest
 from preuve.digest.dossier import load_dossier
-from preuve.digest.mutations import run_mutations
+from preuve.digest.mutations import parse_event, run_mutations
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
@@ -39,10 +39,15 @@ def report(corpus: CorpusInfo, tmp_path_factory: pytest.TempPathFactory) -> dict
 
 def test_public_surface_is_pinned() -> None:
     assert digest_eval.__all__ == [
+        "GOLD_FORMAT",
         "REFERENCE",
         "EvalPaths",
+        "Gold",
+        "event_aliases",
         "exercise_scenario",
+        "gold_for_snapshot",
         "gold_tuples",
+        "read_gold",
         "report_sha256",
         "run_digest_eval",
     ]
@@ -50,7 +55,8 @@ def test_public_surface_is_pinned() -> None:
 
 def test_mutation_figures_on_three_dossiers(report: dict[str, Any]) -> None:
     assert report["engine"] == "rules" and report["events"] == 9
-    assert report["model_calls"] == {"incremental": 21, "full": 135}
+    # 2 + 2 + 2 per dossier: doc-00 v2 is cut off below the root (content-based ids).
+    assert report["model_calls"] == {"incremental": 18, "full": 135}
     assert report["comparisons"] == {"events": 9, "identical": 9}
     assert report["roots_after_mutation"] == {"VALID": 9}
     audit = report["audit"]
@@ -139,3 +145,21 @@ def test_inference_never_opens_gold(
         serve_digest(steps[-1].snapshot, store, settings, identity=model.identity, dossier="t")
     assert sum(Path(p).name in {"v1.txt", "v2.txt"} for p in opened) >= 12  # the recorder saw reads
     assert not [p for p in opened if p.startswith(str(corpus.root / "gold"))]
+
+
+def test_named_events_replace_specs_three(corpus: CorpusInfo, tmp_path: Path) -> None:
+    events = [
+        parse_event("reupload:doc-05"),
+        parse_event("distractor-edit:doc-06"),
+        parse_event("new-version:doc-09=2"),
+        parse_event("revoke:doc-02"),
+    ]
+    report = run_digest_eval(
+        tmp_path, corpus_root=corpus.root, dossiers=["test-04"], events=events, exercise=False
+    )
+    calls = [row["incremental"]["calls_by_task"] for row in report["per_event"]]
+    assert calls[:2] == [{}, {"map": 1}]
+    assert report["comparisons"] == {"events": 4, "identical": 4}
+    # The distractor edit keeps its document's gold; the re-upload finds it by its text.
+    assert report["audit"]["precision"] == 1.0 and report["extractive"]["precision"] == 1.0
+    assert report["extractive"]["recall"] == 1.0

@@ -43,6 +43,7 @@ def test_public_surface_is_pinned() -> None:
         "TABLES",
         "DigestStore",
         "GenerationRow",
+        "ManifestRow",
         "NodeRecord",
         "NodeRow",
         "RunInfo",
@@ -90,7 +91,9 @@ def test_triggers_refuse_every_update_and_delete(
     corpus: CorpusInfo, tmp_path: Path, table: str, statement: str
 ) -> None:
     path = tmp_path / "s.sqlite"
-    build(corpus, DigestStore(path))
+    store = DigestStore(path)
+    build(corpus, store)
+    store.record_manifest("test-00", "0" * 64, "withdraw doc-04", {"documents": {}})
     conn = sqlite3.connect(path)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         conn.execute(statement.format(table=table))

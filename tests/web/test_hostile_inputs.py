@@ -297,5 +297,6 @@ def test_a_corrupt_digest_store_is_a_one_line_problem(tmp_path: Path, claims: st
     client = _client(root)
     response = client.get("/digest")
     assert response.status_code == 200
-    assert "digest.sqlite: CORRUPT: column claims" in response.text
+    # one error type for a store that does not read back (issues 11 and 18): CorruptStoreError
+    assert "CORRUPT: digest store" in response.text and "column claims" in response.text
     assert client.get("/journal").status_code == 200  # generations still decode

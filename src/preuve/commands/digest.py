@@ -1,21 +1,19 @@
-"""`preuve digest build|serve|mutate|compare|audit|history|prov`: versioned dossier summaries.
+"""`preuve digest build|serve|mutate|compare|audit|history|prov` and the manifest commands.
 
 Each subcommand reads one dossier folder (the layout of :mod:`preuve.digest.dossier`: one
-folder per document, ``v1.txt``/``v2.pdf``..., optional ``meta.json``) or the store, and
-calls library code. A folder of the bundled corpus shows version 1 of each document
-unless ``--version`` activates another; a user's own folder shows the latest versions.
-``--withdraw`` and ``--revoke`` set a document's access state for this snapshot.
+folder per document, ``v1.txt``/``v2.pdf``..., optional ``meta.json``, ``manifest.json``
+and ``grammar.json``) or the store, and calls library code. The dossier's state comes
+from its manifest (:mod:`preuve.commands.digest_state`); ``withdraw``, ``revoke``,
+``restore`` and ``set-version`` change it and record the event. ``--version``,
+``--versions``, ``--withdraw`` and ``--revoke`` remain one-off overrides and say so.
 
 Exit codes: 0 all verified, 1 something refused (STALE, INVALID, a difference), 2 bad input.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 import typer
 
@@ -27,10 +25,22 @@ from preuve.commands.common import (
     print_json,
     resolve_model,
 )
+from preuve.commands.digest_evaluate import eval_digest_command
+from preuve.commands.digest_state import (
+    DossierArg,
+    OpenDossier,
+    StoreOpt,
+    VersionChoice,
+    manifest_command,
+    open_dossier,
+    restore_command,
+    revoke_command,
+    set_version_command,
+    store_path,
+    withdraw_command,
+)
 from preuve.commands.digest_views import (
     build_dict,
-    eval_lines,
-    eval_progress,
     print_build,
     print_comparison,
     print_history,
@@ -40,18 +50,22 @@ from preuve.commands.digest_views import (
     serve_dict,
     write_json,
 )
-from preuve.core.documents import AccessState, Snapshot
-from preuve.core.errors import InputError
 from preuve.digest.audit import ReviewEntry, audit_claims, review_sample
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
-from preuve.digest.mutations import compare_builds, run_mutations, stored_nodes
+from preuve.digest.manifest import read_manifest
+from preuve.digest.mutations import (
+    SPEC_MUTATIONS,
+    compare_builds,
+    events_from_file,
+    parse_event,
+    run_mutations,
+    stored_nodes,
+)
 from preuve.digest.prov import build_prov
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import ServeResult, serve_digest
-from preuve.digest.summarize import DigestSettings
-from preuve.eval.digest_eval import gold_tuples, run_digest_eval
+from preuve.eval.digest_eval import gold_for_snapshot, gold_tuples, read_gold
 from preuve.io.files import write_json_atomic
 from preuve.io.store import DigestStore
 
@@ -63,111 +77,60 @@ digest_app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+digest_app.command("withdraw")(withdraw_command)
+digest_app.command("revoke")(revoke_command)
+digest_app.command("restore")(restore_command)
+digest_app.command("set-version")(set_version_command)
+digest_app.command("manifest")(manifest_command)
 
 
-class VersionChoice(StrEnum):
-    AUTO = "auto"
-    FIRST = "first"
-    LATEST = "latest"
-
-
-DossierArg = Annotated[Path, typer.Argument(help="A dossier folder: one sub-folder per document.")]
-StoreOpt = Annotated[
-    Path | None,
-    typer.Option("--store", help="The SQLite store (default: $PREUVE_HOME/digest.sqlite)."),
-]
 ModelOpt = Annotated[
     str | None,
     typer.Option("--model", help="rules (default), openai:NAME@URL, hf:PATH, replay:FILE."),
 ]
-PrincipalOpt = Annotated[str, typer.Option("--principal", help="Who reads the summary.")]
-VersionOpt = Annotated[
-    list[str] | None, typer.Option("--version", help="Activate a version: DOC=N (repeatable).")
+PrincipalOpt = Annotated[
+    str | None,
+    typer.Option("--principal", help="Who reads the summary (default: the manifest's)."),
 ]
-WithdrawOpt = Annotated[list[str] | None, typer.Option("--withdraw", help="Withdraw a document.")]
+VersionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--version", help="One-off: show a version, DOC=N (set-version records it)."),
+]
+WithdrawOpt = Annotated[
+    list[str] | None,
+    typer.Option("--withdraw", help="One-off: withdraw a document (withdraw records it)."),
+]
 RevokeOpt = Annotated[
-    list[str] | None, typer.Option("--revoke", help="Revoke access to a document.")
+    list[str] | None,
+    typer.Option("--revoke", help="One-off: revoke access to a document (revoke records it)."),
 ]
 VersionsOpt = Annotated[
     VersionChoice,
-    typer.Option("--versions", help="Default versions: first (corpus), latest (your folder)."),
+    typer.Option("--versions", help="One-off default versions: first or latest."),
+]
+GrammarOpt = Annotated[
+    Path | None,
+    typer.Option("--grammar", help="A fact grammar file (default: the folder's grammar.json)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Folder for the JSON reports.")]
 
 
-@dataclass(frozen=True, slots=True)
-class _Dossier:
-    folder: Path
-    label: str
-    corpus_root: Path | None
-    snapshot: Snapshot
-
-
-def _corpus_root(folder: Path) -> Path | None:
-    root = folder.resolve().parent.parent
-    is_corpus = folder.resolve().parent.name == "dossiers" and (root / "corpus.json").is_file()
-    return root if is_corpus else None
-
-
-def _versions(pairs: list[str]) -> dict[str, int]:
-    chosen: dict[str, int] = {}
-    for pair in pairs:
-        doc_id, sep, number = pair.partition("=")
-        if not sep or not number.isdigit():
-            raise InputError(f"--version {pair!r} is not DOC=N", fix="e.g. --version doc-00=2")
-        chosen[doc_id] = int(number)
-    return chosen
-
-
-def _dossier(
-    folder: Path,
-    versions: list[str] | None,
-    withdraw: list[str] | None,
-    revoke: list[str] | None,
-    choice: VersionChoice,
-) -> _Dossier:
-    root = _corpus_root(folder)
-    if choice is VersionChoice.AUTO:
-        choice = VersionChoice.FIRST if root is not None else VersionChoice.LATEST
-    default: Literal["first", "latest"] = "first" if choice is VersionChoice.FIRST else "latest"
-    snapshot = load_dossier(folder, _versions(versions or []), default=default)
-    changes = (
-        ("--withdraw", withdraw, AccessState.withdrawn),
-        ("--revoke", revoke, AccessState.revoked),
-    )
-    for option, doc_ids, change in changes:
-        for doc_id in doc_ids or []:
-            doc = snapshot.get(doc_id)
-            if doc is None:
-                raise InputError(f"{option} {doc_id}: no such document in {folder}")
-            snapshot = snapshot.with_access(doc_id, change(doc.access))
-    return _Dossier(folder, str(folder.resolve()), root, snapshot)
-
-
 def _serve(
-    target: _Dossier, store: Path | None, model: str | None, principal: str, run: str | None
+    target: OpenDossier, store: Path | None, model: str | None, run: str | None
 ) -> ServeResult:
     """Serve the dossier's summary from the store, read-only (STALE before any claim)."""
     identity = resolve_model(model, rules_summarizer).identity
-    with DigestStore(_store_path(store), read_only=True) as opened:
+    with DigestStore(store_path(store), read_only=True) as opened:
         return serve_digest(
             target.snapshot,
             opened,
-            DigestSettings(),
-            principal,
+            target.settings,
+            target.principal,
             identity=identity,
             dossier=target.label,
             run_id=run,
         )
-
-
-def _store_path(store: Path | None) -> Path:
-    if store is not None:
-        return store
-    home = Path(os.environ.get("PREUVE_HOME") or Path.home() / ".preuve")
-    home.mkdir(parents=True, exist_ok=True)
-    return home / "digest.sqlite"
 
 
 @digest_app.command("build")
@@ -177,11 +140,12 @@ def build_command(
     *,
     store: StoreOpt = None,
     model: ModelOpt = None,
-    principal: PrincipalOpt = "default",
+    principal: PrincipalOpt = None,
     version: VersionOpt = None,
     withdraw: WithdrawOpt = None,
     revoke: RevokeOpt = None,
     versions: VersionsOpt = VersionChoice.AUTO,
+    grammar: GrammarOpt = None,
     full: Annotated[
         bool, typer.Option("--full", help="Recompute every node (reads no cache).")
     ] = False,
@@ -189,15 +153,28 @@ def build_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Build (or bring up to date) the summary tree of a dossier."""
-    target = _dossier(dossier, version, withdraw, revoke, versions)
+    target = open_dossier(
+        dossier,
+        versions=version,
+        withdraw=withdraw,
+        revoke=revoke,
+        choice=versions,
+        principal=principal,
+        grammar=grammar,
+    )
     summarizer = resolve_model(model, rules_summarizer)
-    with DigestStore(_store_path(store)) as opened:
+    with DigestStore(store_path(store)) as opened:
+        if target.manifest is not None:
+            manifest = target.manifest
+            opened.record_manifest(
+                target.label, manifest.sha256, "read by build", manifest.as_dict()
+            )
         report = build_digest(
             target.snapshot,
             summarizer,
             opened,
-            DigestSettings(),
-            principal=principal,
+            target.settings,
+            principal=target.principal,
             mode="full" if full else "incremental",
             concurrency=concurrency,
             dossier=target.label,
@@ -217,20 +194,28 @@ def serve_command(
     *,
     store: StoreOpt = None,
     model: ModelOpt = None,
-    principal: PrincipalOpt = "default",
+    principal: PrincipalOpt = None,
     version: VersionOpt = None,
     withdraw: WithdrawOpt = None,
     revoke: RevokeOpt = None,
     versions: VersionsOpt = VersionChoice.AUTO,
+    grammar: GrammarOpt = None,
     run: Annotated[
         str | None, typer.Option("--run", help="Serve this run (default: latest).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Show the dossier's summary only if it is current; refuse it as STALE otherwise."""
-    result = _serve(
-        _dossier(dossier, version, withdraw, revoke, versions), store, model, principal, run
+    target = open_dossier(
+        dossier,
+        versions=version,
+        withdraw=withdraw,
+        revoke=revoke,
+        choice=versions,
+        principal=principal,
+        grammar=grammar,
     )
+    result = _serve(target, store, model, run)
     if as_json:
         print_json(serve_dict(result))
     else:
@@ -245,22 +230,41 @@ def mutate_command(
     *,
     store: StoreOpt = None,
     model: ModelOpt = None,
-    principal: PrincipalOpt = "default",
+    principal: PrincipalOpt = None,
+    event: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--event",
+            help="An event, in order (repeatable): new-version:DOC=N, withdraw:DOC, "
+            "revoke:DOC, restore:DOC, reupload:DOC, distractor-edit:DOC.",
+        ),
+    ] = None,
+    events: Annotated[
+        Path | None, typer.Option("--events", help="A JSON list of events (see README).")
+    ] = None,
+    grammar: GrammarOpt = None,
     out: OutOpt = None,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
 ) -> None:
-    """Apply SPEC's three events (doc-00 v2, withdraw doc-04, revoke doc-08), each followed
-    by an incremental and a full build compared node by node."""
-    target = _dossier(dossier, None, None, None, VersionChoice.FIRST)
+    """Apply events (default: SPEC's three, doc-00 v2, withdraw doc-04, revoke doc-08), each
+    followed by an incremental and a full build compared node by node. Nothing is written
+    to the folder or its manifest: the events happen in memory."""
+    chosen = [parse_event(e) for e in event or []]
+    if events is not None:
+        chosen.extend(events_from_file(events))
+    # Events replay from the first versions, unless the manifest says where the dossier is.
+    start = VersionChoice.FIRST if read_manifest(dossier) is None else VersionChoice.AUTO
+    target = open_dossier(dossier, choice=start, principal=principal, grammar=grammar)
     summarizer = resolve_model(model, rules_summarizer)
-    with DigestStore(_store_path(store)) as opened:
+    with DigestStore(store_path(store)) as opened:
         _, steps = run_mutations(
             dossier,
             summarizer,
             opened,
-            DigestSettings(),
+            target.settings,
             dossier=target.label,
-            principal=principal,
+            mutations=tuple(chosen) or SPEC_MUTATIONS,
+            principal=target.principal,
             concurrency=concurrency,
             snapshot=target.snapshot,
         )
@@ -279,7 +283,7 @@ def compare_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Compare two recorded runs node by node: keys, statuses, claims, token ids."""
-    with DigestStore(_store_path(store), read_only=True) as opened:
+    with DigestStore(store_path(store), read_only=True) as opened:
         comparison = compare_builds(stored_nodes(opened, run_a), stored_nodes(opened, run_b))
     if as_json:
         print_json(comparison.as_dict())
@@ -295,31 +299,58 @@ def audit_command(
     *,
     store: StoreOpt = None,
     model: ModelOpt = None,
-    principal: PrincipalOpt = "default",
+    principal: PrincipalOpt = None,
     version: VersionOpt = None,
     withdraw: WithdrawOpt = None,
     revoke: RevokeOpt = None,
     versions: VersionsOpt = VersionChoice.AUTO,
+    grammar: GrammarOpt = None,
+    gold: Annotated[
+        Path | None,
+        typer.Option("--gold", help="Gold facts (preuve.digest.gold/1, see README) to score."),
+    ] = None,
     out: OutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Audit the current summary: references, support, duplicates (and gold, for the corpus)."""
-    target = _dossier(dossier, version, withdraw, revoke, versions)
-    served = _serve(target, store, model, principal, None)
+    """Audit the current summary: references, support (affirmed lines only), duplicates, and
+    precision/recall against --gold (or the bundled corpus's gold)."""
+    target = open_dossier(
+        dossier,
+        versions=version,
+        withdraw=withdraw,
+        revoke=revoke,
+        choice=versions,
+        principal=principal,
+        grammar=grammar,
+    )
+    served = _serve(target, store, model, None)
     if not served.served:
         print_served(served)
         raise typer.Exit(EXIT_REJECTED)
-    gold = None
-    if target.corpus_root is not None:
-        gold = gold_tuples(target.corpus_root, dossier.resolve().name, target.snapshot)
-    audit = audit_claims(served.claims, target.snapshot, gold)
+    facts = None
+    if gold is not None:
+        facts = gold_for_snapshot(read_gold(gold), target.snapshot, str(gold), target.folder)
+    elif target.corpus_root is not None:
+        facts = gold_tuples(target.corpus_root, dossier.resolve().name, target.snapshot)
+    audit = audit_claims(served.claims, target.snapshot, facts, target.settings.grammar)
     entry = ReviewEntry(f"{dossier.name}: served", served.run_id, target.snapshot, served.claims)
-    result = {"audit": audit.as_dict(), "review": review_sample([entry])}
+    result = {
+        "audit": audit.as_dict(),
+        "claims": [{**a.claim.as_dict(), "support": a.support} for a in audit.claims],
+        "review": review_sample([entry]),
+    }
     if as_json:
         print_json(result)
     else:
         for name, value in audit.as_dict().items():
             console.print(f"{name}: {value}", markup=False)
+        for claim_audit in audit.claims:
+            if not claim_audit.supported:
+                claim = claim_audit.claim
+                console.print(
+                    f"  {claim.subject} {claim.field} {claim.value!r}: {claim_audit.support}",
+                    markup=False,
+                )
     write_json(out, "audit.json", result)
     clean = all(a.references_valid and a.supported and not a.duplicate for a in audit.claims)
     raise typer.Exit(EXIT_OK if clean else EXIT_REJECTED)
@@ -335,12 +366,12 @@ def history_command(
     as_json: JsonOpt = False,
 ) -> None:
     """List every recorded run, oldest first (nothing is ever overwritten)."""
-    with DigestStore(_store_path(store), read_only=True) as opened:
+    with DigestStore(store_path(store), read_only=True) as opened:
         runs = opened.runs(None if dossier is None else str(dossier.resolve()))
     if as_json:
         print_json([run_dict(run) for run in runs])
     else:
-        print_history(runs, _store_path(store))
+        print_history(runs, store_path(store))
 
 
 @digest_app.command("prov")
@@ -351,7 +382,7 @@ def prov_command(
     out: Annotated[Path | None, typer.Option("--out", help="Write the JSON-LD here.")] = None,
 ) -> None:
     """Export a run as W3C PROV (JSON-LD)."""
-    with DigestStore(_store_path(store), read_only=True) as opened:
+    with DigestStore(store_path(store), read_only=True) as opened:
         document = build_prov(opened, run)
     if out is None:
         print_json(document)
@@ -359,42 +390,3 @@ def prov_command(
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(out, document)
     console.print(f"wrote {out}", markup=False)
-
-
-@handles_errors
-def eval_digest_command(
-    out: Annotated[
-        Path, typer.Option("--out", help="A new folder for the store, report and review sample.")
-    ] = Path("preuve-out/digest-eval"),
-    corpus: Annotated[
-        Path | None,
-        typer.Option("--corpus", help="A generated digest corpus (default: generate one)."),
-    ] = None,
-    model: ModelOpt = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-) -> None:
-    """The 60 test mutations, each followed by an incremental and an independent full build
-    compared node by node, the audit against gold, and the extractive baseline."""
-    summarizer = resolve_model(model, rules_summarizer)
-    root = corpus.resolve() if corpus is not None else None
-    dossiers = sorted(p for p in (root / "dossiers").iterdir()) if root is not None else []
-    total = sum(p.name.startswith("test") for p in dossiers) or 20
-    with eval_progress("mutations: incremental vs full rebuild") as progress:
-        task = progress.add_task("dossiers", total=total)
-        report = run_digest_eval(
-            out,
-            corpus_root=root,
-            model=summarizer,
-            concurrency=concurrency,
-            on_dossier=lambda _name: progress.advance(task),
-        )
-    if as_json:
-        print_json(report)
-    else:
-        for line in eval_lines(report):
-            console.print(line, markup=False)
-        console.print(f"wrote {out}/", markup=False)
-    comparisons = report["comparisons"]
-    identical = comparisons["identical"] == comparisons["events"]
-    raise typer.Exit(EXIT_OK if identical else EXIT_REJECTED)

@@ -19,6 +19,7 @@ from preuve.models.base import Model
 
 __all__ = [
     "build_dict",
+    "dossier_lines",
     "engine",
     "eval_lines",
     "eval_progress",
@@ -55,6 +56,7 @@ def build_dict(report: BuildReport) -> dict[str, Any]:
         "root": {
             "status": report.root.status.value,
             "claims": [c.as_dict() for c in report.root.claims],
+            "evidence": {span.id: span.location for span in report.root.spans},
         },
         "nodes": [
             {
@@ -97,12 +99,14 @@ def print_served(result: ServeResult) -> None:
     console.print(f"{result.status.value}: {result.reason}", markup=False)
     if not result.served:
         return
-    quotes = {span.id: span.quote for span in result.spans}
+    spans = {span.id: span for span in result.spans}
     table = Table(title=f"root summary ({result.root_status})")
     for column in ("subject", "field", "value", "evidence"):
         table.add_column(column)
     for claim in result.claims:
-        lines = "\n".join(f"{e}: {quotes.get(e, '')}" for e in claim.evidence)
+        lines = "\n".join(
+            f"{spans[e].location}: {spans[e].quote}" if e in spans else e for e in claim.evidence
+        )
         table.add_row(claim.subject, claim.field, claim.value, lines)
     console.print(table)
 
@@ -114,6 +118,7 @@ def serve_dict(result: ServeResult) -> dict[str, Any]:
         "run_id": result.run_id,
         "root_status": None if result.root_status is None else result.root_status.value,
         "claims": [c.as_dict() for c in result.claims],
+        "evidence": {span.id: span.location for span in result.spans},
         "nodes": {node: status.value for node, status in result.node_statuses.items()},
     }
 
@@ -218,6 +223,26 @@ def eval_lines(report: dict[str, Any]) -> list[str]:
         f"extractive baseline: {extractive['initial_facts']} initial and "
         f"{extractive['post_mutation_facts']} post-mutation facts, precision "
         f"{_short(extractive['precision'])}, recall {_short(extractive['recall'])}",
+    ]
+
+
+def dossier_lines(figures: dict[str, Any]) -> list[str]:
+    """The summary lines of one dossier's evaluation (:mod:`preuve.eval.digest_dossier`)."""
+    claims, coverage, audit = figures["claims"], figures["coverage"], figures["audit"]
+    return [
+        f"{figures['dossier']}: {figures['events']} events, model calls incremental "
+        f"{figures['incremental_calls']} vs full {figures['full_calls']}, identical to full "
+        f"{figures['identical_to_full']}/{figures['events']}",
+        "calls by event: "
+        + "; ".join(f"{kind} {calls}" for kind, calls in figures["calls_by_event"].items()),
+        f"claims from not-affirmed lines: leaf {claims.get('leaf_from_not_affirmed', 0)}/"
+        f"{claims.get('leaf_claims', 0)}, root {claims.get('root_from_not_affirmed', 0)}/"
+        f"{claims.get('root_claims', 0)}",
+        f"genuine facts: grammar {coverage['grammar_parses']}/{coverage['genuine']}, claimable "
+        f"in context {coverage['claimable']}/{coverage['genuine']}; not-affirmed lines kept "
+        f"{coverage.get('not_affirmed_kept', 0)}/{coverage.get('not_affirmed_rows', 0)} (whole "
+        f"fact lines among them: {coverage.get('fact_shaped_not_affirmed', 0)})",
+        "audit: " + ", ".join(f"{k} {_short(v)}" for k, v in audit.items()),
     ]
 
 

@@ -4,7 +4,8 @@
     ├── InputError                   the user must fix an input (file, flag, format, id)
     │   ├── DocumentError            a document cannot be read (corrupt, encrypted, image-only)
     │   ├── ConfigError              a model spec, endpoint or setting is wrong
-    │   └── BudgetError              an input is over its token budget (never truncated)
+    │   ├── BudgetError              an input is over its token budget (never truncated)
+    │   └── CorruptStoreError        a store's content no longer matches what was recorded
     └── RefusedError                 a model or a check refused the output
         ├── ModelError               the backend failed (transport, malformed body, replay miss)
         └── VerificationError        the output failed verification after its one re-ask
@@ -18,6 +19,7 @@ from __future__ import annotations
 __all__ = [
     "BudgetError",
     "ConfigError",
+    "CorruptStoreError",
     "DocumentError",
     "InputError",
     "ModelError",
@@ -58,6 +60,15 @@ class ConfigError(InputError):
 
 class BudgetError(InputError):
     """An input is over its token budget; preuve never truncates it."""
+
+
+class CorruptStoreError(InputError):
+    """A store's content no longer matches the digests recorded when it was written, or
+    cannot be read back (invalid JSON, wrong shapes): it is never served. One line,
+    prefixed ``CORRUPT:``."""
+
+    def one_line(self) -> str:
+        return f"CORRUPT: {super().one_line()}"
 
 
 class RefusedError(PreuveError):

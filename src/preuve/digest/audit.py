@@ -3,9 +3,12 @@
 - **Reference validity**: every evidence id of a claim resolves, in the current snapshot,
   to a current line of an active, eligible document.
 - **Support**: at least one cited line *is* a fact line stating the claim's exact
-  ``(subject, field, value)`` (:func:`~preuve.digest.extractive.parse_fact_line`). A real
-  line saying 18 October does not support a claim of 23 October, and a line that merely
-  mentions the value (a negated older date, a quoted message) supports nothing.
+  ``(subject, field, value)`` in the grammar, *and* that line is affirmed in its document
+  (:mod:`preuve.digest.affirm`). A real line saying 18 October does not support a claim of
+  23 October; a line that merely mentions the value (a negated older date, a quoted
+  message) supports nothing; and a well-formed fact line inside a quoted block, a struck
+  entry, a hypothetical, a reported claim or an archived instruction is reported
+  ``unsupported: not affirmed`` with its reason.
 - **Fact precision and recall** on unique tuples, against gold tuples the *caller* passes
   (the gold of currently eligible sources): this module never opens gold labels;
   :mod:`preuve.eval.digest_eval` does.
@@ -18,12 +21,14 @@ never claims that a human read them.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from preuve.core.documents import Snapshot
-from preuve.core.evidence import resolve_span_id
-from preuve.digest.extractive import FactTuple, parse_fact_line
+from preuve.digest.affirm import DEFAULT_CUES, LineContext
+from preuve.digest.extractive import document_contexts
+from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar, FactTuple
+from preuve.digest.lines import LineResolver
 from preuve.digest.schema import Claim
 
 __all__ = [
@@ -43,28 +48,76 @@ REVIEW_PENDING = "PENDING"
 
 @dataclass(frozen=True, slots=True)
 class ClaimAudit:
+    """One claim's verdict; ``support`` says why it is or is not supported."""
+
     claim: Claim
     reference_problems: tuple[str, ...]
     supported: bool
     duplicate: bool = False
+    support: str = ""
 
     @property
     def references_valid(self) -> bool:
         return not self.reference_problems
 
+    @property
+    def not_affirmed(self) -> bool:
+        """True when a cited line states the tuple but is not affirmed in its document."""
+        return self.support.startswith("unsupported: not affirmed")
 
-def audit_claim(claim: Claim, snapshot: Snapshot) -> ClaimAudit:
-    """Check one claim's references and support against ``snapshot``."""
+
+class _Contexts:
+    """Each cited document's lines read in context, once per audit."""
+
+    def __init__(self, snapshot: Snapshot, grammar: FactGrammar) -> None:
+        self.resolver = LineResolver(snapshot)
+        self.grammar = grammar
+        self._by_doc: dict[str, dict[str, LineContext]] = {}
+
+    def of(self, doc_id: str, evidence_id: str) -> LineContext:
+        found = self._by_doc.get(doc_id)
+        if found is None:
+            doc = self.resolver.snapshot.documents[doc_id]
+            found = {span.id: context for span, context in document_contexts(doc, self.grammar)}
+            self._by_doc[doc_id] = found
+        return found[evidence_id]
+
+
+def _audit(claim: Claim, contexts: _Contexts) -> ClaimAudit:
     problems: list[str] = []
     supported = False
+    reasons: list[str] = []
     for evidence_id in claim.evidence:
-        check = resolve_span_id(evidence_id, snapshot)
-        if not check.ok or check.span is None:
+        check = contexts.resolver.resolve(evidence_id)
+        if not check.ok or check.line is None:
             problems.append(f"{evidence_id}: {check.detail}")
             continue
-        if parse_fact_line(check.span.quote) == claim.fact:
+        context = contexts.of(check.line.doc_id, evidence_id)
+        if context.fact != claim.fact and claim.fact in contexts.grammar.embedded(check.line.quote):
+            # The line mentions the tuple inside something else: a quote, a sentence.
+            why = context.context or DEFAULT_CUES.context_of(check.line.quote) or "embedded"
+            reasons.append(
+                f"not affirmed: {evidence_id} is {why} (the tuple is inside the line "
+                f"{check.line.quote[:70]!r}, not stated by it)"
+            )
+        elif context.fact != claim.fact:
+            reasons.append(f"{evidence_id} does not state this tuple")
+        elif not context.affirmed:
+            reasons.append(f"not affirmed: {evidence_id} is {context.context} ({context.reason})")
+        else:
             supported = True
-    return ClaimAudit(claim, tuple(problems), supported)
+    if supported:
+        return ClaimAudit(claim, tuple(problems), True, support="supported")
+    affirmation = [r for r in reasons if r.startswith("not affirmed")]
+    why = (affirmation or reasons or ["no cited line resolves"])[0]
+    return ClaimAudit(claim, tuple(problems), False, support=f"unsupported: {why}")
+
+
+def audit_claim(
+    claim: Claim, snapshot: Snapshot, grammar: FactGrammar = DEFAULT_GRAMMAR
+) -> ClaimAudit:
+    """Check one claim's references and support against ``snapshot``."""
+    return _audit(claim, _Contexts(snapshot, grammar))
 
 
 def _ratio(part: int, whole: int) -> float | None:
@@ -99,6 +152,7 @@ class RootAudit:
             "claims": len(self.claims),
             "references_valid": sum(a.references_valid for a in self.claims),
             "supported": sum(a.supported for a in self.claims),
+            "not_affirmed": sum(a.not_affirmed for a in self.claims),
             "duplicates": sum(a.duplicate for a in self.claims),
             "unique_tuples": len(self.predicted),
             "gold_tuples": None if self.gold is None else len(self.gold),
@@ -109,16 +163,18 @@ class RootAudit:
 
 
 def audit_claims(
-    claims: Sequence[Claim], snapshot: Snapshot, gold: Collection[FactTuple] | None = None
+    claims: Sequence[Claim],
+    snapshot: Snapshot,
+    gold: Collection[FactTuple] | None = None,
+    grammar: FactGrammar = DEFAULT_GRAMMAR,
 ) -> RootAudit:
     """Audit a summary's claims; ``gold``: the tuples of the currently eligible sources."""
     seen: set[FactTuple] = set()
     audits: list[ClaimAudit] = []
+    contexts = _Contexts(snapshot, grammar)
     for claim in claims:
-        audit = audit_claim(claim, snapshot)
-        audits.append(
-            ClaimAudit(audit.claim, audit.reference_problems, audit.supported, claim.fact in seen)
-        )
+        audit = _audit(claim, contexts)
+        audits.append(replace(audit, duplicate=claim.fact in seen))
         seen.add(claim.fact)
     return RootAudit(tuple(audits), None if gold is None else frozenset(gold))
 
@@ -131,6 +187,7 @@ class PooledAudit:
     claims: int
     references_valid: int
     supported: int
+    not_affirmed: int
     duplicates: int
     unique_tuples: int
     true_positives: int
@@ -150,6 +207,7 @@ class PooledAudit:
             "claims": self.claims,
             "references_valid": self.references_valid,
             "supported": self.supported,
+            "not_affirmed": self.not_affirmed,
             "duplicates": self.duplicates,
             "unique_tuples": self.unique_tuples,
             "true_positives": self.true_positives,
@@ -165,6 +223,7 @@ def pool_audits(audits: Sequence[RootAudit]) -> PooledAudit:
         claims=sum(len(a.claims) for a in audits),
         references_valid=sum(c.references_valid for a in audits for c in a.claims),
         supported=sum(c.supported for a in audits for c in a.claims),
+        not_affirmed=sum(c.not_affirmed for a in audits for c in a.claims),
         duplicates=sum(c.duplicate for a in audits for c in a.claims),
         unique_tuples=sum(len(a.predicted) for a in audits),
         true_positives=sum(a.true_positives for a in audits),
@@ -182,12 +241,20 @@ class ReviewEntry:
     claims: tuple[Claim, ...]
 
 
-def _evidence(claim: Claim, snapshot: Snapshot) -> list[dict[str, str]]:
-    rows = []
+def _evidence(claim: Claim, snapshot: Snapshot) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    resolver = LineResolver(snapshot)
     for evidence_id in claim.evidence:
-        check = resolve_span_id(evidence_id, snapshot)
-        quote = check.span.quote if check.ok and check.span is not None else ""
-        rows.append({"id": evidence_id, "line": quote, "check": check.status.value})
+        check = resolver.resolve(evidence_id)
+        line = check.line if check.ok else None
+        rows.append(
+            {
+                "id": evidence_id,
+                "location": line.location if line is not None else "",
+                "line": line.quote if line is not None else "",
+                "check": check.status.value,
+            }
+        )
     return rows
 
 
@@ -206,6 +273,7 @@ def review_sample(entries: Sequence[ReviewEntry]) -> dict[str, Any]:
                         "evidence": _evidence(a.claim, entry.snapshot),
                         "references_valid": a.references_valid,
                         "supported": a.supported,
+                        "support": a.support,
                         "review_status": REVIEW_PENDING,
                         "reviewer": None,
                     }

@@ -26,8 +26,9 @@ from typing import Literal, TypeVar
 
 from preuve.core.documents import Snapshot
 from preuve.core.errors import ConfigError
-from preuve.core.evidence import Span, resolve_span_id
+from preuve.digest.integrity import verified_row
 from preuve.digest.keys import KeySettings, access_fingerprint, leaf_key, reduce_key
+from preuve.digest.lines import LineResolver, LineSpan
 from preuve.digest.outcomes import (
     BuildCounters,
     BuildReport,
@@ -56,6 +57,7 @@ __all__ = [
     "identity_record",
     "outcome_from_row",
     "plan_digest",
+    "revalidate",
     "snapshot_record",
 ]
 
@@ -80,19 +82,26 @@ def _node_key(
     return reduce_key([digests[child] for child in node.children], access, keys)
 
 
-def _revalidate(row: NodeRow, snapshot: Snapshot) -> tuple[tuple[Span, ...], tuple[str, ...]]:
-    """The stored spans resolved against ``snapshot``, and what no longer holds."""
-    spans: list[Span] = []
+def revalidate(
+    row: NodeRow, resolver: LineResolver
+) -> tuple[tuple[LineSpan, ...], tuple[str, ...]]:
+    """The stored spans re-resolved against the resolver's snapshot, and what no longer holds.
+
+    A stored span names its line by content; it is resolved again to exact offsets in the
+    version at hand, which may be another version with the same line (a re-upload, or an
+    edit elsewhere that shifted it).
+    """
+    spans: list[LineSpan] = []
     problems: list[str] = []
     for data in row.spans:
-        span_id, quote = str(data.get("id")), data.get("quote")
-        check = resolve_span_id(span_id, snapshot)
-        if not check.ok or check.span is None:
-            problems.append(f"{span_id}: {check.detail}")
-        elif check.span.quote != quote:
-            problems.append(f"{span_id}: the cited line changed")
+        evidence_id, quote = str(data.get("id")), data.get("quote")
+        check = resolver.resolve_stored(data)
+        if not check.ok or check.line is None:
+            problems.append(f"{evidence_id}: {check.detail}")
+        elif check.line.quote != quote:
+            problems.append(f"{evidence_id}: the cited line changed")
         else:
-            spans.append(check.span)
+            spans.append(check.line)
     return tuple(spans), tuple(problems)
 
 
@@ -143,7 +152,10 @@ def _new_row(namespace: str, key: str, node: TreeNode, result: NodeResult) -> No
 
 
 def _reuse(
-    planned: Sequence[tuple[TreeNode, str]], stored: Mapping[str, NodeRow], snapshot: Snapshot
+    planned: Sequence[tuple[TreeNode, str]],
+    stored: Mapping[str, NodeRow],
+    resolver: LineResolver,
+    where: str,
 ) -> tuple[dict[str, NodeOutcome], dict[str, NodeResult]]:
     """Stored results whose spans still hold (reused), and those that do not (INVALID)."""
     reused: dict[str, NodeOutcome] = {}
@@ -152,7 +164,8 @@ def _reuse(
         row = stored.get(key)
         if row is None:
             continue
-        spans, problems = _revalidate(row, snapshot)
+        verified_row(row, f"{where}, cached result for {node.node_id}", recorded_key=key)
+        spans, problems = revalidate(row, resolver)
         if problems:
             note = "a stored result under this key cites evidence that no longer holds: "
             invalidated[node.node_id] = NodeResult(
@@ -176,6 +189,7 @@ class _Build:
     run: RunInfo
     incremental: bool
     concurrency: int
+    resolver: LineResolver
 
     def compute(self, node: TreeNode, done: Mapping[str, NodeOutcome]) -> NodeResult:
         if node.kind is NodeKind.LEAF:
@@ -207,7 +221,8 @@ class _Build:
             if self.incremental
             else {}
         )
-        reused, results = _reuse(planned, stored, self.snapshot)
+        where = f"digest store {self.store.path}"
+        reused, results = _reuse(planned, stored, self.resolver, where)
         todo = [(n, k) for n, k in planned if n.node_id not in reused and n.node_id not in results]
         computed = _parallel(lambda item: self.compute(item[0], done), todo, self.concurrency)
         results.update(zip((n.node_id for n, _ in todo), computed, strict=True))
@@ -266,6 +281,7 @@ def build_digest(
         run,
         mode == "incremental",
         concurrency,
+        LineResolver(snapshot),
     )
     done: dict[str, NodeOutcome] = {}
     for level in tree.levels():

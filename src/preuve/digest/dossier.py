@@ -8,6 +8,8 @@ documents alike::
             v1.txt             version 1: UTF-8 text, pages separated by form feeds (\\f)
             v2.pdf             version 2: a PDF (its extracted text is the reference)
             meta.json          optional: title, date, source type
+        manifest.json          optional: the dossier's state (:mod:`preuve.digest.manifest`)
+        grammar.json           optional: its fact grammar (:mod:`preuve.digest.grammar`)
 
 ``meta.json`` holds fields common to all versions, and per-version overrides::
 
@@ -33,6 +35,8 @@ from typing import Literal
 
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import DocumentError, InputError
+from preuve.digest.grammar import GRAMMAR_FILE
+from preuve.digest.manifest import MANIFEST_FILE, Manifest
 from preuve.io.pdf import load_pages
 
 __all__ = [
@@ -41,6 +45,7 @@ __all__ = [
     "list_versions",
     "load_document",
     "load_dossier",
+    "load_state",
     "read_meta",
 ]
 
@@ -48,6 +53,8 @@ META_FILE = "meta.json"
 _VERSION_FILE = re.compile(r"v([1-9][0-9]*)\.(txt|pdf)")
 _META_FIELDS = ("title", "date", "source_type")
 _FIX_LAYOUT = "expected <dossier>/<doc_id>/v<N>.txt or v<N>.pdf, and an optional meta.json"
+# Files a dossier folder may hold beside its document folders.
+_DOSSIER_FILES = (MANIFEST_FILE, GRAMMAR_FILE)
 
 DocumentMeta = dict[int, dict[str, str]]
 
@@ -79,7 +86,7 @@ def list_versions(folder: Path) -> dict[str, tuple[int, ...]]:
         raise InputError(f"{folder}: not a folder", fix="give the folder of one dossier")
     found: dict[str, tuple[int, ...]] = {}
     for path in sorted(folder.iterdir()):
-        if not _visible(path):
+        if not _visible(path) or (path.name in _DOSSIER_FILES and path.is_file()):
             continue
         if not path.is_dir():
             raise InputError(f"{path}: unexpected file in a dossier folder", fix=_FIX_LAYOUT)
@@ -212,3 +219,35 @@ def load_dossier(
         fallback = present[0] if default == "first" else present[-1]
         documents.append(load_document(folder, doc_id, chosen.get(doc_id, fallback)))
     return Snapshot.of(documents)
+
+
+def load_state(
+    folder: Path,
+    manifest: Manifest | None,
+    versions: Mapping[str, int] | None = None,
+    *,
+    default: Literal["first", "latest"] = "latest",
+) -> Snapshot:
+    """The snapshot the dossier's manifest describes (``default`` rule when it has none).
+
+    Each document takes its pinned version, else the manifest's rule; ``versions``
+    overrides some for this snapshot only. Access states (withdrawn, revoked, revision)
+    come from the manifest and are kept whatever version is shown.
+    """
+    available = list_versions(folder)
+    rule = manifest.versions if manifest is not None else default
+    chosen: dict[str, int] = {}
+    if manifest is not None:
+        for doc_id, state in manifest.documents.items():
+            if doc_id not in available:
+                raise InputError(
+                    f"{folder / MANIFEST_FILE}: names {doc_id!r}, which has no document folder"
+                )
+            if state.version is not None:
+                chosen[doc_id] = state.version
+    chosen.update(versions or {})
+    snapshot = load_dossier(folder, chosen, default=rule)
+    if manifest is not None:
+        for doc_id, state in manifest.documents.items():
+            snapshot = snapshot.with_access(doc_id, state.access)
+    return snapshot

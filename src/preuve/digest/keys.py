@@ -1,10 +1,11 @@
 """Cache keys of the summary tree: SHA-256 over canonical JSON of every functional input.
 
-Leaf key: the document (id, version, text hash), its access state (active, eligible,
-access revision), the principal, the model identity (backend, name, tokenizer, version),
-the transformation code version, the map prompt, the generation parameters, the chunking
-and the map input budget. Nothing about reduces: editing the reduce prompt never touches
-a leaf.
+Leaf key: the document's id and text hash (its content, not its version number), its
+access state (active, eligible, access revision), the principal, the model identity
+(backend, name, tokenizer, version), the transformation code version, the map prompt, the
+generation parameters, the chunking, the fact grammar and the map input budget. The
+version number is metadata: a byte-identical re-upload as a new version has the same key.
+Nothing about reduces: editing the reduce prompt never touches a leaf.
 
 Reduce key, preuve's early-cutoff scheme (:func:`reduce_key`): the *result digests* of its
 children, in the order the parent reads them, plus its own prompt, the model identity, the
@@ -52,7 +53,7 @@ __all__ = [
     "result_digest",
 ]
 
-KEY_SCHEME = "preuve.digest.keys/1"
+KEY_SCHEME = "preuve.digest.keys/2"
 # Bump when the map/reduce transformation (prompt assembly, parsing, validation) changes.
 CODE_VERSION = "digest-transform/1"
 
@@ -94,6 +95,7 @@ class KeySettings:
     generation: GenerationParams = GenerationParams()
     chunking: str = "whole-document"
     budgets: Budgets = Budgets()
+    grammar: str = ""
 
 
 def canonical_json(value: object) -> str:
@@ -123,7 +125,6 @@ def leaf_key(doc: Document, settings: KeySettings) -> str:
             "scheme": KEY_SCHEME,
             "kind": "leaf",
             "doc_id": doc.doc_id,
-            "version": doc.version,
             "text_sha256": doc.text_sha256,
             "active": access.active,
             "eligible": access.eligible,
@@ -134,6 +135,7 @@ def leaf_key(doc: Document, settings: KeySettings) -> str:
             "map_prompt": _text_hash(settings.map_prompt),
             "generation": settings.generation.as_dict(),
             "chunking": settings.chunking,
+            "grammar": settings.grammar,
             "input_budget": settings.budgets.map_input,
             "context": settings.budgets.context,
         }
@@ -144,8 +146,9 @@ def access_fingerprint(snapshot: Snapshot, doc_ids: Iterable[str]) -> str:
     """SHA-256 of the access state (active, eligible, revision) of ``doc_ids``.
 
     Versions and text hashes are left out on purpose: they reach a parent through what its
-    leaves produced (evidence ids name the version), which is what lets a parent survive a
-    child recomputed to the same result. An absent document is recorded as absent.
+    leaves produced (content-based evidence ids and the lines they cite), which is what
+    lets a parent survive a child recomputed to the same result. An absent document is
+    recorded as absent.
     """
     rows: list[list[object]] = []
     for doc_id in sorted(set(doc_ids)):
@@ -167,6 +170,7 @@ def _reduce_common(settings: KeySettings, access: str) -> dict[str, object]:
         "code_version": settings.code_version,
         "reduce_prompt": _text_hash(settings.reduce_prompt),
         "generation": settings.generation.as_dict(),
+        "grammar": settings.grammar,
         "input_budget": settings.budgets.reduce_input,
         "context": settings.budgets.context,
     }

@@ -1,32 +1,49 @@
-"""The 60 test events of SPEC workflow 3, and the node-by-node comparison that proves a build.
+"""Named events on a dossier, and the node-by-node comparison that proves a build.
 
-Per test dossier, three events in order, each on top of the previous one: version 2 of
-``doc-00`` (its delivery date moved), withdrawal of ``doc-04``, access revocation of
-``doc-08``; 20 test dossiers make 60 events. After each event an incremental build and an
-independent full build (which reads nothing from the store) are compared node by node:
-keys, statuses, claims and generated token ids. Every difference is published as found;
-nothing is forced equal.
+An event is one change on any document: a new version read from the folder
+(``new-version:doc-03=2``), a withdrawal (``withdraw:doc-05``), a revocation
+(``revoke:doc-07``), a restore (``restore:doc-05``), an identical re-upload as a new
+version (``reupload:doc-02``: the same bytes under the next version number;
+``reupload:doc-02=3`` reads version 3 from the folder and checks it is byte-identical) or
+a distractor-only edit (``distractor-edit:doc-06``: the first line that states no fact and
+governs none is lengthened, which shifts the offsets of every later line, and the result
+is uploaded as the next version; ``distractor-edit:doc-06=2`` reads that version).
+:func:`parse_event` reads that notation; :func:`events_from_file` a JSON list of
+``{"event", "doc_id", "version"}`` objects.
+
+SPEC's events (:data:`SPEC_MUTATIONS`), per test dossier in order, each on top of the
+previous one: version 2 of ``doc-00`` (its delivery date moved), withdrawal of ``doc-04``,
+access revocation of ``doc-08``; 20 test dossiers make 60 events. After each event an
+incremental build and an independent full build (which reads nothing from the store) are
+compared node by node: keys, statuses, claims and generated token ids. Every difference is
+published as found; nothing is forced equal.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
-from preuve.core.documents import Snapshot
+from preuve.core.documents import PAGE_SEPARATOR, AccessState, Document, Snapshot
 from preuve.core.errors import InputError
+from preuve.digest.affirm import DEFAULT_CUES
 from preuve.digest.build import BuildMode, BuildReport, build_digest
-from preuve.digest.dossier import load_document, load_dossier
+from preuve.digest.dossier import list_versions, load_document, load_dossier
+from preuve.digest.extractive import document_contexts
+from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
+from preuve.digest.jsonfile import read_json_file
+from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 
 __all__ = [
+    "EVENT_NAMES",
     "SPEC_MUTATIONS",
     "Comparable",
     "Comparison",
@@ -37,6 +54,9 @@ __all__ = [
     "StoredNode",
     "apply_mutation",
     "compare_builds",
+    "distractor_line",
+    "events_from_file",
+    "parse_event",
     "run_mutations",
     "spec_events",
     "stored_nodes",
@@ -47,6 +67,24 @@ class MutationKind(StrEnum):
     NEW_VERSION = "new_version"
     WITHDRAWAL = "withdrawal"
     REVOCATION = "revocation"
+    RESTORE = "restore"
+    REUPLOAD = "reupload"
+    DISTRACTOR_EDIT = "distractor_edit"
+
+
+# The names events go by on the command line and in event files.
+EVENT_NAMES: Mapping[str, MutationKind] = {
+    "new-version": MutationKind.NEW_VERSION,
+    "withdraw": MutationKind.WITHDRAWAL,
+    "revoke": MutationKind.REVOCATION,
+    "restore": MutationKind.RESTORE,
+    "reupload": MutationKind.REUPLOAD,
+    "distractor-edit": MutationKind.DISTRACTOR_EDIT,
+}
+_FIX_EVENT = (
+    "write new-version:DOC=N, withdraw:DOC, revoke:DOC, restore:DOC, reupload:DOC or "
+    "distractor-edit:DOC"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +98,48 @@ class Mutation:
     def label(self) -> str:
         if self.kind is MutationKind.NEW_VERSION:
             return f"{self.doc_id} → version {self.version}"
+        if self.kind is MutationKind.REUPLOAD:
+            return f"identical re-upload of {self.doc_id}"
+        if self.kind is MutationKind.DISTRACTOR_EDIT:
+            return f"distractor-only edit of {self.doc_id}"
         return f"{self.kind.value} of {self.doc_id}"
+
+
+def parse_event(text: str) -> Mutation:
+    """``new-version:doc-03=2``, ``withdraw:doc-05``, ... as a :class:`Mutation`."""
+    name, sep, target = text.strip().partition(":")
+    kind = EVENT_NAMES.get(name)
+    if not sep or kind is None or not target:
+        raise InputError(f"event {text!r} is not NAME:DOC", fix=_FIX_EVENT)
+    doc_id, eq, number = target.rpartition("=")
+    versioned = (MutationKind.NEW_VERSION, MutationKind.REUPLOAD, MutationKind.DISTRACTOR_EDIT)
+    if eq and kind in versioned:
+        if not doc_id or not number.isdigit() or int(number) < 1:
+            raise InputError(f"event {text!r}: bad version", fix="e.g. new-version:doc-03=2")
+        return Mutation(kind, doc_id, int(number))
+    if kind is MutationKind.NEW_VERSION:
+        raise InputError(f"event {text!r} needs a version", fix="e.g. new-version:doc-03=2")
+    return Mutation(kind, target)
+
+
+def events_from_file(path: Path) -> tuple[Mutation, ...]:
+    """Events from a JSON list of ``{"event": NAME, "doc_id": DOC, "version": N}``."""
+    data = read_json_file(path, "events")
+    items = data.get("events") if isinstance(data, dict) else data
+    if not isinstance(items, list) or not items:
+        raise InputError(f"{path}: expected a non-empty JSON list of events", fix=_FIX_EVENT)
+    events: list[Mutation] = []
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("doc_id"), str):
+            raise InputError(f"{path}: event {number} must be an object with a doc_id")
+        name = str(item.get("event", ""))
+        version = item.get("version")
+        spec = f"{name}:{item['doc_id']}" + (f"={version}" if version is not None else "")
+        try:
+            events.append(parse_event(spec))
+        except InputError as err:
+            raise InputError(f"{path}: event {number}: {err.message}", fix=err.fix) from None
+    return tuple(events)
 
 
 SPEC_MUTATIONS: tuple[Mutation, ...] = (
@@ -75,19 +154,72 @@ def spec_events(dossiers: Sequence[str]) -> tuple[tuple[str, Mutation], ...]:
     return tuple((name, mutation) for name in dossiers for mutation in SPEC_MUTATIONS)
 
 
-def apply_mutation(snapshot: Snapshot, mutation: Mutation, folder: Path) -> Snapshot:
+def _next_version(folder: Path, doc: Document) -> int:
+    present = list_versions(folder).get(doc.doc_id, ()) if folder.is_dir() else ()
+    return max((doc.version, *present)) + 1
+
+
+def distractor_line(doc: Document, grammar: FactGrammar = DEFAULT_GRAMMAR) -> LineSpan | None:
+    """The first line that states no fact, governs no other line and has lines after it."""
+    rows = document_contexts(doc, grammar)
+    for index, (span, context) in enumerate(rows[:-1]):
+        text = span.quote
+        plain = context.fact is None and context.context is None
+        if plain and not text.endswith((":", "：")) and DEFAULT_CUES.context_of(text) is None:
+            neighbours = [c for _, c in rows[max(0, index - 1) : index + 2]]
+            if all(c.context is None for c in neighbours) and text[:1].isalnum():
+                return span
+    return None
+
+
+def _edited(doc: Document, version: int, grammar: FactGrammar) -> Document:
+    line = distractor_line(doc, grammar)
+    if line is None:
+        raise InputError(f"{doc.doc_id}: no line that states no fact to edit")
+    text = doc.text
+    edited = text[: line.end] + " (revised wording)" + text[line.end :]
+    return replace(doc, version=version, pages=tuple(edited.split(PAGE_SEPARATOR)))
+
+
+def apply_mutation(
+    snapshot: Snapshot,
+    mutation: Mutation,
+    folder: Path,
+    grammar: FactGrammar = DEFAULT_GRAMMAR,
+) -> Snapshot:
     """``snapshot`` after ``mutation`` (a new version is read from the dossier ``folder``)."""
     doc = snapshot.get(mutation.doc_id)
     if doc is None:
         raise InputError(f"{folder}: no document {mutation.doc_id!r} to mutate")
-    if mutation.kind is MutationKind.NEW_VERSION:
+    kind = mutation.kind
+    if kind is MutationKind.NEW_VERSION:
         if mutation.version is None:
             raise InputError(f"a new version of {mutation.doc_id} needs a version number")
         new = load_document(folder, mutation.doc_id, mutation.version)
         # A new version keeps the document's access state.
         return snapshot.with_document(new.with_access(doc.access))
-    if mutation.kind is MutationKind.WITHDRAWAL:
+    if kind is MutationKind.REUPLOAD:
+        if mutation.version is None:
+            return snapshot.with_document(replace(doc, version=_next_version(folder, doc)))
+        upload = load_document(folder, doc.doc_id, mutation.version)
+        if upload.text != doc.text:
+            raise InputError(
+                f"{folder / doc.doc_id}: version {mutation.version} is not byte-identical to "
+                f"version {doc.version}",
+                fix="call it new-version, not reupload",
+            )
+        return snapshot.with_document(upload.with_access(doc.access))
+    if kind is MutationKind.DISTRACTOR_EDIT:
+        if mutation.version is None:
+            return snapshot.with_document(_edited(doc, _next_version(folder, doc), grammar))
+        edit = load_document(folder, doc.doc_id, mutation.version)
+        return snapshot.with_document(edit.with_access(doc.access))
+    if kind is MutationKind.WITHDRAWAL:
         return snapshot.with_access(mutation.doc_id, doc.access.withdrawn())
+    if kind is MutationKind.RESTORE:
+        state = doc.access
+        restored = AccessState(True, True, state.access_revision + 1)
+        return snapshot.with_access(mutation.doc_id, restored)
     return snapshot.with_access(mutation.doc_id, doc.access.revoked())
 
 
@@ -249,7 +381,7 @@ def run_mutations(
     initial = build("incremental")
     steps: list[MutationStep] = []
     for mutation in mutations:
-        current = apply_mutation(current, mutation, folder)
+        current = apply_mutation(current, mutation, folder, settings.grammar)
         incremental, full = build("incremental"), build("full")
         comparison = compare_builds(incremental, full)
         steps.append(MutationStep(dossier, mutation, current, incremental, full, comparison))

@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from preuve.core.documents import Snapshot
-from preuve.core.evidence import Span
+from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import NodeResult
 from preuve.digest.tree import NodeKind, TreeNode
@@ -49,7 +49,7 @@ class NodeOutcome:
     key: str
     status: NodeStatus
     claims: tuple[Claim, ...]
-    spans: tuple[Span, ...]
+    spans: tuple[LineSpan, ...]
     diagnostic: tuple[str, ...]
     token_ids: tuple[int, ...] | None
     digest: str
@@ -149,7 +149,7 @@ def identity_record(identity: ModelIdentity) -> dict[str, str]:
     }
 
 
-def outcome_from_row(node: TreeNode, row: NodeRow, spans: tuple[Span, ...]) -> NodeOutcome:
+def outcome_from_row(node: TreeNode, row: NodeRow, spans: tuple[LineSpan, ...]) -> NodeOutcome:
     """A stored result reused in this build (``spans`` re-resolved against the snapshot)."""
     return NodeOutcome(
         node_id=node.node_id,

@@ -3,11 +3,13 @@
 It reads ``request.payload`` (the same input the messages carry, as data) and never gold
 labels, and answers JSON text that goes through the same parsing and checks as an LLM's.
 
-- **map** selects whole fact lines (:func:`~preuve.digest.extractive.parse_fact_line`):
-  quoted hostile lines and negated older values never match the grammar, so they are
-  never selected. One claim per field first (delivery, status, quantity, site, each its
-  first fact line), then the remaining fact lines in text order, up to 4 claims; a claim
-  cites every line stating its exact tuple (up to 4).
+- **map** selects whole fact lines in the grammar the payload carries
+  (:mod:`preuve.digest.grammar`) that are affirmed in their context
+  (:mod:`preuve.digest.affirm`: not inside a quotation, a struck entry, a hypothetical, a
+  reported or negated claim, an archived instruction), reading the lines and the blank
+  lines between them as the model sees them. One claim per field first (in the grammar's
+  field order, each its first affirmed fact line), then the remaining ones in text order,
+  up to 4 claims; a claim cites every affirmed line stating its exact tuple (up to 4).
 - **reduce** keeps field diversity and source diversity: for each field in that order,
   the claim of the latest child (in reading order) that has one and has not given a claim
   yet; when every such child already gave one, the latest child's. Up to 4 claims, each
@@ -28,7 +30,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from preuve.digest.extractive import FIELDS, FactTuple, parse_fact_line
+from preuve.digest.affirm import line_contexts
+from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar, FactTuple, grammar_from_data
 from preuve.digest.schema import MAX_CLAIMS, MAX_EVIDENCE, TASK_MAP, TASK_REDUCE
 from preuve.models.base import Completion, ModelIdentity, Request
 from preuve.models.budget import CHARS_PER_TOKEN
@@ -44,7 +47,7 @@ __all__ = [
     "select_leaf_claims",
 ]
 
-RULES_VERSION = "digest-rules/1"
+RULES_VERSION = "digest-rules/2"
 PSEUDO_TOKENIZER = f"preuve-pseudo/{CHARS_PER_TOKEN:g}"
 # Same order of magnitude as a real vocabulary (Qwen2.5 has 151 643 regular tokens).
 _VOCABULARY = 151_643
@@ -68,21 +71,32 @@ def _answer(claims: Sequence[Mapping[str, Any]]) -> str:
     return json.dumps({"claims": list(claims)}, ensure_ascii=False)
 
 
-def _lines(payload: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _lines(payload: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
     rows = payload.get("lines", [])
-    return [(str(row["id"]), str(row["text"])) for row in rows if isinstance(row, Mapping)]
+    return [
+        (str(row["id"]), str(row["text"]), bool(row.get("after_blank", False)))
+        for row in rows
+        if isinstance(row, Mapping)
+    ]
+
+
+def _grammar(payload: Mapping[str, Any]) -> FactGrammar:
+    data = payload.get("grammar")
+    return DEFAULT_GRAMMAR if data is None else grammar_from_data(data, "the request's grammar")
 
 
 def select_leaf_claims(request: Request) -> str:
-    """Map: the document's fact lines, one per field first, at most 4 claims."""
+    """Map: the document's affirmed fact lines, one per field first, at most 4 claims."""
+    grammar = _grammar(request.payload)
+    rows = _lines(request.payload)
+    contexts = line_contexts([(text, gap) for _, text, gap in rows], grammar)
     cited: dict[FactTuple, list[str]] = {}
-    for evidence_id, text in _lines(request.payload):
-        fact = parse_fact_line(text)
-        if fact is not None:
-            cited.setdefault(fact, []).append(evidence_id)
+    for (evidence_id, _, _), context in zip(rows, contexts, strict=True):
+        if context.affirmed and context.fact is not None:
+            cited.setdefault(context.fact, []).append(evidence_id)
     facts = list(cited)
     chosen: list[FactTuple] = []
-    for field_name in FIELDS:
+    for field_name in grammar.fields:
         first = next((fact for fact in facts if fact.field == field_name), None)
         if first is not None:
             chosen.append(first)
@@ -107,7 +121,7 @@ def merge_child_claims(request: Request) -> str:
     children = _child_claims(request.payload)
     used: set[int] = set()
     chosen: list[Mapping[str, Any]] = []
-    for field_name in FIELDS:
+    for field_name in _grammar(request.payload).fields:
         candidates = [
             (index, claim)
             for index in reversed(range(len(children)))

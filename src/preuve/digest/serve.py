@@ -6,21 +6,29 @@ snapshot, the key every node of that run should have: a leaf's from its document
 reduce's from the digests its children's results were recorded with (trusted only once
 the child's own key is confirmed) and the access state of its sources. The first node
 whose recorded key differs makes the run STALE, and it is refused *before* any claim is
-read. A root that is INVALID is refused. Otherwise the root's claims are read, their
-spans re-validated against the snapshot, and returned with every node's status.
+read. A root that is INVALID is refused. Otherwise every node's stored result is checked
+against the digests recorded at build time (:mod:`preuve.digest.integrity`), and the
+root's evidence is re-resolved against the current text: each content-based id to its
+exact ``start:end`` in the exact version requested. A stored result that does not match
+its digests, or evidence that no longer resolves to the line it recorded although the
+keys say the text is unchanged, is ``CORRUPT`` (:class:`~preuve.core.errors.CorruptStoreError`,
+one line, exit 2): never served.
 
 Nothing is ever rewritten to look current: a stale run stays in the store as history.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from preuve.core.documents import Snapshot
-from preuve.core.evidence import Span, resolve_span_id, span_from_mapping
+from preuve.core.errors import CorruptStoreError
+from preuve.digest.integrity import verified_row
 from preuve.digest.keys import access_fingerprint, leaf_key, reduce_key
+from preuve.digest.lines import LineResolver, LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import ROOT_ID, NodeKind, build_tree
@@ -50,12 +58,26 @@ class ServeResult:
     root_key: str = ""
     root_status: NodeStatus | None = None
     claims: tuple[Claim, ...] = ()
-    spans: tuple[Span, ...] = ()
+    spans: tuple[LineSpan, ...] = ()
     node_statuses: Mapping[str, NodeStatus] = field(default_factory=dict)
 
     @property
     def served(self) -> bool:
         return self.status is ServeStatus.SERVED
+
+
+def _what_changed(doc_id: str, snapshot: Snapshot, recorded: Sequence[Mapping[str, Any]]) -> str:
+    """Why a leaf's key moved, from what the run recorded of its document."""
+    doc = snapshot.documents[doc_id]
+    before = next((row for row in recorded if row.get("doc_id") == doc_id), None)
+    if before is None:
+        return f"document {doc_id} changed"
+    if before.get("text_sha256") != doc.text_sha256:
+        return f"the text of document {doc_id} changed"
+    access = (before.get("active"), before.get("eligible"), before.get("access_revision"))
+    if access != (doc.access.active, doc.access.eligible, doc.access.access_revision):
+        return f"access to document {doc_id} changed (withdrawn, revoked or restored)"
+    return f"the settings of document {doc_id}'s summary changed"
 
 
 def _expected_keys(
@@ -64,6 +86,8 @@ def _expected_keys(
     settings: DigestSettings,
     identity: ModelIdentity,
     principal: str,
+    *,
+    recorded: Sequence[Mapping[str, Any]] = (),
 ) -> str | None:
     """``None`` when every recorded key is the one the snapshot gives, else the reason."""
     tree = build_tree((doc.doc_id for doc in snapshot), settings.fan_in)
@@ -77,8 +101,8 @@ def _expected_keys(
             digests = [records[child].digest for child in node.children]
             expected = reduce_key(digests, access_fingerprint(snapshot, node.sources), keys)
         if records[node.node_id].key != expected:
-            what = f"document {node.doc_id}" if node.doc_id else "its inputs"
-            return f"{node.node_id} is stale: {what} changed since run"
+            what = _what_changed(node.doc_id, snapshot, recorded) if node.doc_id else None
+            return f"{node.node_id} is stale: {what or 'its inputs changed'} since run"
     return None
 
 
@@ -113,7 +137,7 @@ def serve_digest(
             ServeStatus.STALE, f"the run was built for principal {run.principal!r}", run.run_id
         )
     records = {record.node_id: record for record in store.run_nodes(run.run_id)}
-    stale = _expected_keys(records, snapshot, settings, identity, principal)
+    stale = _expected_keys(records, snapshot, settings, identity, principal, recorded=run.snapshot)
     if stale is not None:
         return ServeResult(ServeStatus.STALE, f"{stale} {run.run_id}", run.run_id, run.root_key)
     statuses = {node_id: NodeStatus(record.status) for node_id, record in records.items()}
@@ -128,23 +152,37 @@ def serve_digest(
             root_status,
             node_statuses=statuses,
         )
-    row = store.node(root.node_row)
-    spans: list[Span] = []
-    for data in row.spans:
-        stored = span_from_mapping(data)
-        check = resolve_span_id(stored.id, snapshot)
-        if not check.ok or check.span is None or check.span.quote != stored.quote:
-            return ServeResult(
-                ServeStatus.STALE, f"{stored.id}: {check.detail}", run.run_id, root.key
+    verified = {
+        node_id: verified_row(
+            store.node(record.node_row),
+            f"digest store {store.path}, run {run.run_id}",
+            recorded_digest=record.digest,
+            recorded_key=record.key,
+            recorded_status=record.status,
+        )
+        for node_id, record in records.items()
+    }
+    root_row = verified[ROOT_ID]
+    resolver = LineResolver(snapshot)
+    spans: list[LineSpan] = []
+    for evidence_id, quote in root_row.quotes.items():
+        check = resolver.resolve(evidence_id)
+        if not check.ok or check.line is None or check.line.quote != quote:
+            # The keys confirmed the text is the one the run read: the store disagrees.
+            detail = check.detail if not check.ok else "the recorded line differs from the text"
+            raise CorruptStoreError(
+                f"digest store {store.path}, run {run.run_id}: root evidence {evidence_id}: "
+                f"{detail}",
+                fix="the store was altered after it was written; rebuild into a new --store",
             )
-        spans.append(check.span)
+        spans.append(check.line)
     return ServeResult(
         ServeStatus.SERVED,
         f"current for this snapshot (run {run.run_id})",
         run.run_id,
         root.key,
         root_status,
-        tuple(Claim.from_mapping(c) for c in row.claims),
+        root_row.claims,
         tuple(spans),
         statuses,
     )

@@ -29,18 +29,18 @@ from typing import Any, Protocol
 from preuve.core.defects import Defect
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import BudgetError
-from preuve.core.evidence import Span, resolve_span_id
 from preuve.core.jsonout import parse_model_json
+from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
 from preuve.digest.keys import CODE_VERSION, Budgets, GenerationParams, KeySettings, result_digest
-from preuve.digest.lines import line_catalogue
+from preuve.digest.lines import LineResolver, LineSpan, line_catalogue
 from preuve.digest.schema import (
-    CLAIMS_SCHEMA,
     MAP_PROMPT,
     REDUCE_PROMPT,
     TASK_MAP,
     TASK_REDUCE,
     Claim,
     NodeStatus,
+    claims_schema,
 )
 from preuve.models.base import Completion, Message, Model, ModelIdentity, Request
 from preuve.models.budget import check_budget
@@ -50,6 +50,7 @@ __all__ = [
     "ChildSummary",
     "DigestSettings",
     "NodeResult",
+    "claims_digest",
     "map_request",
     "node_digest",
     "reduce_request",
@@ -57,7 +58,7 @@ __all__ = [
     "summarize_reduce",
 ]
 
-_Accepted = tuple[tuple[Claim, ...], tuple[Span, ...]]
+_Accepted = tuple[tuple[Claim, ...], tuple[LineSpan, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,12 @@ class DigestSettings:
     chunking: str = "whole-document"
     code_version: str = CODE_VERSION
     reask: bool = False
+    grammar: FactGrammar = DEFAULT_GRAMMAR
+
+    @property
+    def schema(self) -> Mapping[str, Any]:
+        """The answer schema: the claim fields are the grammar's."""
+        return claims_schema(self.grammar.fields)
 
     def key_settings(self, identity: ModelIdentity, principal: str) -> KeySettings:
         """The functional inputs that enter cache keys (re-asking changes the transformation)."""
@@ -85,6 +92,7 @@ class DigestSettings:
             generation=self.generation,
             chunking=self.chunking,
             budgets=self.budgets,
+            grammar=self.grammar.digest,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -101,6 +109,7 @@ class DigestSettings:
             "chunking": self.chunking,
             "code_version": self.code_version,
             "reask": self.reask,
+            "grammar": self.grammar.digest,
         }
 
 
@@ -114,7 +123,7 @@ class NodeResult:
 
     status: NodeStatus
     claims: tuple[Claim, ...] = ()
-    spans: tuple[Span, ...] = ()
+    spans: tuple[LineSpan, ...] = ()
     diagnostic: tuple[str, ...] = ()
     attempts: tuple[Attempt, ...] = field(default=(), repr=False)
     reusable: bool = True
@@ -155,16 +164,21 @@ class ChildSummary(Protocol):
     def claims(self) -> tuple[Claim, ...]: ...
 
     @property
-    def spans(self) -> tuple[Span, ...]: ...
+    def spans(self) -> tuple[LineSpan, ...]: ...
 
 
-def node_digest(status: NodeStatus, claims: Sequence[Claim], spans: Sequence[Span]) -> str:
+def node_digest(status: NodeStatus, claims: Sequence[Claim], spans: Sequence[LineSpan]) -> str:
     """Digest of what a parent reads of a node: status, claims, and each cited id with its line.
 
-    Text hashes are left out on purpose: a parent's prompt shows ids and lines only, so an
-    edit of a line nobody cites leaves the parent's input, and so its key, unchanged.
+    Offsets, versions and text hashes are left out on purpose: a parent's prompt shows
+    content-based ids and lines only, so an edit of a line nobody cites (even one shifting
+    every later offset) leaves the parent's input, and so its key, unchanged.
     """
-    quotes = {span.id: span.quote for span in spans}
+    return claims_digest(status.value, claims, {span.id: span.quote for span in spans})
+
+
+def claims_digest(status: str, claims: Sequence[Claim], quotes: Mapping[str, object]) -> str:
+    """:func:`node_digest` from plain parts (``quotes``: evidence id -> cited line)."""
     data = [
         {
             "subject": claim.subject,
@@ -174,7 +188,7 @@ def node_digest(status: NodeStatus, claims: Sequence[Claim], spans: Sequence[Spa
         }
         for claim in claims
     ]
-    return result_digest(status.value, data)
+    return result_digest(status, data)
 
 
 def _request(
@@ -185,7 +199,7 @@ def _request(
         messages=(Message("system", system), Message("user", user)),
         task=task,
         payload=payload,
-        response_schema=CLAIMS_SCHEMA,
+        response_schema=settings.schema,
         max_new_tokens=gen.max_new_tokens,
         temperature=gen.temperature,
         seed=gen.seed,
@@ -193,16 +207,27 @@ def _request(
 
 
 def map_request(doc: Document, settings: DigestSettings) -> Request:
-    """The map request for ``doc``: its line catalogue, as text and as payload."""
+    """The map request for ``doc``: its line catalogue, as text and as payload.
+
+    The version number is not shown: what the model reads is the document's content, so a
+    byte-identical re-upload is the same request (and the same cache key).
+    """
     catalogue = line_catalogue([doc])
+    fields = settings.grammar.data["fields"]
+    named = "; ".join(
+        f"{name} (written {', '.join(spec.get('labels', [name]))})" for name, spec in fields.items()
+    )
     user = (
-        f"Document {doc.doc_id}, version {doc.version}. Each line below is one piece of "
-        f"evidence, written as [evidence id] text.\n\n{catalogue.render()}"
+        f"Document {doc.doc_id}. Fields: {named}. Each line below is one piece of evidence, "
+        f"written as [evidence id] text.\n\n{catalogue.render()}"
     )
     payload = {
         "doc_id": doc.doc_id,
-        "version": doc.version,
-        "lines": [{"id": span.id, "text": span.quote} for span in catalogue],
+        "lines": [
+            {"id": span.id, "text": span.quote, "after_blank": span.after_blank}
+            for span in catalogue
+        ],
+        "grammar": dict(settings.grammar.data),
     }
     return _request(settings.map_prompt, user, TASK_MAP, payload, settings)
 
@@ -232,7 +257,8 @@ def reduce_request(children: Sequence[ChildSummary], settings: DigestSettings) -
         "Claims of the child summaries, in order. Each evidence id is given with the line "
         f"it names.\n\n{json.dumps(shown, ensure_ascii=False, indent=1)}"
     )
-    return _request(settings.reduce_prompt, user, TASK_REDUCE, {"children": payload}, settings)
+    body = {"children": payload, "grammar": dict(settings.grammar.data)}
+    return _request(settings.reduce_prompt, user, TASK_REDUCE, body, settings)
 
 
 def _budget_defect(model: Model, request: Request, limit: int, budgets: Budgets) -> Defect | None:
@@ -250,17 +276,17 @@ def _budget_defect(model: Model, request: Request, limit: int, budgets: Budgets)
 
 
 def _checker(
-    allowed: Mapping[str, Span], snapshot: Snapshot, scope: str
+    allowed: Mapping[str, LineSpan], snapshot: Snapshot, scope: str, schema: Mapping[str, Any]
 ) -> Callable[[Completion], Checked[_Accepted]]:
+    resolver = LineResolver(snapshot)
+
     def check(completion: Completion) -> Checked[_Accepted]:
-        parsed = parse_model_json(
-            completion.text, CLAIMS_SCHEMA, finish_reason=completion.finish_reason
-        )
+        parsed = parse_model_json(completion.text, schema, finish_reason=completion.finish_reason)
         if not parsed.ok or not isinstance(parsed.value, dict):
             return Checked.reject(*parsed.defects)
         claims = tuple(Claim.from_mapping(item) for item in parsed.value["claims"])
         defects: list[Defect] = []
-        spans: dict[str, Span] = {}
+        spans: dict[str, LineSpan] = {}
         for i, claim in enumerate(claims):
             for j, evidence_id in enumerate(claim.evidence):
                 where = f"claims[{i}].evidence[{j}]"
@@ -271,17 +297,17 @@ def _checker(
                         )
                     )
                     continue
-                current = resolve_span_id(evidence_id, snapshot)
-                if not current.ok or current.span is None:
+                current = resolver.resolve(evidence_id)
+                if not current.ok or current.line is None:
                     defects.append(
                         Defect(f"evidence_{current.status.value}", current.detail, path=where)
                     )
-                elif current.span.quote != allowed[evidence_id].quote:
+                elif current.line.quote != allowed[evidence_id].quote:
                     defects.append(
                         Defect("evidence_stale", f"{evidence_id}: the line changed", path=where)
                     )
                 else:
-                    spans.setdefault(evidence_id, current.span)
+                    spans.setdefault(evidence_id, current.line)
         if defects:
             return Checked.reject(*defects)
         return Checked.accept((claims, tuple(spans.values())))
@@ -293,12 +319,13 @@ def _ask(
     model: Model,
     *,
     request: Request,
-    allowed: Mapping[str, Span],
+    allowed: Mapping[str, LineSpan],
     snapshot: Snapshot,
     settings: DigestSettings,
     scope: str,
 ) -> NodeResult:
-    result = ask_verified(model, request, _checker(allowed, snapshot, scope), reask=settings.reask)
+    check = _checker(allowed, snapshot, scope, settings.schema)
+    result = ask_verified(model, request, check, reask=settings.reask)
     attempts = result.attempts
     reusable = all(not a.error for a in attempts)
     if result.status is LoopStatus.VALID and result.value is not None:

@@ -34,9 +34,10 @@ from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.digest.audit import ReviewEntry, RootAudit, audit_claims, pool_audits, review_sample
 from preuve.digest.build import BuildReport, Outcome, build_digest
 from preuve.digest.dossier import load_dossier
-from preuve.digest.extractive import FactTuple, extract_facts
+from preuve.digest.extractive import extract_facts
 from preuve.digest.keys import canonical_json
 from preuve.digest.mutations import (
+    SPEC_MUTATIONS,
     Mutation,
     MutationKind,
     MutationStep,
@@ -47,14 +48,27 @@ from preuve.digest.mutations import (
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import ServeResult, ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
+from preuve.eval.digest_gold import (
+    GOLD_FORMAT,
+    Gold,
+    event_aliases,
+    gold_for_snapshot,
+    gold_tuples,
+    read_gold,
+)
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 
 __all__ = [
+    "GOLD_FORMAT",
     "REFERENCE",
     "EvalPaths",
+    "Gold",
+    "event_aliases",
     "exercise_scenario",
+    "gold_for_snapshot",
     "gold_tuples",
+    "read_gold",
     "report_sha256",
     "run_digest_eval",
 ]
@@ -84,27 +98,6 @@ class EvalPaths:
     store: Path
 
 
-def gold_tuples(corpus_root: Path, dossier: str, snapshot: Snapshot) -> frozenset[FactTuple]:
-    """Gold facts of the documents of ``snapshot`` that are active and eligible."""
-    path = corpus_root / "gold" / f"{dossier}.json"
-    try:
-        gold = json.loads(path.read_text(encoding="utf-8"))["documents"]
-    except (OSError, ValueError, KeyError) as err:
-        raise InputError(f"{path}: cannot read the gold labels ({err})") from None
-    try:
-        return frozenset(
-            FactTuple(f["subject"], f["field"], f["value"])
-            for doc in snapshot
-            if doc.access.usable
-            for f in gold[doc.doc_id][str(doc.version)]
-        )
-    except (KeyError, TypeError) as err:
-        raise InputError(
-            f"{path}: the gold labels have no entry for {err}",
-            fix="regenerate the corpus, or audit without gold",
-        ) from None
-
-
 def report_sha256(report: dict[str, Any], *, main_only: bool = False) -> str:
     """SHA-256 of the report without timings and hashes (and without the exercise when
     ``main_only``): two runs with one hash gave the same figures."""
@@ -124,10 +117,15 @@ def _test_dossiers(corpus_root: Path) -> list[str]:
         ) from None
 
 
-def _extractive(corpus_root: Path, dossier: str, snapshot: Snapshot) -> tuple[int, int, int]:
+def _extractive(
+    corpus_root: Path,
+    dossier: str,
+    snapshot: Snapshot,
+    aliases: Mapping[tuple[str, int], int] | None = None,
+) -> tuple[int, int, int]:
     """``(facts found, true positives, gold facts)`` of the extractive baseline."""
     found = {fact.fact for fact in extract_facts(snapshot)}
-    gold = gold_tuples(corpus_root, dossier, snapshot)
+    gold = gold_tuples(corpus_root, dossier, snapshot, aliases)
     return len(found), len(found & gold), len(gold)
 
 
@@ -225,6 +223,7 @@ def run_digest_eval(
     concurrency: int = 4,
     exercise: bool = True,
     on_dossier: Callable[[str], None] | None = None,
+    events: Sequence[Mutation] | None = None,
 ) -> dict[str, Any]:
     """Run the evaluation, write the report and the review sample, return the report.
 
@@ -244,8 +243,15 @@ def run_digest_eval(
         for name in chosen:
             folder = root / "dossiers" / name
             initial, done = run_mutations(
-                folder, summarizer, store, config, dossier=name, concurrency=concurrency
+                folder,
+                summarizer,
+                store,
+                config,
+                dossier=name,
+                concurrency=concurrency,
+                mutations=tuple(events) if events else SPEC_MUTATIONS,
             )
+            aliases = event_aliases(done)
             start = load_dossier(folder)
             found, hits, gold = _extractive(root, name, start)
             extractive.update(initial_found=found, initial_hits=hits, initial_gold=gold)
@@ -257,9 +263,9 @@ def run_digest_eval(
                 audit = audit_claims(
                     step.incremental.root.claims,
                     step.snapshot,
-                    gold_tuples(root, name, step.snapshot),
+                    gold_tuples(root, name, step.snapshot, aliases),
                 )
-                found, hits, gold = _extractive(root, name, step.snapshot)
+                found, hits, gold = _extractive(root, name, step.snapshot, aliases)
                 extractive.update(post_found=found, post_hits=hits, post_gold=gold)
                 steps.append(step)
                 audits.append(audit)

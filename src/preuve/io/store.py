@@ -13,6 +13,8 @@ renamed or removed to look current):
 - ``edges``: which child results a computed reduce read (the DAG of results).
 - ``run_nodes``: for every run, which key and which result each tree node had, and
   whether it was a cache hit or recomputed.
+- ``manifests``: every recorded state of a dossier's manifest (active versions,
+  withdrawals, revocations, principal), with the event that produced it.
 
 "Current" is never a flag in the store: it is what a run recorded, checked against the
 snapshot a caller asks about (see :mod:`preuve.digest.serve`). Every past run stays
@@ -41,12 +43,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from preuve.core.errors import InputError
+from preuve.core.errors import CorruptStoreError, InputError
 from preuve.io.store_rows import (
     SCHEMA_SQL,
     TABLES,
     CorruptRowError,
     GenerationRow,
+    ManifestRow,
     NodeRecord,
     NodeRow,
     RunInfo,
@@ -63,6 +66,7 @@ __all__ = [
     "TABLES",
     "DigestStore",
     "GenerationRow",
+    "ManifestRow",
     "NodeRecord",
     "NodeRow",
     "RunInfo",
@@ -192,8 +196,8 @@ class DigestStore:
         try:
             return make(row)
         except CorruptRowError as err:
-            raise InputError(
-                f"digest store {self.path}: CORRUPT: {err}",
+            raise CorruptStoreError(
+                f"digest store {self.path}: {err}",
                 fix="the store was altered outside preuve; build into a new --store",
             ) from None
 
@@ -297,7 +301,28 @@ class DigestStore:
                 (run.run_id, _now(), root_key, root_status, _dump(counters), seconds),
             )
 
+    def record_manifest(self, dossier: str, sha256: str, event: str, body: Any) -> None:
+        """Append one state of a dossier's manifest (unless it is already the latest)."""
+        latest = self.latest_manifest(dossier)
+        if latest is not None and latest.sha256 == sha256:
+            return
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO manifests (dossier, sha256, event, body, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (dossier, sha256, event, _dump(body), _now()),
+            )
+
     # --- reading -----------------------------------------------------------------------
+
+    def manifests(self, dossier: str) -> list[ManifestRow]:
+        """Every recorded state of ``dossier``'s manifest, oldest first."""
+        rows = self._read("SELECT * FROM manifests WHERE dossier = ? ORDER BY row_id", (dossier,))
+        return [ManifestRow(**{**row, "body": json.loads(row["body"])}) for row in rows]
+
+    def latest_manifest(self, dossier: str) -> ManifestRow | None:
+        found = self.manifests(dossier)
+        return found[-1] if found else None
 
     def lookup(self, namespace: str, key: str) -> NodeRow | None:
         """The first reusable result stored under ``key`` in ``namespace``, if any."""

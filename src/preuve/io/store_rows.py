@@ -16,6 +16,7 @@ __all__ = [
     "TABLES",
     "CorruptRowError",
     "GenerationRow",
+    "ManifestRow",
     "NodeRecord",
     "NodeRow",
     "RunInfo",
@@ -26,7 +27,7 @@ __all__ = [
 ]
 
 
-TABLES = ("runs", "run_ends", "nodes", "generations", "edges", "run_nodes")
+TABLES = ("runs", "run_ends", "nodes", "generations", "edges", "run_nodes", "manifests")
 
 _TABLES_SQL = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -71,6 +72,11 @@ CREATE TABLE IF NOT EXISTS run_nodes (
     outcome TEXT NOT NULL CHECK (outcome IN ('hit', 'computed')), status TEXT NOT NULL,
     digest TEXT NOT NULL, PRIMARY KEY (run_id, node_id)
 ) STRICT;
+CREATE TABLE IF NOT EXISTS manifests (
+    row_id INTEGER PRIMARY KEY, dossier TEXT NOT NULL, sha256 TEXT NOT NULL,
+    event TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS manifests_by_dossier ON manifests (dossier, row_id);
 """
 _TRIGGERS = "".join(
     f"CREATE TRIGGER IF NOT EXISTS {table}_no_{verb.lower()} BEFORE {verb} ON {table} "
@@ -139,6 +145,18 @@ class GenerationRow:
     run_id: str = ""
     node_row: int = 0
     created_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestRow:
+    """One recorded state of a dossier's manifest, and the event that produced it."""
+
+    row_id: int
+    dossier: str
+    sha256: str
+    event: str
+    body: dict[str, Any]
+    created_at: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,8 +113,10 @@ def _evidence(
     """(span id, link to its page with the span highlighted, when the version is registered)."""
     out = []
     for evidence in claim_evidence:
+        # Evidence ids name lines by content; the stored span holds their exact location.
+        location = spans.get(evidence, {}).get("location", evidence)
         try:
-            doc, version, start, end = parse_span_id(evidence)
+            doc, version, start, end = parse_span_id(str(location))
         except ValueError:
             out.append((evidence, ""))
             continue

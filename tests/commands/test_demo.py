@@ -43,7 +43,8 @@ def test_demo_runs_the_three_workflows_and_can_run_again(tmp_path: Path) -> None
     exercise = summary["digest"]["exercise"]["document_moved"]
     assert exercise["served_before_rebuild"] == "STALE"
     assert exercise["calls_by_task"] == {"map": 1, "reduce": 2}
-    assert summary["refusals"] == {"quotes_refused": 3, "memo_defects": 5}
+    # two quotes cut inside a number joined the reference failures (issue 11)
+    assert summary["refusals"] == {"quotes_refused": 5, "memo_defects": 5}
 
     (out / "unrelated.txt").write_text("kept", encoding="utf-8")
     second = runner.invoke(app, ["demo", "--out", str(out)])

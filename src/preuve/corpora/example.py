@@ -1,8 +1,9 @@
 """A small bundled example: two pages of a French annual report, a model's quotes, a memo.
 
 The answers reproduce the reference failures of SPEC.md (a faithful summary instead of a
-quote, two sentences glued with "[...]", an added final period, a number computed by the
-writer, a lost sign) so that the checks have something real to refuse. Texts are preuve's own.
+quote, two sentences glued with "[...]", an added final period, a quote cut inside a number,
+a number computed by the writer, a lost sign) so that the checks have something real to
+refuse. Texts are preuve's own.
 """
 
 from __future__ import annotations
@@ -54,6 +55,12 @@ EXAMPLE_QUOTES: tuple[ExampleQuote, ...] = (
         "Le groupe a souscrit un emprunt syndiqué [...] ce ratio s'établit à 3,4x",
     ),
     ExampleQuote("cited on the wrong page", 1, "ce ratio s'établit à 3,4x selon la définition"),
+    ExampleQuote("cut inside a number (38 % → 8 %)", 1, "8 % du chiffre d'affaires consolidé"),
+    ExampleQuote(
+        "cut inside a number (85 000 k€ → 5 000 k€)",
+        2,
+        "5 000 k€. Le contrat impose un ratio",
+    ),
 )
 
 EXAMPLE_FACTS = (

@@ -257,14 +257,14 @@ class _Reader:
         self.block, self.column_lines = [], []
         if not self.periods:
             return
-        columns = len(self.periods)
-        cuts = _cut_rows(tokens, columns, self.locale)
+        width = len(self.periods)
+        cuts = _cut_rows(tokens, width, self.locale)
         if not cuts and all(t.value is not None for t in tokens):
             # Values alone: a total printed without a label, or the values of the label
             # on the line before ("Net cash from operating activities" / "(80) 410").
-            run = _regroup(tokens, columns, self.locale)
-            if len(run) >= columns:
-                cuts = [_Cut("", tuple(run[-columns:]))]
+            run = _regroup(tokens, width, self.locale)
+            if len(run) >= width:
+                cuts = [_Cut("", tuple(run[-width:]))]
         position = 0
         for number, cut in enumerate(cuts):
             label = self.label(cut.label) if number == 0 else cut.label

@@ -18,47 +18,25 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import defaultdict
 from collections.abc import Callable, Sequence
-from decimal import Decimal
 from pathlib import Path
 
-from preuve.eval.statements_eval import ExtractedRow, PeriodMark, Score, load_gold_rows, score_rows
+from preuve.eval.statements_eval import (
+    ExtractedRow,
+    Score,
+    lexicon_rows,
+    load_gold_rows,
+    score_rows,
+    table_rows,
+)
 from preuve.io.pdf import load_pages
-from preuve.memo.statements import extract_statements
-from preuve.memo.tables import read_tables
 
-__all__ = ["lexicon_rows", "main", "table_rows"]
+__all__ = ["main"]
 
 ROOT = Path(__file__).resolve().parent.parent
 FB_GOLD = ROOT / "tests" / "heldout" / "financebench"
 FB_PDFS = ROOT.parent / "shared" / "data" / "financebench-dev" / "pdfs"
 REPORTS = ROOT / "tests" / "heldout" / "memo" / "reports"
-
-
-def lexicon_rows(pages: Sequence[str]) -> list[ExtractedRow]:
-    """The lexicon reader's fields and unmapped rows, keyed by year only."""
-    statements = extract_statements(pages)
-    grouped: dict[tuple[str, int], dict[PeriodMark, Decimal]] = defaultdict(dict)
-    for f in statements.fields:
-        grouped[(f.label, f.page)][(None, f.year, "")] = f.value
-    for row in statements.unmapped:
-        for year, value in zip(row.years, row.values, strict=False):
-            grouped[(row.label, row.page)][(None, year, "")] = value
-    return [ExtractedRow(label, page, values) for (label, page), values in grouped.items()]
-
-
-def table_rows(pages: Sequence[str]) -> list[ExtractedRow]:
-    """The table reader's rows, keyed by their periods."""
-    rows: list[ExtractedRow] = []
-    for table in read_tables(pages):
-        for row in table.rows:
-            values: dict[PeriodMark, Decimal] = {}
-            for cell in row.cells:
-                date = cell.period.end if cell.period.month else ""
-                values[(cell.period.months, cell.period.year, date)] = cell.value
-            rows.append(ExtractedRow(row.label, row.page, values))
-    return rows
 
 
 def _documents() -> list[tuple[str, Path, Path]]:

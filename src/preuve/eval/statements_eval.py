@@ -19,12 +19,25 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-__all__ = ["ExtractedRow", "GoldRow", "Score", "load_gold_rows", "score_rows"]
+from preuve.memo.statements import extract_statements
+from preuve.memo.tables import read_tables
+
+__all__ = [
+    "ExtractedRow",
+    "GoldRow",
+    "PeriodMark",
+    "Score",
+    "lexicon_rows",
+    "load_gold_rows",
+    "score_rows",
+    "table_rows",
+]
 
 _MONTHS = {"year": 12, "three_months": 3, "six_months": 6, "nine_months": 9, "as_of": 0}
 
@@ -128,3 +141,29 @@ def score_rows(gold: Sequence[GoldRow], found: Sequence[ExtractedRow]) -> Score:
         rows_right += hits == len(row.values)
     total = sum(len(r.values) for r in gold)
     return Score(total, right, wrong, len(gold), rows_right)
+
+
+def lexicon_rows(pages: Sequence[str]) -> list[ExtractedRow]:
+    """The lexicon reader's fields and unmapped rows, keyed by year only (it knows no
+    period length)."""
+    statements = extract_statements(pages)
+    grouped: dict[tuple[str, int], dict[PeriodMark, Decimal]] = defaultdict(dict)
+    for f in statements.fields:
+        grouped[(f.label, f.page)][(None, f.year, "")] = f.value
+    for row in statements.unmapped:
+        for year, value in zip(row.years, row.values, strict=False):
+            grouped[(row.label, row.page)][(None, year, "")] = value
+    return [ExtractedRow(label, page, values) for (label, page), values in grouped.items()]
+
+
+def table_rows(pages: Sequence[str]) -> list[ExtractedRow]:
+    """The table reader's rows, keyed by their periods."""
+    rows: list[ExtractedRow] = []
+    for table in read_tables(pages):
+        for row in table.rows:
+            values: dict[PeriodMark, Decimal] = {}
+            for cell in row.cells:
+                date = cell.period.end if cell.period.month else ""
+                values[(cell.period.months, cell.period.year, date)] = cell.value
+            rows.append(ExtractedRow(row.label, row.page, values))
+    return rows

@@ -320,8 +320,14 @@ def _sections(page: int, text: str, locale: Locale) -> list[StatementTable]:
     return [t for t in tables if t.rows]
 
 
+def _shared_labels(first: StatementTable, second: StatementTable) -> set[str]:
+    return {r.label for r in first.rows} & {r.label for r in second.rows} - {""}
+
+
 def _merge(tables: list[StatementTable]) -> list[StatementTable]:
-    """A statement continued on the next page becomes one table."""
+    """A statement continued on the next page becomes one table: the next page's heading
+    says so (``(suite)``, ``(continued)``), or it repeats the heading over other rows (a
+    summary followed by the full statement shares its labels, and stays apart)."""
     merged: list[StatementTable] = []
     for table in tables:
         last = merged[-1] if merged else None
@@ -330,6 +336,7 @@ def _merge(tables: list[StatementTable]) -> list[StatementTable]:
             and last.statement is table.statement
             and table.pages[0] == last.pages[-1] + 1
             and len(table.periods) == len(last.periods)
+            and (table.continued or not _shared_labels(last, table))
         ):
             last.pages.append(table.pages[0])
             last.rows.extend(table.rows)

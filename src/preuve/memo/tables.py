@@ -45,8 +45,9 @@ __all__ = ["Cell", "StatementTable", "TableRow", "read_tables"]
 _CONNECTORS = frozenset(
     {"de", "des", "du", "et", "à", "aux", "of", "and", "for", "the", "to", "in", "on", "/"}
 )
-_TOTAL = re.compile(r"^(?:total|sous[- ]total|subtotal|net\b)", re.I)
+_TOTAL = re.compile(r"^(?:total|sous[- ]total|subtotal)\b", re.I)
 _FOOTNOTE = re.compile(r"(?:\s*\((?:\d|[a-z])\))+$")
+_BARE_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\.\d{1,2})?[a-z]?$")
 _SPLIT_HEADING_LINES = 4
 _COMPACT = tuple(
@@ -268,6 +269,8 @@ class _Reader:
         position = 0
         for number, cut in enumerate(cuts):
             label = self.label(cut.label) if number == 0 else cut.label
+            if any(_BARE_YEAR.match(t.raw) for t in cut.values):
+                continue  # "Company — Annual report 2025 — 4": a page footer, not a row
             values = [t.value for t in cut.values if t.value is not None]
             raws = [t.raw for t in cut.values]
             cells = self.cells(line[position:], offset + position, raws, values)

@@ -176,6 +176,17 @@ def _value_pattern(raw: str) -> re.Pattern[str]:
     return re.compile(r"[ \u00a0\u202f]*".join(parts))
 
 
+def _same_columns(before: tuple[Period, ...], after: tuple[Period, ...]) -> tuple[Period, ...]:
+    """A column line printed again without its dates (``2024 2025`` above the liabilities)
+    names the columns read before it."""
+    if len(before) == len(after) and all(
+        a.year == b.year and a.months == b.months and not a.month
+        for a, b in zip(after, before, strict=True)
+    ):
+        return before
+    return after
+
+
 def _has_notes_column(block: list[str]) -> bool:
     return any(re.search(r"(?i)(?:^|\s)notes?(?:\s|$)", line) for line in block[-3:])
 
@@ -243,7 +254,9 @@ class _Reader:
         ):
             self.block.append(line)
             self.column_lines.append(line)
-            self.periods = read_periods(self.block, self._column_line(), balance)
+            self.periods = _same_columns(
+                self.periods, read_periods(self.block, self._column_line(), balance)
+            )
             self.notes_column = _has_notes_column(self.block)
             self.pending = ""
             return
@@ -311,8 +324,6 @@ def _sections(page: int, text: str, locale: Locale) -> list[StatementTable]:
         if reader is not None and table is not None:
             before = len(reader.rows)
             reader.line(lines[index], offsets[index], table.statement is Statement.BALANCE)
-            if not table.periods and reader.periods:
-                table.periods = reader.periods
             if before == 0 and not reader.rows:
                 unit = unit_of(lines[index])
                 if unit and not table.unit:
@@ -320,6 +331,10 @@ def _sections(page: int, text: str, locale: Locale) -> list[StatementTable]:
         index += 1
     if reader is not None and table is not None:
         table.rows = reader.rows
+    for done in tables:
+        # The columns, in printed order, as the rows hold them (a header stacked over
+        # several lines, or printed again above the liabilities, gives them all).
+        done.periods = tuple(dict.fromkeys(c.period for r in done.rows for c in r.cells))
     return [t for t in tables if t.rows]
 
 

@@ -1,4 +1,5 @@
-"""The one entry point: `preuve demo | check-* | memo | statements | synthesize | digest | eval | view`.
+"""The one entry point: `preuve demo | check-* | memo | statements | synthesize | digest |
+eval | view`.
 
 Thin on purpose: each subcommand lives in :mod:`preuve.commands` and calls library code.
 """

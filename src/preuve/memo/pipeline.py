@@ -27,6 +27,7 @@ from preuve.memo.identities import IdentityReport, check_identities
 from preuve.memo.ratios import Alert, Company, Ratio, compute_alerts, compute_ratios, detect_company
 from preuve.memo.reader import Reading, read_signals
 from preuve.memo.statements import Statements, extract_statements
+from preuve.memo.table_fields import merged_statements
 from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
 from preuve.models.journal import CallRecord, Journal, JournaledModel
@@ -200,7 +201,7 @@ def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMe
     """The whole workflow for one report whose page texts are already extracted."""
     started = time.perf_counter()
     company = detect_company(pages)
-    statements = extract_statements(pages)
+    statements = merged_statements(pages, extract_statements(pages))
     identities = check_identities(statements)
     ratios = compute_ratios(statements, company)
     alerts = compute_alerts(statements, ratios, company)

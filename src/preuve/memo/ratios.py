@@ -249,6 +249,27 @@ def _equity(st: Statements, year: int) -> _Operand | None:
     )(st, year)
 
 
+def _net_debt_leases(st: Statements, year: int) -> _Operand | None:
+    debt = _net_debt(st, year)
+    long_term = st.amount("lease_liabilities_noncurrent", year)
+    current = st.amount("lease_liabilities_current", year)
+    if debt is None or long_term is None:
+        return None
+    leases = long_term + (current or Decimal(0))
+    return _Operand(debt.value + leases, f"({debt.formula} + dettes de location)")
+
+
+def _interest(st: Statements, year: int) -> _Operand | None:
+    """The net cost of debt as a positive charge (printed negative in IFRS statements)."""
+    value = st.amount("net_financial_expense", year)
+    return None if value is None else _Operand(abs(value), "coût de l'endettement net")
+
+
+def _capex(st: Statements, year: int) -> _Operand | None:
+    value = st.amount("capex", year)
+    return None if value is None else _Operand(abs(value), "investissements corporels")
+
+
 _Getter = Callable[[Statements, int], _Operand | None]
 # (id suffix, name, numerator, denominator, scale, unit, places, positive denominator only)
 _RATIOS: tuple[tuple[str, str, _Getter, _Getter, int, str, int, bool], ...] = (
@@ -264,6 +285,77 @@ _RATIOS: tuple[tuple[str, str, _Getter, _Getter, int, str, int, bool], ...] = (
         False,
     ),
     ("gearing", "Gearing", _net_debt, _equity, 1, "x", 2, True),
+    # Credit ratios beyond the three above (see the module docstring).
+    (
+        "levier-loyers",
+        "Levier y compris dettes de location",
+        _net_debt_leases,
+        _ebitda,
+        1,
+        "x",
+        1,
+        True,
+    ),
+    (
+        "couverture",
+        "Couverture des intérêts",
+        _field("operating_income", "résultat opérationnel"),
+        _interest,
+        1,
+        "x",
+        1,
+        True,
+    ),
+    (
+        "marge-ebitda",
+        "Marge d'EBITDA",
+        _ebitda,
+        _field("revenue", "chiffre d'affaires"),
+        100,
+        "%",
+        1,
+        False,
+    ),
+    (
+        "liquidite",
+        "Ratio de liquidité générale",
+        _field("current_assets", "actif courant"),
+        _field("current_liabilities", "passif courant"),
+        1,
+        "x",
+        2,
+        True,
+    ),
+    (
+        "capex",
+        "Intensité capitalistique",
+        _capex,
+        _field("revenue", "chiffre d'affaires"),
+        100,
+        "%",
+        1,
+        False,
+    ),
+    (
+        "roe",
+        "Rentabilité des capitaux propres",
+        _field("net_income", "résultat net"),
+        _equity,
+        100,
+        "%",
+        1,
+        True,
+    ),
+    (
+        "roa",
+        "Rentabilité de l'actif",
+        _field("net_income", "résultat net"),
+        _field("total_assets", "total actif"),
+        100,
+        "%",
+        1,
+        True,
+    ),
 )
 
 

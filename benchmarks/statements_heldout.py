@@ -26,6 +26,7 @@ from preuve.eval.statements_eval import (
     Score,
     lexicon_rows,
     load_gold_rows,
+    ratio_deviations,
     score_rows,
     table_rows,
 )
@@ -102,6 +103,15 @@ def main() -> int:
                 f"{group:12} {reader:8} right {right}/{values} ({share:.1%}),"
                 f" wrong {wrong}, missed {missed}"
             )
+    for gold_path in sorted(REPORTS.glob("*.gold.json")):
+        pages = load_pages(gold_path.with_name(gold_path.name.replace(".gold.json", ".pdf")))
+        deviations = ratio_deviations(gold_path, pages)
+        done = [d for d in deviations.values() if d is not None]
+        worst = max(done, default=0.0)
+        print(
+            f"ratios {gold_path.name.split('.')[0]:10} {len(done)}/{len(deviations)} gold values"
+            f" computed, worst deviation {worst:.2%}"
+        )
     for reader, spent in seconds.items():
         print(
             f"{reader:8} {spent:.2f} s for {n_pages} pages:"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from preuve.eval.statements_eval import load_gold_rows, score_rows, table_rows
+from preuve.eval.statements_eval import load_gold_rows, ratio_deviations, score_rows, table_rows
 from preuve.io.pdf import load_pages
 from preuve.memo.tables import read_tables
 
@@ -55,3 +55,11 @@ def test_financebench_statement_lines(financebench_dir: Path) -> None:
         values, right, wrong = values + score.values, right + score.right, wrong + score.wrong
     assert (values, wrong) == (2730, 0)
     assert right >= 2708  # 99.2 %: Corning's blank cells are the known miss
+
+
+@pytest.mark.parametrize("name", ["vellorin", "cardelis"])
+def test_french_reports_ratios_within_half_a_percent(name: str) -> None:
+    gold = REPORTS / f"{name}.gold.json"
+    deviations = ratio_deviations(gold, load_pages(REPORTS / f"{name}.pdf"))
+    assert len(deviations) == 12  # six ratios, two years
+    assert {k: v for k, v in deviations.items() if v is None or v > 0.005} == {}

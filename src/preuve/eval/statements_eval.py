@@ -29,12 +29,14 @@ from preuve.memo.statements import extract_statements
 from preuve.memo.tables import read_tables
 
 __all__ = [
+    "RATIO_IDS",
     "ExtractedRow",
     "GoldRow",
     "PeriodMark",
     "Score",
     "lexicon_rows",
     "load_gold_rows",
+    "ratio_deviations",
     "score_rows",
     "table_rows",
 ]
@@ -167,3 +169,41 @@ def table_rows(pages: Sequence[str]) -> list[ExtractedRow]:
                 values[(cell.period.months, cell.period.year, date)] = cell.value
             rows.append(ExtractedRow(row.label, row.page, values))
     return rows
+
+
+# Held-out gold ratio names and the suffix of the R- fact that computes each.
+RATIO_IDS = {
+    "leverage_net_debt_ebitda": "levier",
+    "leverage_with_leases": "levier-loyers",
+    "gearing": "gearing",
+    "interest_cover": "couverture",
+    "net_margin": "marge",
+    "current_ratio": "liquidite",
+}
+
+
+def ratio_deviations(gold_path: Path, pages: Sequence[str]) -> dict[str, float | None]:
+    """Relative deviation of each gold ratio value (``name year``) from the memo's R- fact
+    computed on ``pages``; None when the fact was not computed for that year."""
+    from preuve.memo.ratios import compute_ratios, detect_company
+    from preuve.memo.table_fields import merged_statements
+
+    gold = json.loads(gold_path.read_text(encoding="utf-8"))["ratios"]
+    company = detect_company(pages)
+    statements = merged_statements(pages, extract_statements(pages))
+    computed = {
+        r.id.rsplit(f"R-{company.slug}-", 1)[-1]: r for r in compute_ratios(statements, company)
+    }
+    deviations: dict[str, float | None] = {}
+    for name, suffix in RATIO_IDS.items():
+        for year, expected in gold.get(name, {}).items():
+            if not year.isdigit():
+                continue
+            ratio = computed.get(suffix)
+            got = None if ratio is None else ratio.value(int(year))
+            deviations[f"{name} {year}"] = (
+                None
+                if got is None
+                else float(abs(got - Decimal(str(expected))) / abs(Decimal(str(expected))))
+            )
+    return deviations

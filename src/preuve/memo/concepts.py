@@ -3,8 +3,9 @@
 Every row keeps its label; a row whose label a rule knows also gets that rule's concept.
 When several rows of one table map to one concept (``Net sales`` and ``Total revenues``;
 ``Property, plant and equipment, gross`` and ``..., net``), the *total beats the component*:
-a total row (a ``Total ...`` label) wins, then the row printed first (``Net income`` before
-``Net income attributable to ...``). The others stay in the table
+a total row (a ``Total ...`` label) wins, then the shorter label (a qualified label is a
+component: ``Résultat opérationnel`` over ``Résultat opérationnel courant``, ``Net income``
+over ``Net income attributable to ...``), then the row printed first. The others stay in the table
 as rows of their own, unmapped for that concept, so no figure counts twice.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from preuve.memo.lexicon import LEXICON, LabelRule, lookup_label
+from preuve.memo.lexicon import LEXICON, LabelRule, lookup_label, normalize_label
 from preuve.memo.tables import StatementTable, TableRow
 
 __all__ = ["MappedRow", "map_concepts"]
@@ -28,8 +29,8 @@ class MappedRow:
     rule_concept: str | None  # what the label alone maps to, before total-beats-component
 
 
-def _rank(index: int, row: TableRow) -> tuple[bool, int]:
-    return (row.total, -index)
+def _rank(index: int, row: TableRow) -> tuple[bool, int, int]:
+    return (row.total, -len(normalize_label(row.label)), -index)
 
 
 def map_concepts(table: StatementTable, user_rules: tuple[LabelRule, ...] = ()) -> list[MappedRow]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from preuve.core.errors import InputError
 
 __all__ = [
+    "DERIVED",
     "LEXICON",
     "LabelRule",
     "Statement",
@@ -115,8 +116,13 @@ def load_mapping(path: Path) -> tuple[LabelRule, ...]:
     return parse_mapping(data, str(path))
 
 
-LEXICON: tuple[LabelRule, ...] = parse_mapping(
-    json.loads(_CONCEPTS_FILE.read_text(encoding="utf-8")), str(_CONCEPTS_FILE)
+_BUNDLED = json.loads(_CONCEPTS_FILE.read_text(encoding="utf-8"))
+LEXICON: tuple[LabelRule, ...] = parse_mapping(_BUNDLED, str(_CONCEPTS_FILE))
+# (concept, statement, concepts among its parts) for totals printed without a label.
+DERIVED: tuple[tuple[str, Statement, frozenset[str]], ...] = tuple(
+    (str(d["concept"]), Statement(s), frozenset(d["parts_include"]))
+    for d in _BUNDLED.get("derived", [])
+    for s in d["statements"]
 )
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})

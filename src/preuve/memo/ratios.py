@@ -260,9 +260,16 @@ def _net_debt_leases(st: Statements, year: int) -> _Operand | None:
 
 
 def _interest(st: Statements, year: int) -> _Operand | None:
-    """The net cost of debt as a positive charge (printed negative in IFRS statements)."""
+    """The net cost of debt as a positive charge (printed negative in IFRS statements);
+    without one, minus the financial result when it is a charge, else the financial charges."""
     value = st.amount("net_financial_expense", year)
-    return None if value is None else _Operand(abs(value), "coût de l'endettement net")
+    if value is not None:
+        return _Operand(abs(value), "coût de l'endettement net")
+    result = st.amount("financial_result", year)
+    if result is not None and result < 0:
+        return _Operand(-result, "(- résultat financier)")
+    charges = st.amount("financial_charges", year)
+    return None if charges is None else _Operand(abs(charges), "charges financières")
 
 
 def _capex(st: Statements, year: int) -> _Operand | None:

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from preuve.memo.concepts import MappedRow, map_concepts
+from preuve.memo.concepts import MappedRow
 from preuve.memo.lexicon import LabelRule, Statement
-from preuve.memo.table_checks import Identity, check_accounting, check_structure
+from preuve.memo.table_checks import Identity, check_accounting, checked_table
 from preuve.memo.tables import StatementTable, read_tables
 
 __all__ = ["StatementReport", "read_statement_report"]
@@ -96,10 +96,12 @@ def read_statement_report(
 ) -> StatementReport:
     """Tables, concepts and identities of a report's page texts."""
     tables = read_tables(pages)
-    mapped = [(t, tuple(map_concepts(t, user_rules))) for t in tables]
+    mapped: list[tuple[StatementTable, tuple[MappedRow, ...]]] = []
     identities: list[Identity] = []
-    for table, _ in mapped:
-        identities += check_structure(table.rows, table.statement is Statement.INCOME)
+    for table in tables:
+        rows, found = checked_table(table, user_rules)
+        mapped.append((table, tuple(rows)))
+        identities += found
     by_kind = {t.statement: rows for t, rows in mapped}
     identities += check_accounting(
         by_kind.get(Statement.BALANCE, ()), by_kind.get(Statement.CASHFLOW, ())

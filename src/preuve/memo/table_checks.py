@@ -22,11 +22,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from preuve.memo.concepts import MappedRow
+from preuve.memo.concepts import MappedRow, map_concepts
+from preuve.memo.lexicon import DERIVED, LabelRule, Statement
 from preuve.memo.periods import Period
-from preuve.memo.tables import TableRow
+from preuve.memo.tables import StatementTable, TableRow
 
-__all__ = ["TOLERANCE_PER_ITEM", "Identity", "check_accounting", "check_structure"]
+__all__ = [
+    "TOLERANCE_PER_ITEM",
+    "Identity",
+    "check_accounting",
+    "check_structure",
+    "checked_table",
+    "derive_totals",
+]
 
 TOLERANCE_PER_ITEM = Decimal("0.5")
 _MAX_ITEMS = 40
@@ -42,10 +50,13 @@ class Identity:
     left: dict[Period, Decimal]
     right: dict[Period, Decimal]
     holds: bool | None
+    row: int = -1  # the index of the total's row in its table (-1: an accounting identity)
+    parts: tuple[int, ...] = ()  # the indexes of the rows (or subtotals) it adds up
 
 
 @dataclass(frozen=True, slots=True)
 class _Item:
+    index: int
     label: str
     values: dict[Period, Decimal]
     pages: tuple[int, ...]
@@ -107,7 +118,7 @@ def check_structure(rows: Sequence[TableRow], income: bool = False) -> list[Iden
     Only an income statement (``income``) may print costs unsigned, to be subtracted."""
     stack: list[_Item] = []
     found: list[Identity] = []
-    for row in rows:
+    for index, row in enumerate(rows):
         target = _values(row)
         name = row.label or "(total without a label)"
         match = _match(stack, target, row.total, income) if target else None
@@ -116,11 +127,14 @@ def check_structure(rows: Sequence[TableRow], income: bool = False) -> list[Iden
             parts = stack[-count:]
             pages = tuple(sorted({p for item in parts for p in item.pages} | {row.page}))
             labels = " + ".join(item.label or "(total)" for item in parts)
-            found.append(Identity(f"{name} = {labels}", pages, target, combined, True))
+            members = tuple(item.index for item in parts)
+            found.append(
+                Identity(f"{name} = {labels}", pages, target, combined, True, index, members)
+            )
             del stack[-count:]
         elif row.total and target:
-            found.append(Identity(f"{name}: parts not found", (row.page,), target, {}, None))
-        stack.append(_Item(row.label, target, (row.page,), _unit(row)))
+            found.append(Identity(f"{name}: parts not found", (row.page,), target, {}, None, index))
+        stack.append(_Item(index, row.label, target, (row.page,), _unit(row)))
     return found
 
 
@@ -167,3 +181,37 @@ def check_accounting(balance: Sequence[MappedRow], cashflow: Sequence[MappedRow]
             )
             found += [identity] if identity else []
     return found
+
+
+def derive_totals(
+    mapped: Sequence[MappedRow],
+    identities: Sequence[Identity],
+    derived: Sequence[tuple[str, frozenset[str]]],
+) -> list[MappedRow]:
+    """Concepts for totals printed without a label, from what they add up: a declared
+    derived rule (``current_assets`` when the parts include ``inventories`` ...) names an
+    unlabelled subtotal whose parts carry one of its concepts, unless a labelled row
+    already has that concept."""
+    taken = {m.concept for m in mapped if m.concept is not None}
+    rows = list(mapped)
+    for identity in identities:
+        if identity.holds is not True or identity.row < 0 or rows[identity.row].row.label:
+            continue
+        parts = {rows[i].concept for i in identity.parts} | {
+            rows[i].rule_concept for i in identity.parts
+        }
+        for concept, cues in derived:
+            if concept not in taken and parts & cues:
+                rows[identity.row] = MappedRow(rows[identity.row].row, concept, concept)
+                taken.add(concept)
+                break
+    return rows
+
+
+def checked_table(
+    table: StatementTable, user_rules: tuple[LabelRule, ...] = ()
+) -> tuple[list[MappedRow], list[Identity]]:
+    """A table's rows with their concepts (derived ones included) and its subtotals."""
+    identities = check_structure(table.rows, table.statement is Statement.INCOME)
+    derived = [(c, parts) for c, kind, parts in DERIVED if kind is table.statement]
+    return derive_totals(map_concepts(table, user_rules), identities, derived), identities

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from preuve.core.numbers import detect_locale
-from preuve.memo.concepts import map_concepts
 from preuve.memo.lexicon import LabelRule, Statement
 from preuve.memo.periods import Period
 from preuve.memo.statements import Field, Statements
+from preuve.memo.table_checks import checked_table
 from preuve.memo.tables import StatementTable, read_tables
 
 __all__ = ["chosen_duration", "merged_statements", "table_statements"]
@@ -51,15 +51,17 @@ def _columns(table: StatementTable, months: int | None) -> dict[Period, int]:
 
 
 def table_statements(
-    pages: Sequence[str], user_rules: tuple[LabelRule, ...] = ()
+    pages: Sequence[str],
+    user_rules: tuple[LabelRule, ...] = (),
+    tables: Sequence[StatementTable] | None = None,
 ) -> tuple[Field, ...]:
     """One field per concept and year from the primary tables of ``pages``."""
-    tables = read_tables(pages)
+    tables = read_tables(pages) if tables is None else tables
     months = chosen_duration(tables)
     fields: list[Field] = []
     for table in tables:
         columns = _columns(table, months)
-        for mapped in map_concepts(table, user_rules):
+        for mapped in checked_table(table, user_rules)[0]:
             if mapped.concept is None:
                 continue
             for cell in mapped.row.cells:
@@ -87,8 +89,17 @@ def merged_statements(
 ) -> Statements:
     """The table reader's fields, completed by the lexicon reader's for the (concept, year)
     pairs the tables do not give."""
-    fields = list(table_statements(pages, user_rules))
+    tables = read_tables(pages)
+    fields = list(table_statements(pages, user_rules, tables))
     have = {(f.key, f.year) for f in fields}
-    fields += [f for f in lexicon.fields if (f.key, f.year) not in have]
+    # A statement the tables found is read on its own pages only: a lexicon field of that
+    # statement from another page (key figures in millions, a note) is left out.
+    pages_of = {t.statement: set(t.pages) for t in tables}
+    fields += [
+        f
+        for f in lexicon.fields
+        if (f.key, f.year) not in have
+        and (f.statement not in pages_of or f.page in pages_of[f.statement])
+    ]
     locale = detect_locale("\n".join(pages)) if not lexicon.fields else lexicon.locale
     return Statements(fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped)

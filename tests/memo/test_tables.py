@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
+from preuve.memo.dashboard import build_dashboard
+from preuve.memo.identities import IDENTITY_VIOLATED
 from preuve.memo.lexicon import Statement
 from preuve.memo.periods import Period, read_periods, years_of_line
+from preuve.memo.pipeline import run_memo
+from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.tables import StatementTable, read_tables
+from preuve.models.journal import Journal
+from tests.pdfs import write_text_pdf
 
 # --- Periods ------------------------------------------------------------------------
 
@@ -212,3 +219,26 @@ def test_footnote_markers_leave_the_label() -> None:
     table = _table([page], Statement.BALANCE)
     assert _values(table) == [("Restricted cash", ["0", "500000"])]
     assert table.rows[0].value(Period(0, 2021)) == Decimal(500000)
+
+
+def test_a_balance_sheet_that_does_not_balance_is_a_dashboard_defect(tmp_path: Path) -> None:
+    lines = [
+        "ACME SA",
+        "Bilan consolide",
+        "31/12/2025 31/12/2024",
+        "Stocks 1 200 1 000",
+        "Total actif 1 200 1 000",
+        "Capital 500 500",
+        "Dettes fournisseurs 600 500",
+        "Total passif 1 100 1 000",
+    ]
+    pdf = write_text_pdf(tmp_path / "acme.pdf", [lines])
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        run = run_memo([pdf], memo_rules_model(), journal=journal)
+    (company,) = run.companies
+    assert not company.identities.ok
+    (defect,) = company.identities.defects()
+    assert defect.code == IDENTITY_VIOLATED
+    assert "2025: total_assets = total_equity_and_liabilities does not hold" in defect.detail
+    assert company.identities.structural > 0  # "Total actif = Stocks" holds, per period
+    assert build_dashboard(run).rows[0].identities.endswith(", 1 violated")

@@ -27,7 +27,7 @@ from preuve.memo.identities import IdentityReport, check_identities
 from preuve.memo.ratios import Alert, Company, Ratio, compute_alerts, compute_ratios, detect_company
 from preuve.memo.reader import Reading, read_signals
 from preuve.memo.statements import Statements, extract_statements
-from preuve.memo.table_fields import merged_statements
+from preuve.memo.table_fields import merged_statements, table_identities, with_table_identities
 from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
 from preuve.models.journal import CallRecord, Journal, JournaledModel
@@ -74,8 +74,9 @@ class CompanyMemo:
             "statements": _statements_dict(self.statements),
             "identities": {
                 "checked": self.identities.checked,
+                "structural_checked": self.identities.structural,
                 "ok": self.identities.ok,
-                "violations": [v.to_defect().render() for v in self.identities.violations],
+                "violations": [d.render() for d in self.identities.defects()],
             },
             "ratios": [_ratio_dict(r) for r in self.ratios],
             "alerts": [
@@ -202,7 +203,7 @@ def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMe
     started = time.perf_counter()
     company = detect_company(pages)
     statements = merged_statements(pages, extract_statements(pages))
-    identities = check_identities(statements)
+    identities = with_table_identities(check_identities(statements), table_identities(pages))
     ratios = compute_ratios(statements, company)
     alerts = compute_alerts(statements, ratios, company)
     reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages))

@@ -18,15 +18,24 @@ reader cannot give (no statement table found) come from the lexicon reader
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from preuve.core.defects import Defect
 from preuve.core.numbers import detect_locale
+from preuve.memo.identities import IDENTITY_VIOLATED, IdentityReport
 from preuve.memo.lexicon import LabelRule, Statement
 from preuve.memo.periods import Period
 from preuve.memo.statements import Field, Statements
-from preuve.memo.table_checks import checked_table
+from preuve.memo.table_checks import Identity, checked_table
 from preuve.memo.tables import StatementTable, read_tables
 
-__all__ = ["chosen_duration", "merged_statements", "table_statements"]
+__all__ = [
+    "chosen_duration",
+    "merged_statements",
+    "table_identities",
+    "table_statements",
+    "with_table_identities",
+]
 
 
 def chosen_duration(tables: Sequence[StatementTable]) -> int | None:
@@ -103,3 +112,34 @@ def merged_statements(
     ]
     locale = detect_locale("\n".join(pages)) if not lexicon.fields else lexicon.locale
     return Statements(fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped)
+
+
+def table_identities(
+    pages: Sequence[str], user_rules: tuple[LabelRule, ...] = ()
+) -> tuple[Identity, ...]:
+    """The subtotals read from the structure of the report's primary tables, checked
+    against their rows. (The SPEC identities are checked on the fields by
+    :func:`preuve.memo.identities.check_identities`, so they are not counted twice.)"""
+    found: list[Identity] = []
+    for table in read_tables(pages):
+        found += checked_table(table, user_rules)[1]
+    return tuple(found)
+
+
+def with_table_identities(report: IdentityReport, identities: Sequence[Identity]) -> IdentityReport:
+    """The lexicon identities' report plus the tables' (each holding or violated identity
+    counts once per period; an unresolved subtotal is not counted)."""
+    checked = sum(len(i.left) for i in identities if i.holds is not None)
+    violated = tuple(
+        Defect(
+            IDENTITY_VIOLATED,
+            f"{identity.name} does not hold (page {', '.join(map(str, identity.pages))}):"
+            + "; ".join(
+                f" {p.key} {identity.left[p]} vs {identity.right.get(p)}" for p in identity.left
+            ),
+            path="statements.table",
+        )
+        for identity in identities
+        if identity.holds is False
+    )
+    return replace(report, structural=checked, structural_violations=violated)

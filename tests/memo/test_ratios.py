@@ -21,6 +21,7 @@ from preuve.memo.ratios import (
     compute_ratios,
     detect_company,
     format_decimal,
+    ratios_not_computed,
     slug_of,
 )
 from preuve.memo.statements import Field, Statements, extract_statements
@@ -382,3 +383,22 @@ def test_no_ratio_is_invented_when_an_input_is_missing(
 ) -> None:
     ids = {r.id for r in compute_ratios(_statements(values), ACME)}
     assert f"R-acme-{absent}" not in ids
+
+
+def test_a_ratio_not_computed_says_which_input_is_missing() -> None:
+    values = {
+        ("net_debt", 2025): "50",
+        ("ebitda", 2025): "-5",
+        ("operating_income", 2025): "30",
+        ("revenue", 2025): "100",
+        ("net_income", 2025): "4",
+    }
+    reasons = ratios_not_computed(_statements(values))
+    assert "Levier 2025: EBITDA (or operating income and D&A) is not positive" in reasons
+    assert "Couverture des intérêts 2025: no net cost of debt (or financial result or charges)" in (
+        reasons
+    )
+    assert "Ratio de liquidité générale 2025: no current assets and no current liabilities" in (
+        reasons
+    )
+    assert not any(r.startswith("Marge nette") for r in reasons)  # computed: 4 %

@@ -44,6 +44,7 @@ from preuve.io.registry import RegistryEntry, copy_into, write_registry
 from preuve.memo.claims_view import claims_line
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
 from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
+from preuve.memo.ratios import ratios_not_computed
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.writer import KNOWN_LIMITS, MemoStatus
 from preuve.models.journal import Journal
@@ -217,6 +218,13 @@ def memo_command(
         print_json({**dashboard.to_dict(), "files": {k: str(v) for k, v in files.items()}})
     else:
         print_dashboard(dashboard)
+        for company in run.companies:
+            missing = ratios_not_computed(company.statements)
+            if missing:
+                console.print(
+                    f"{company.company.name}: ratios not computed: {'; '.join(missing)}",
+                    markup=False,
+                )
         console.print(f"Wrote {', '.join(str(p) for p in files.values())}", markup=False)
     raise typer.Exit(EXIT_OK if run.status is MemoStatus.VERIFIED else EXIT_REJECTED)
 

@@ -24,7 +24,15 @@ from preuve.core.quotes import QuoteChecker
 from preuve.io.pdf import load_pages
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
-from preuve.memo.ratios import Alert, Company, Ratio, compute_alerts, compute_ratios, detect_company
+from preuve.memo.ratios import (
+    Alert,
+    Company,
+    Ratio,
+    compute_alerts,
+    compute_ratios,
+    detect_company,
+    ratios_not_computed,
+)
 from preuve.memo.reader import Reading, read_signals
 from preuve.memo.statements import Statements, extract_statements
 from preuve.memo.table_fields import merged_statements, table_identities, with_table_identities
@@ -79,6 +87,7 @@ class CompanyMemo:
                 "violations": [d.render() for d in self.identities.defects()],
             },
             "ratios": [_ratio_dict(r) for r in self.ratios],
+            "ratios_not_computed": list(ratios_not_computed(self.statements)),
             "alerts": [
                 {"id": a.id, "rule": a.rule, "year": a.year, "fact": a.text()} for a in self.alerts
             ],

@@ -41,6 +41,7 @@ __all__ = [
     "detect_company",
     "format_amount",
     "format_decimal",
+    "ratios_not_computed",
     "slug_of",
 ]
 
@@ -364,6 +365,42 @@ _RATIOS: tuple[tuple[str, str, _Getter, _Getter, int, str, int, bool], ...] = (
         True,
     ),
 )
+
+
+# What each ratio needs, in words, to say which input is missing (numerator, denominator).
+_INPUTS: dict[str, tuple[str, str]] = {
+    "levier": ("net debt (or borrowings and cash)", "EBITDA (or operating income and D&A)"),
+    "marge": ("net income", "revenue"),
+    "gearing": ("net debt (or borrowings and cash)", "equity"),
+    "levier-loyers": ("net debt and lease liabilities", "EBITDA (or operating income and D&A)"),
+    "couverture": ("operating income", "net cost of debt (or financial result or charges)"),
+    "marge-ebitda": ("EBITDA (or operating income and D&A)", "revenue"),
+    "liquidite": ("current assets", "current liabilities"),
+    "capex": ("capital expenditure", "revenue"),
+    "roe": ("net income", "equity"),
+    "roa": ("net income", "total assets"),
+}
+
+
+def ratios_not_computed(statements: Statements) -> tuple[str, ...]:
+    """For each ratio and extracted year it could not be computed for, which input is
+    missing (or why the value would mean nothing): no ratio is ever made up."""
+    reasons: list[str] = []
+    for suffix, name, top, bottom, _, _, _, positive in _RATIOS:
+        for year in statements.years:
+            numerator, denominator = top(statements, year), bottom(statements, year)
+            missing = [
+                what
+                for what, operand in zip(_INPUTS[suffix], (numerator, denominator), strict=True)
+                if operand is None
+            ]
+            if missing:
+                reasons.append(f"{name} {year}: no {' and no '.join(missing)}")
+            elif denominator is not None and (
+                denominator.value == 0 or (positive and denominator.value < 0)
+            ):
+                reasons.append(f"{name} {year}: {_INPUTS[suffix][1]} is not positive")
+    return tuple(reasons)
 
 
 def compute_ratios(statements: Statements, company: Company) -> tuple[Ratio, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -402,3 +403,20 @@ def test_a_ratio_not_computed_says_which_input_is_missing() -> None:
         reasons
     )
     assert not any(r.startswith("Marge nette") for r in reasons)  # computed: 4 %
+
+
+def test_half_year_flows_give_no_leverage_and_say_their_period() -> None:
+    values = {
+        ("net_debt", 2023): "50",
+        ("ebitda", 2023): "20",
+        ("net_income", 2023): "4",
+        ("revenue", 2023): "100",
+        ("equity", 2023): "80",
+    }
+    statements = replace(_statements(values), flow_months=6)
+    ratios = {r.id.removeprefix("R-acme-"): r for r in compute_ratios(statements, ACME)}
+    assert sorted(ratios) == ["gearing", "marge", "marge-ebitda"]
+    assert ratios["marge"].formula == "résultat net / chiffre d'affaires (sur 6 mois)"
+    assert "Levier: the income and cash-flow columns cover 6 months, not a year" in (
+        ratios_not_computed(statements)
+    )

@@ -367,6 +367,11 @@ _RATIOS: tuple[tuple[str, str, _Getter, _Getter, int, str, int, bool], ...] = (
 )
 
 
+# Ratios whose value depends on the flows' period: the formula says it when not a year.
+_FLOW_PERIOD = frozenset({"marge", "couverture", "marge-ebitda", "capex"})
+# Ratios of a flow (income, cash flow) to a balance: meaningless on less than a year of flows.
+_ANNUAL_ONLY = frozenset({"levier", "levier-loyers", "roe", "roa"})
+
 # What each ratio needs, in words, to say which input is missing (numerator, denominator).
 _INPUTS: dict[str, tuple[str, str]] = {
     "levier": ("net debt (or borrowings and cash)", "EBITDA (or operating income and D&A)"),
@@ -387,6 +392,12 @@ def ratios_not_computed(statements: Statements) -> tuple[str, ...]:
     missing (or why the value would mean nothing): no ratio is ever made up."""
     reasons: list[str] = []
     for suffix, name, top, bottom, _, _, _, positive in _RATIOS:
+        if suffix in _ANNUAL_ONLY and statements.flow_months != 12:
+            reasons.append(
+                f"{name}: the income and cash-flow columns cover {statements.flow_months}"
+                " months, not a year"
+            )
+            continue
         for year in statements.years:
             numerator, denominator = top(statements, year), bottom(statements, year)
             missing = [
@@ -406,7 +417,10 @@ def ratios_not_computed(statements: Statements) -> tuple[str, ...]:
 def compute_ratios(statements: Statements, company: Company) -> tuple[Ratio, ...]:
     """The three ratios, for each extracted year where their operands exist."""
     ratios: list[Ratio] = []
+    months = statements.flow_months
     for suffix, name, top, bottom, scale, unit, places, positive in _RATIOS:
+        if suffix in _ANNUAL_ONLY and months != 12:
+            continue  # a half-year EBITDA over year-end debt is no leverage
         values: list[RatioValue] = []
         formula = ""
         for year in statements.years:
@@ -418,6 +432,8 @@ def compute_ratios(statements: Statements, company: Company) -> tuple[Ratio, ...
             value = numerator.value * scale / denominator.value
             values.append(RatioValue(year, value, numerator.value, denominator.value))
             formula = formula or f"{numerator.formula} / {denominator.formula}"
+        if values and months != 12 and suffix in _FLOW_PERIOD:
+            formula += f" (sur {months} mois)"
         if values:
             ratio_id = f"R-{company.slug}-{suffix}"
             ratios.append(Ratio(ratio_id, company.name, name, formula, unit, places, tuple(values)))

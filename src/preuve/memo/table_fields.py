@@ -111,7 +111,10 @@ def merged_statements(
         and (f.statement not in pages_of or f.page in pages_of[f.statement])
     ]
     locale = detect_locale("\n".join(pages)) if not lexicon.fields else lexicon.locale
-    return Statements(fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped)
+    months = chosen_duration(tables) or 12
+    return Statements(
+        fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months
+    )
 
 
 def table_identities(

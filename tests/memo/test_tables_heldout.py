@@ -7,12 +7,16 @@ tests skip when it is absent). The figures are the README's held-out figures.
 
 from __future__ import annotations
 
+import json
+import unicodedata
 from pathlib import Path
 
 import pytest
 
 from preuve.eval.statements_eval import load_gold_rows, ratio_deviations, score_rows, table_rows
 from preuve.io.pdf import load_pages
+from preuve.memo.pipeline import analyse_report
+from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.tables import read_tables
 
 HELDOUT = Path(__file__).resolve().parents[1] / "heldout"
@@ -63,3 +67,23 @@ def test_french_reports_ratios_within_half_a_percent(name: str) -> None:
     deviations = ratio_deviations(gold, load_pages(REPORTS / f"{name}.pdf"))
     assert len(deviations) == 12  # six ratios, two years
     assert {k: v for k, v in deviations.items() if v is None or v > 0.005} == {}
+
+
+def _plain(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
+    return " ".join(text.replace("\u00a0", " ").replace("\u202f", " ").split()).rstrip(".")
+
+
+@pytest.mark.parametrize("name", ["vellorin", "cardelis"])
+def test_french_reports_signals_are_risks_not_reassurance(name: str) -> None:
+    gold = json.loads((REPORTS / f"{name}.gold.json").read_text(encoding="utf-8"))
+    pages = load_pages(REPORTS / f"{name}.pdf")
+    company = analyse_report(name, pages, memo_rules_model())
+    quoted = [_plain(f.text) for f in company.facts if f.id.startswith("Q-")]
+
+    def cited(entry: dict[str, str]) -> bool:
+        sentence = _plain(entry.get("sentence_plain_spaces", entry["sentence"]))
+        return any(sentence[:60] in quote for quote in quoted)
+
+    assert [s["sentence"] for s in gold["signals"] if not cited(s)] == []
+    assert [s["sentence"] for s in gold["not_signals"] if cited(s)] == []

@@ -36,6 +36,7 @@ from preuve.memo.ratios import (
 from preuve.memo.reader import Reading, read_signals
 from preuve.memo.statements import Statements, extract_statements
 from preuve.memo.table_fields import merged_statements, table_identities, with_table_identities
+from preuve.memo.tables import read_tables
 from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
 from preuve.models.journal import CallRecord, Journal, JournaledModel
@@ -211,8 +212,10 @@ def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMe
     """The whole workflow for one report whose page texts are already extracted."""
     started = time.perf_counter()
     company = detect_company(pages)
-    statements = merged_statements(pages, extract_statements(pages))
-    identities = with_table_identities(check_identities(statements), table_identities(pages))
+    tables = read_tables(pages)
+    statements = merged_statements(pages, extract_statements(pages), tables=tables)
+    found = table_identities(pages, tables=tables)
+    identities = with_table_identities(check_identities(statements), found)
     ratios = compute_ratios(statements, company)
     alerts = compute_alerts(statements, ratios, company)
     reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages))

@@ -94,11 +94,14 @@ def table_statements(
 
 
 def merged_statements(
-    pages: Sequence[str], lexicon: Statements, user_rules: tuple[LabelRule, ...] = ()
+    pages: Sequence[str],
+    lexicon: Statements,
+    user_rules: tuple[LabelRule, ...] = (),
+    tables: Sequence[StatementTable] | None = None,
 ) -> Statements:
     """The table reader's fields, completed by the lexicon reader's for the (concept, year)
-    pairs the tables do not give."""
-    tables = read_tables(pages)
+    pairs the tables do not give (``tables``: the report's, when already read)."""
+    tables = read_tables(pages) if tables is None else tables
     fields = list(table_statements(pages, user_rules, tables))
     have = {(f.key, f.year) for f in fields}
     # A statement the tables found is read on its own pages only: a lexicon field of that
@@ -118,13 +121,15 @@ def merged_statements(
 
 
 def table_identities(
-    pages: Sequence[str], user_rules: tuple[LabelRule, ...] = ()
+    pages: Sequence[str],
+    user_rules: tuple[LabelRule, ...] = (),
+    tables: Sequence[StatementTable] | None = None,
 ) -> tuple[Identity, ...]:
     """The subtotals read from the structure of the report's primary tables, checked
     against their rows. (The SPEC identities are checked on the fields by
     :func:`preuve.memo.identities.check_identities`, so they are not counted twice.)"""
     found: list[Identity] = []
-    for table in read_tables(pages):
+    for table in read_tables(pages) if tables is None else tables:
         found += checked_table(table, user_rules)[1]
     return tuple(found)
 

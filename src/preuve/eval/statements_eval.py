@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from preuve.memo.ratios import compute_ratios, detect_company
 from preuve.memo.statements import extract_statements
+from preuve.memo.table_fields import merged_statements
 from preuve.memo.tables import read_tables
 
 __all__ = [
@@ -185,8 +187,6 @@ RATIO_IDS = {
 def ratio_deviations(gold_path: Path, pages: Sequence[str]) -> dict[str, float | None]:
     """Relative deviation of each gold ratio value (``name year``) from the memo's R- fact
     computed on ``pages``; None when the fact was not computed for that year."""
-    from preuve.memo.ratios import compute_ratios, detect_company
-    from preuve.memo.table_fields import merged_statements
 
     gold = json.loads(gold_path.read_text(encoding="utf-8"))["ratios"]
     company = detect_company(pages)

@@ -131,12 +131,11 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
     if any(ch.isdigit() for ch in line) and years_of_line(line) is None:
         found, kind = heading_kind(line)
         return (1, kind) if found else None
-    for text in (line,):
-        found, kind = heading_kind(text)
-        if not found:
-            found, kind = _compact_kind(text)
-        if found:
-            return 1, kind
+    found, kind = heading_kind(line)
+    if not found:
+        found, kind = _compact_kind(line)
+    if found:
+        return 1, kind
     # One word a line: join a few short lines without digits.
     joined = [line]
     for extra in range(1, _SPLIT_HEADING_LINES):
@@ -196,7 +195,6 @@ class _Reader:
     """State while reading one page of one statement."""
 
     page: int
-    text: str
     locale: Locale
     periods: tuple[Period, ...] = ()
     notes_column: bool = False
@@ -317,7 +315,7 @@ def _sections(page: int, text: str, locale: Locale) -> list[StatementTable]:
                 head = " ".join(lines[index : index + taken])
                 table = StatementTable(kind, [page], "", 1, (), heading=head)
                 table.continued = bool(re.search(r"(?i)suite|continued|\(cont", head))
-                reader = _Reader(page, text, locale)
+                reader = _Reader(page, locale)
                 tables.append(table)
             index += taken
             continue

@@ -99,3 +99,25 @@ def test_no_statement_exits_1(tmp_path: Path) -> None:
     code, out, _ = _invoke("statements", str(path))
     assert code == 1
     assert "no income statement" in out
+
+
+def test_memo_uses_a_user_mapping_and_refuses_a_bad_one(report: Path, tmp_path: Path) -> None:
+    mapping = tmp_path / "mine.json"
+    rule = {"concept": "current_assets", "statements": ["balance"], "labels": ["clients"]}
+    mapping.write_text(json.dumps({"rules": [rule]}), encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, _ = _invoke("memo", str(report), "--out", str(out), "--mapping", str(mapping))
+    assert code in (0, 1)  # the memo's own verdict; the mapping was read
+    facts = (out / "facts.txt").read_text(encoding="utf-8")
+    assert "Ratio de liquidité générale" not in facts  # no current liabilities: not invented
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    (company,) = run["companies"]
+    assert any("no current liabilities" in r for r in company["ratios_not_computed"])
+    assert not any("no current assets" in r for r in company["ratios_not_computed"])
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]", encoding="utf-8")
+    code, _, err = _invoke(
+        "memo", str(report), "--out", str(tmp_path / "o2"), "--mapping", str(bad)
+    )
+    assert code == 2 and "a concept mapping needs a list of rules" in err
+    assert not (tmp_path / "o2").exists()

@@ -1,6 +1,6 @@
 """`preuve memo`, `eval memo`, `eval rates`: workflow 1 commands.
 
-memo REPORT.pdf [...] [--model M] [--out DIR] [--json]
+memo REPORT.pdf [...] [--model M] [--out DIR] [--json] [--mapping FILE]
     writes memo.md (each paragraph followed by its sources; VERIFIED or REFUSED with its
     defects; engine label; known limits), facts.txt, dashboard.json, run.json (with every
     model call) and journal.sqlite; prints the dashboard and its summary line.
@@ -43,6 +43,7 @@ from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_ove
 from preuve.io.registry import RegistryEntry, copy_into, write_registry
 from preuve.memo.claims_view import claims_line
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
+from preuve.memo.lexicon import load_mapping
 from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
 from preuve.memo.ratios import ratios_not_computed
 from preuve.memo.rules_engine import memo_rules_model
@@ -197,20 +198,28 @@ def _check_reports(reports: Sequence[Path]) -> None:
 @handles_errors
 def memo_command(
     reports: Annotated[list[Path], typer.Argument(help="Annual report PDFs (one per company).")],
+    *,
     model: ModelOpt = None,
     out: Annotated[Path, typer.Option("--out", help="Where to write the run.")] = Path(
         "preuve-out/memo"
     ),
     rates: RatesOpt = None,
     as_json: JsonOpt = False,
+    mapping: Annotated[
+        Path | None,
+        typer.Option(
+            "--mapping", help="A concept mapping file (JSON), tried before the bundled one."
+        ),
+    ] = None,
 ) -> None:
     """Cited risk signals and a verified credit memo from annual reports."""
     _check_reports(reports)
+    rules = load_mapping(mapping) if mapping is not None else ()
     chosen = resolve_model(model, memo_rules_model)
     loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(loaded, chosen, journal=journal)
+        run = run_memo(loaded, chosen, journal=journal, mapping=rules)
     append_rates(_rates_path(rates), rates_of(run, source="memo"))
     dashboard = build_dashboard(run)
     files = write_memo_run(run, dashboard, out)

@@ -24,6 +24,7 @@ from preuve.core.quotes import QuoteChecker
 from preuve.io.pdf import load_pages
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
+from preuve.memo.lexicon import LabelRule
 from preuve.memo.ratios import (
     Alert,
     Company,
@@ -208,13 +209,16 @@ def call_to_dict(call: CallRecord) -> dict[str, Any]:
     }
 
 
-def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMemo:
-    """The whole workflow for one report whose page texts are already extracted."""
+def analyse_report(
+    report: str, pages: Sequence[str], model: Model, mapping: tuple[LabelRule, ...] = ()
+) -> CompanyMemo:
+    """The whole workflow for one report whose page texts are already extracted;
+    ``mapping``: a user's concept rules, tried before the bundled ones."""
     started = time.perf_counter()
     company = detect_company(pages)
     tables = read_tables(pages)
-    statements = merged_statements(pages, extract_statements(pages), tables=tables)
-    found = table_identities(pages, tables=tables)
+    statements = merged_statements(pages, extract_statements(pages), mapping, tables)
+    found = table_identities(pages, mapping, tables)
     identities = with_table_identities(check_identities(statements), found)
     ratios = compute_ratios(statements, company)
     alerts = compute_alerts(statements, ratios, company)
@@ -251,6 +255,7 @@ def run_memo(
     journal: Journal,
     run_id: str | None = None,
     concurrency: int = 1,
+    mapping: tuple[LabelRule, ...] = (),
 ) -> MemoRun:
     """Run workflow 1 on each report (paths, or reports already loaded by
     :func:`load_reports`); every model call is journaled under ``run_id``."""
@@ -263,11 +268,12 @@ def run_memo(
         item if isinstance(item, tuple) else (str(item), load_pages(item)) for item in report_paths
     ]
     if concurrency == 1 or len(documents) < 2:
-        companies = [analyse_report(name, pages, journaled) for name, pages in documents]
+        companies = [analyse_report(name, pages, journaled, mapping) for name, pages in documents]
     else:
         with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="preuve-memo") as pool:
             futures = [
-                pool.submit(analyse_report, name, pages, journaled) for name, pages in documents
+                pool.submit(analyse_report, name, pages, journaled, mapping)
+                for name, pages in documents
             ]
             companies = [future.result() for future in futures]
     return MemoRun(

@@ -121,3 +121,49 @@ def test_memo_uses_a_user_mapping_and_refuses_a_bad_one(report: Path, tmp_path: 
     )
     assert code == 2 and "a concept mapping needs a list of rules" in err
     assert not (tmp_path / "o2").exists()
+
+
+ENGLISH = [
+    "Acme Holdings Inc. Annual Report 2025",
+    "Consolidated Statements of Operations",
+    "(In thousands)",
+    "2025 2024",
+    "Revenues 1,000 900",
+    "Operating income 120 100",
+    "Net income 80 70",
+    "Consolidated Balance Sheets",
+    "2025 2024",
+    "Cash and cash equivalents 50 60",
+    "Total current assets 400 380",
+    "Total assets 900 850",
+    "Total current liabilities 200 190",
+    "Total equity 500 480",
+    "Total liabilities and equity 900 850",
+]
+
+
+def test_an_english_report_gets_english_facts_and_memo(tmp_path: Path) -> None:
+    path = write_text_pdf(tmp_path / "acme.pdf", [ENGLISH])
+    out = tmp_path / "out"
+    code, stdout, _ = _invoke("memo", str(path), "--out", str(out))
+    assert code == 0, stdout
+    facts = (out / "facts.txt").read_text(encoding="utf-8")
+    assert "Net margin 2025: 8.0 % (2024: 7.8 %); formula: net income / revenue" in facts
+    assert "Current ratio 2025: 2.00x (2024: 2.00x)" in facts
+    memo = (out / "memo.md").read_text(encoding="utf-8")
+    assert memo.startswith("# Credit memo")
+    assert "Net margin (net income / revenue): 8.0 % in 2025, against 7.8 % in 2024." in memo
+    assert "## Known limits" in memo and "Limites connues" not in memo
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert run["companies"][0]["language"] == "en"
+
+
+def test_lang_overrides_the_report_language(tmp_path: Path) -> None:
+    path = write_text_pdf(tmp_path / "acme.pdf", [ENGLISH])
+    out = tmp_path / "out"
+    code, _, _ = _invoke("memo", str(path), "--out", str(out), "--lang", "fr")
+    assert code == 0
+    facts = (out / "facts.txt").read_text(encoding="utf-8")
+    assert "Marge nette 2025 : 8,0 % (2024 : 7,8 %) ; formule : résultat net / chiffre" in facts
+    code, _, err = _invoke("memo", str(path), "--out", str(tmp_path / "o2"), "--lang", "de")
+    assert code == 2 and "use fr or en" in err

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from preuve.core.facts import Fact
+from preuve.core.numbers import Locale
 from preuve.core.quotes import QuoteChecker
 from preuve.io.pdf import load_pages
 from preuve.memo.facts_builder import build_facts
@@ -75,12 +76,14 @@ class CompanyMemo:
     facts: tuple[Fact, ...]
     memo: MemoOutcome
     seconds: float
+    language: Locale = Locale.FR  # of the facts and memo: the report's, or --lang
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "report": self.report,
             "company": {"name": self.company.name, "slug": self.company.slug},
             "n_pages": len(self.pages),
+            "language": self.language.value,
             "statements": _statements_dict(self.statements),
             "identities": {
                 "checked": self.identities.checked,
@@ -210,21 +213,27 @@ def call_to_dict(call: CallRecord) -> dict[str, Any]:
 
 
 def analyse_report(
-    report: str, pages: Sequence[str], model: Model, mapping: tuple[LabelRule, ...] = ()
+    report: str,
+    pages: Sequence[str],
+    model: Model,
+    mapping: tuple[LabelRule, ...] = (),
+    language: Locale | None = None,
 ) -> CompanyMemo:
     """The whole workflow for one report whose page texts are already extracted;
-    ``mapping``: a user's concept rules, tried before the bundled ones."""
+    ``mapping``: a user's concept rules, tried before the bundled ones; ``language``: of
+    the facts and memo (default: the report's own, French or English)."""
     started = time.perf_counter()
     company = detect_company(pages)
     tables = read_tables(pages)
     statements = merged_statements(pages, extract_statements(pages), mapping, tables)
     found = table_identities(pages, mapping, tables)
     identities = with_table_identities(check_identities(statements), found)
-    ratios = compute_ratios(statements, company)
-    alerts = compute_alerts(statements, ratios, company)
+    lang = language or statements.locale
+    ratios = compute_ratios(statements, company, lang)
+    alerts = compute_alerts(statements, ratios, company, lang)
     reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages))
-    facts = build_facts(company, ratios, alerts, reading.verified)
-    memo = write_memo(model, company.name, facts, statements.years)
+    facts = build_facts(company, ratios, alerts, reading.verified, lang)
+    memo = write_memo(model, company.name, facts, statements.years, lang)
     return CompanyMemo(
         report=report,
         pages=tuple(pages),
@@ -237,6 +246,7 @@ def analyse_report(
         facts=facts,
         memo=memo,
         seconds=time.perf_counter() - started,
+        language=lang,
     )
 
 
@@ -256,6 +266,7 @@ def run_memo(
     run_id: str | None = None,
     concurrency: int = 1,
     mapping: tuple[LabelRule, ...] = (),
+    language: Locale | None = None,
 ) -> MemoRun:
     """Run workflow 1 on each report (paths, or reports already loaded by
     :func:`load_reports`); every model call is journaled under ``run_id``."""
@@ -268,11 +279,13 @@ def run_memo(
         item if isinstance(item, tuple) else (str(item), load_pages(item)) for item in report_paths
     ]
     if concurrency == 1 or len(documents) < 2:
-        companies = [analyse_report(name, pages, journaled, mapping) for name, pages in documents]
+        companies = [
+            analyse_report(name, pages, journaled, mapping, language) for name, pages in documents
+        ]
     else:
         with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="preuve-memo") as pool:
             futures = [
-                pool.submit(analyse_report, name, pages, journaled, mapping)
+                pool.submit(analyse_report, name, pages, journaled, mapping, language)
                 for name, pages in documents
             ]
             companies = [future.result() for future in futures]

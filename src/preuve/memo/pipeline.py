@@ -36,6 +36,7 @@ from preuve.memo.ratios import (
     ratios_not_computed,
 )
 from preuve.memo.reader import Reading, read_signals
+from preuve.memo.statement_report import tables_json
 from preuve.memo.statements import Statements, extract_statements
 from preuve.memo.table_fields import merged_statements, table_identities, with_table_identities
 from preuve.memo.tables import read_tables
@@ -77,6 +78,7 @@ class CompanyMemo:
     memo: MemoOutcome
     seconds: float
     language: Locale = Locale.FR  # of the facts and memo: the report's, or --lang
+    statement_tables: tuple[dict[str, Any], ...] = ()  # every row, value spans (JSON-ready)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +86,7 @@ class CompanyMemo:
             "company": {"name": self.company.name, "slug": self.company.slug},
             "n_pages": len(self.pages),
             "language": self.language.value,
+            "statement_tables": list(self.statement_tables),
             "statements": _statements_dict(self.statements),
             "identities": {
                 "checked": self.identities.checked,
@@ -247,6 +250,7 @@ def analyse_report(
         memo=memo,
         seconds=time.perf_counter() - started,
         language=lang,
+        statement_tables=tuple(tables_json(tables, mapping)),
     )
 
 

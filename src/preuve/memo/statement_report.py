@@ -16,7 +16,7 @@ from preuve.memo.lexicon import LabelRule, Statement
 from preuve.memo.table_checks import Identity, check_accounting, checked_table
 from preuve.memo.tables import StatementTable, read_tables
 
-__all__ = ["StatementReport", "read_statement_report"]
+__all__ = ["StatementReport", "read_statement_report", "tables_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,3 +107,10 @@ def read_statement_report(
         by_kind.get(Statement.BALANCE, ()), by_kind.get(Statement.CASHFLOW, ())
     )
     return StatementReport(tuple(mapped), tuple(identities))
+
+
+def tables_json(
+    tables: Sequence[StatementTable], user_rules: tuple[LabelRule, ...] = ()
+) -> list[dict[str, Any]]:
+    """The tables as JSON (each value with its page and span), with their concepts."""
+    return [_table_json(table, checked_table(table, user_rules)[0]) for table in tables]

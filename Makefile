@@ -50,6 +50,7 @@ bench: $(DEV)
 	$(BIN)/python benchmarks/concurrency.py
 	$(BIN)/python benchmarks/digest.py
 	$(BIN)/python -m benchmarks.contrast
+	$(BIN)/python -m benchmarks.statements_heldout
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "preuve needs Python 3.11 or newer")'

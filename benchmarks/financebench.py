@@ -8,8 +8,8 @@ a decimal or thousands separator swapped, a parenthesis dropped, a sign added) m
 be refused.
 
 Prints the verified rate with its tier breakdown (with and without the lenient tier),
-the false accepts, the sentences still refused with their diagnostics, and the time
-to extract a page.
+the false accepts, the sentences still refused with their diagnostics, the time
+to extract a page, and the statement readers' time per 100 pages.
 
 Run: ``.venv/bin/python -m benchmarks.financebench``
 (The same definitions are asserted by ``tests/core/test_financebench.py``.)
@@ -29,6 +29,8 @@ from benchmarks.cuts import try_cuts
 from preuve.core.quotes import QuoteChecker, QuoteResult, Verdict
 from preuve.core.text import normalize, normalize_quote
 from preuve.io.pdf import load_pages
+from preuve.memo.statements import extract_statements
+from preuve.memo.tables import read_tables
 
 __all__ = ["DATA_DIR", "Evidence", "load_evidence", "main", "perturbations", "prose_sentences"]
 
@@ -128,6 +130,23 @@ def _show_refusal(sentence: str, result: QuoteResult) -> None:
         print(f"    closest passage: {result.diagnostic.passage!r}")
 
 
+def _statement_speed(documents: dict[str, list[str]], n_pages: int) -> None:
+    """Statement extraction time per 100 pages, the table reader beside the lexicon reader
+    (goal: under 0.5 s per 100 pages); printed, never asserted."""
+    timings: dict[str, float] = {}
+    for name, reader in (("tables", read_tables), ("lexicon", extract_statements)):
+        started = time.perf_counter()
+        for pages in documents.values():
+            reader(pages)
+        timings[name] = time.perf_counter() - started
+    per_100 = {name: spent / n_pages * 100 for name, spent in timings.items()}
+    print(
+        f"statement extraction: tables {per_100['tables']:.3f} s per 100 pages,"
+        f" lexicon {per_100['lexicon']:.3f} s per 100 pages"
+        f" (ratio {timings['tables'] / timings['lexicon']:.2f}; goal < 0.5 s per 100 pages)"
+    )
+
+
 def main() -> int:
     if not (DATA_DIR / "evidence.jsonl").is_file():
         print(f"FinanceBench sample not found in {DATA_DIR}")
@@ -137,6 +156,8 @@ def main() -> int:
     print(
         f"extraction: {n_pages} pages in {seconds:.2f} s, {seconds / n_pages * 1000:.1f} ms a page"
     )
+
+    _statement_speed(documents, n_pages)
 
     lenient_checkers = {name: QuoteChecker(pages) for name, pages in documents.items()}
     strict_checkers = {

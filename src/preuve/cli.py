@@ -1,4 +1,5 @@
-"""The one entry point: `preuve demo | check-* | memo | synthesize | digest | eval | view`.
+"""The one entry point: `preuve demo | check-* | memo | statements | synthesize | digest |
+eval | view`.
 
 Thin on purpose: each subcommand lives in :mod:`preuve.commands` and calls library code.
 """
@@ -12,6 +13,7 @@ from preuve.commands.demo import demo_command
 from preuve.commands.digest import digest_app, eval_digest_command
 from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_command
 from preuve.commands.reliability import reliability_command
+from preuve.commands.statements import statements_command
 from preuve.commands.synthesize import (
     check_synthesis_command,
     eval_synthesis_command,
@@ -38,6 +40,7 @@ def build_app() -> typer.Typer:
     app.command("check-quotes")(check_quotes_command)
     app.command("check-memo")(check_memo_command)
     app.command("memo")(memo_command)
+    app.command("statements")(statements_command)
     app.command("synthesize")(synthesize_command)
     app.command("check-synthesis")(check_synthesis_command)
     app.command("grade")(grade_command)

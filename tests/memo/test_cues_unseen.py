@@ -101,3 +101,53 @@ def test_company_name_punctuation_spaced_out_by_extraction_is_closed_up() -> Non
     company = detect_company([cover])
     assert company.name == "ACME WIDGETS, Inc."
     assert company.slug == "acme"
+
+
+# Reassurance, pointers and accounting policies name a risk word but no risk (issue 14).
+NOT_SIGNALS = {
+    "no other uncertainty (fr)": "La direction n'a relevé aucune autre incertitude majeure"
+    " susceptible d'affecter la continuité d'exploitation.",
+    "no other material uncertainty (en)": "Management has identified no other material"
+    " uncertainty that may cast doubt on the going concern assumption.",
+    "in compliance with covenants": "At December 31, 2025 the Company was in compliance"
+    " with all financial covenants of its credit agreement.",
+    "complies with its commitments (fr)": "La société respecte l'ensemble de ses"
+    " engagements financiers au 31 décembre.",
+    "pointer to a note (fr)": "Le détail des ratios financiers est présenté en note 12.",
+    "pointer to a note (en)": "Covenant compliance is described in Note 7.",
+    "financing is sufficient": "Management believes that cash on hand is sufficient to"
+    " meet liquidity needs for the next twelve months.",
+    "nothing pending (fr)": "Aucun contentieux significatif n'était en cours à la clôture.",
+    "accounting policy": "Trade receivables are measured at amortised cost less expected"
+    " credit losses, with litigation provisions recognised separately.",
+}
+
+
+@pytest.mark.parametrize("case", NOT_SIGNALS)
+def test_reassurance_and_boilerplate_are_not_signals(case: str) -> None:
+    assert classify_sentence(NOT_SIGNALS[case]) is None
+
+
+SIGNALS = {
+    "no provision is a risk": (
+        "Un client réclame 2 000 k€ devant le tribunal de commerce ; aucune provision n'a"
+        " été comptabilisée.",
+        "litigation",
+    ),
+    "cannot meet needs is a risk": (
+        "Les financements obtenus ne permettent pas de faire face aux besoins de trésorerie"
+        " de 2026.",
+        "liquidity",
+    ),
+    "licence words apart": (
+        "Le produit phare est fabriqué sous une licence de marque exclusive qui expire en 2027.",
+        "dependency",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", SIGNALS)
+def test_risks_next_to_reassuring_words_stay_signals(case: str) -> None:
+    sentence, category = SIGNALS[case]
+    found = classify_sentence(sentence)
+    assert found is not None and found[0] == category

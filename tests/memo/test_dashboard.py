@@ -36,17 +36,21 @@ def test_rows_without_gold_show_what_was_extracted(run: MemoRun) -> None:
     ferlac, solvea = dashboard.rows
     assert ferlac.company == "Maison Ferlac SAS"
     assert ferlac.fields == "68 extracted"
-    assert ferlac.ratios == "Levier 5,5x · Marge nette -0,5 % · Gearing 2,12x"
+    assert ferlac.ratios == (
+        "Levier 5,5x · Marge nette -0,5 % · Gearing 2,12x · Couverture des intérêts 0,9x"
+        " · Marge d'EBITDA 10,0 % · Intensité capitalistique 12,6 %"
+        " · Rentabilité des capitaux propres -1,9 % · Rentabilité de l'actif -0,4 %"
+    )
     assert ferlac.memo_status == "VERIFIED"
     assert (ferlac.signals_rejected, ferlac.signals_cited) == (0, "6/6")
     assert (ferlac.ratio_deviation, ferlac.signal_recall) == ("—", "—")
     assert solvea.ratios.startswith("Levier 6,0x")
     assert dashboard.summary.line() == (
         "field accuracy: n/a · max ratio deviation: n/a · signal recall: n/a · memo verified: yes"
-        " · claims unchecked: 4%"
+        " · claims unchecked: 3%"
     )
     # the alert paragraph's opening sentence matches no fact: its polarity stays unchecked
-    assert (ferlac.claims_unchecked, solvea.claims_unchecked) == ("1/26 (4%)", "1/19 (5%)")
+    assert (ferlac.claims_unchecked, solvea.claims_unchecked) == ("1/36 (3%)", "1/29 (3%)")
 
 
 def test_rows_with_evaluation_figures(run: MemoRun) -> None:
@@ -69,7 +73,7 @@ def test_rows_with_evaluation_figures(run: MemoRun) -> None:
     assert summary.signal_recall == pytest.approx(0.75)
     assert summary.line() == (
         "field accuracy: 94.1% · max ratio deviation: 1.23% · signal recall: 75% · "
-        "memo verified: yes · claims unchecked: 4%"
+        "memo verified: yes · claims unchecked: 3%"
     )
     data = json.loads(json.dumps(dashboard.to_dict()))
     assert data["engine"] == "rules" and len(data["rows"]) == 2

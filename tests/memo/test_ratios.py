@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from preuve.memo.ratios import (
     compute_ratios,
     detect_company,
     format_decimal,
+    ratios_not_computed,
     slug_of,
 )
 from preuve.memo.statements import Field, Statements, extract_statements
@@ -73,7 +75,7 @@ def test_ratios_match_the_gold_exactly(
 ) -> None:
     company, statements = _analyse(pages[slug])
     computed = {r.id: r for r in compute_ratios(statements, company)}
-    assert len(computed) == 3
+    assert len(computed) == 8  # the 3 of the gold + 5 credit ratios
     worst = Decimal(0)
     for expected in gold[slug]["ratios"]:
         ratio = computed[expected["id"]]
@@ -180,7 +182,7 @@ def test_facts_round_trip(pages: dict[str, list[str]]) -> None:
     facts = [r.to_fact() for r in ratios]
     facts += [a.to_fact() for a in compute_alerts(statements, ratios, company)]
     assert parse_facts(render_facts(facts)) == facts
-    assert [f.render() for f in facts[:3]] == [r.render() for r in ratios]
+    assert [f.render() for f in facts[: len(ratios)]] == [r.render() for r in ratios]
 
 
 def _statements(values: dict[tuple[str, int], str]) -> Statements:
@@ -328,3 +330,93 @@ def test_a_rounding_difference_of_one_unit_is_tolerated() -> None:
     report = check_identities(extract_statements(sheet))
     assert report.ok
     assert report.checked == 4
+
+
+CREDIT_CASES = {
+    "leverage with leases": (
+        {
+            ("net_debt", 2025): "50",
+            ("ebitda", 2025): "20",
+            ("lease_liabilities_noncurrent", 2025): "8",
+            ("lease_liabilities_current", 2025): "2",
+        },
+        "levier-loyers",
+        "3",
+    ),
+    "interest cover from a negative cost of debt": (
+        {("operating_income", 2025): "30", ("net_financial_expense", 2025): "-12"},
+        "couverture",
+        "2.5",
+    ),
+    "current ratio": (
+        {("current_assets", 2025): "150", ("current_liabilities", 2025): "100"},
+        "liquidite",
+        "1.5",
+    ),
+    "capex intensity from a negative capex": (
+        {("capex", 2025): "-8", ("revenue", 2025): "200"},
+        "capex",
+        "4",
+    ),
+    "ebitda margin": ({("ebitda", 2025): "30", ("revenue", 2025): "200"}, "marge-ebitda", "15"),
+}
+
+
+@pytest.mark.parametrize("case", CREDIT_CASES)
+def test_credit_ratios(case: str) -> None:
+    values, suffix, expected = CREDIT_CASES[case]
+    ratios = {r.id: r for r in compute_ratios(_statements(values), ACME)}
+    assert ratios[f"R-acme-{suffix}"].value(2025) == Decimal(expected)
+
+
+@pytest.mark.parametrize(
+    ("values", "absent"),
+    [
+        ({("net_debt", 2025): "50", ("ebitda", 2025): "20"}, "levier-loyers"),
+        ({("operating_income", 2025): "30"}, "couverture"),
+        ({("current_assets", 2025): "150"}, "liquidite"),
+        ({("operating_income", 2025): "30", ("net_financial_expense", 2025): "0"}, "couverture"),
+    ],
+    ids=["no-lease-line", "no-cost-of-debt", "no-current-liabilities", "zero-cost-of-debt"],
+)
+def test_no_ratio_is_invented_when_an_input_is_missing(
+    values: dict[tuple[str, int], str], absent: str
+) -> None:
+    ids = {r.id for r in compute_ratios(_statements(values), ACME)}
+    assert f"R-acme-{absent}" not in ids
+
+
+def test_a_ratio_not_computed_says_which_input_is_missing() -> None:
+    values = {
+        ("net_debt", 2025): "50",
+        ("ebitda", 2025): "-5",
+        ("operating_income", 2025): "30",
+        ("revenue", 2025): "100",
+        ("net_income", 2025): "4",
+    }
+    reasons = ratios_not_computed(_statements(values))
+    assert "Levier 2025: EBITDA (or operating income and D&A) is not positive" in reasons
+    assert "Couverture des intérêts 2025: no net cost of debt (or financial result or charges)" in (
+        reasons
+    )
+    assert "Ratio de liquidité générale 2025: no current assets and no current liabilities" in (
+        reasons
+    )
+    assert not any(r.startswith("Marge nette") for r in reasons)  # computed: 4 %
+
+
+def test_half_year_flows_give_no_leverage_and_say_their_period() -> None:
+    values = {
+        ("net_debt", 2023): "50",
+        ("ebitda", 2023): "20",
+        ("net_income", 2023): "4",
+        ("revenue", 2023): "100",
+        ("equity", 2023): "80",
+    }
+    statements = replace(_statements(values), flow_months=6)
+    ratios = {r.id.removeprefix("R-acme-"): r for r in compute_ratios(statements, ACME)}
+    assert sorted(ratios) == ["gearing", "marge", "marge-ebitda"]
+    assert ratios["marge"].formula == "résultat net / chiffre d'affaires (sur 6 mois)"
+    assert "Levier: the income and cash-flow columns cover 6 months, not a year" in (
+        ratios_not_computed(statements)
+    )

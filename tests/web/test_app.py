@@ -397,3 +397,21 @@ def test_view_refuses_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
     lines = result.output.strip().splitlines()
     assert len(lines) == 1
     assert "not a run folder" in lines[0]
+
+
+STATEMENT_LINK = re.compile(
+    r'<a class="page-link" href="(/page/[^"?]+/\d+\?start=\d+&amp;end=\d+#hl)">([^<]+)</a>'
+)
+
+
+def test_each_statement_value_opens_highlighted_on_its_page(client: TestClient) -> None:
+    memo = client.get("/memo").text
+    block = memo[memo.index('<details class="statement">') :]
+    block = block[: block.index("</details>")]
+    links = STATEMENT_LINK.findall(block)
+    assert len(links) >= 10
+    for href, raw in links[:10]:
+        page = client.get(html.unescape(href).removesuffix("#hl")).text
+        marked = [html.unescape(m) for m in MARK.findall(page)]
+        same = [" ".join(m.replace("\u202f", " ").replace("\u00a0", " ").split()) for m in marked]
+        assert same == [" ".join(html.unescape(raw).replace("\u202f", " ").split())]

@@ -1,6 +1,6 @@
 """`preuve memo`, `eval memo`, `eval rates`: workflow 1 commands.
 
-memo REPORT.pdf [...] [--model M] [--out DIR] [--json]
+memo REPORT.pdf [...] [--model M] [--out DIR] [--json] [--mapping FILE] [--lang fr|en]
     writes memo.md (each paragraph followed by its sources; VERIFIED or REFUSED with its
     defects; engine label; known limits), facts.txt, dashboard.json, run.json (with every
     model call) and journal.sqlite; prints the dashboard and its summary line.
@@ -37,13 +37,17 @@ from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import render_facts
 from preuve.core.markdown import escape_markdown, markdown_quote
+from preuve.core.numbers import Locale
 from preuve.corpora.memo_reports import GOLD_RELATIVE, REPORTS_DIR, generate_memo_corpus
 from preuve.eval.memo_eval import EvalFigures, evaluate_memo
 from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_overview, read_rates
 from preuve.io.registry import RegistryEntry, copy_into, write_registry
 from preuve.memo.claims_view import claims_line
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
+from preuve.memo.english import KNOWN_LIMITS_EN
+from preuve.memo.lexicon import load_mapping
 from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
+from preuve.memo.ratios import ratios_not_computed
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.writer import KNOWN_LIMITS, MemoStatus
 from preuve.models.journal import Journal
@@ -100,37 +104,68 @@ def _company_markdown(company: CompanyMemo) -> list[str]:
     """One company's section. Every text that comes from a document or a model (names,
     paragraphs, source ids, defects quoting them) is escaped: it stays text."""
     memo = company.memo
+    en = company.language is Locale.EN
+    words = _MD_EN if en else _MD_FR
     lines = [
         f"## {escape_markdown(company.company.name)} — {memo.status.value}",
         "",
-        f"Rapport : {escape_markdown(company.report)} · signaux vérifiés : "
-        f"{len(company.reading.verified)} · signaux rejetés : {company.reading.signals_rejected}",
+        words["report"].format(
+            report=escape_markdown(company.report),
+            verified=len(company.reading.verified),
+            rejected=company.reading.signals_rejected,
+        ),
         "",
     ]
     if memo.status is MemoStatus.REFUSED:
-        lines += ["**REFUSÉ** après réécriture : cette note n'est pas vérifiée. Défauts :", ""]
+        lines += [words["refused"], ""]
         lines += [f"- {_defect_markdown(defect)}" for defect in memo.defects] + [""]
         if memo.paragraphs:
-            lines += ["Texte refusé (non vérifié) :", ""]
+            lines += [words["refused_text"], ""]
     claims = memo.claims or tuple(() for _ in memo.paragraphs)
     for paragraph, records in zip(memo.paragraphs, claims, strict=False):
         text = escape_markdown(paragraph.text) if memo.verified else markdown_quote(paragraph.text)
-        sources = " ".join(_source_markdown(s) for s in paragraph.sources) or "aucune"
-        lines += [text, "", f"Sources : {sources}", "", escape_markdown(claims_line(records)), ""]
+        sources = " ".join(_source_markdown(s) for s in paragraph.sources) or words["none"]
+        lines += [text, "", words["sources"].format(sources=sources), ""]
+        lines += [escape_markdown(claims_line(records, english=en)), ""]
     return lines
+
+
+_MD_FR = {
+    "report": "Rapport : {report} · signaux vérifiés : {verified} · signaux rejetés : {rejected}",
+    "refused": "**REFUSÉ** après réécriture : cette note n'est pas vérifiée. Défauts :",
+    "refused_text": "Texte refusé (non vérifié) :",
+    "sources": "Sources : {sources}",
+    "none": "aucune",
+    "title": "# Note de crédit",
+    "status": "engine: {engine} · run {run} · statut : {status}",
+    "limits": "## Limites connues",
+}
+_MD_EN = {
+    "report": "Report: {report} · verified signals: {verified} · rejected signals: {rejected}",
+    "refused": "**REFUSED** after rewrite: this memo is not verified. Defects:",
+    "refused_text": "Refused text (not verified):",
+    "sources": "Sources: {sources}",
+    "none": "none",
+    "title": "# Credit memo",
+    "status": "engine: {engine} · run {run} · status: {status}",
+    "limits": "## Known limits",
+}
 
 
 def memo_markdown(run: MemoRun) -> str:
     """The memo file: one section per company, each paragraph followed by its sources."""
+    english = bool(run.companies) and all(c.language is Locale.EN for c in run.companies)
+    words = _MD_EN if english else _MD_FR
     lines = [
-        "# Note de crédit",
+        words["title"],
         "",
-        f"engine: {run.engine} · run {run.run_id} · statut : {run.status.value}",
+        words["status"].format(engine=run.engine, run=run.run_id, status=run.status.value),
         "",
     ]
     for company in run.companies:
         lines += _company_markdown(company)
-    lines += ["## Limites connues", ""] + [f"- {limit}" for limit in KNOWN_LIMITS]
+    limits = KNOWN_LIMITS_EN if english else KNOWN_LIMITS
+    lines += [words["limits"], ""] + [f"- {limit}" for limit in limits]
     return "\n".join(lines) + "\n"
 
 
@@ -196,20 +231,37 @@ def _check_reports(reports: Sequence[Path]) -> None:
 @handles_errors
 def memo_command(
     reports: Annotated[list[Path], typer.Argument(help="Annual report PDFs (one per company).")],
+    *,
     model: ModelOpt = None,
     out: Annotated[Path, typer.Option("--out", help="Where to write the run.")] = Path(
         "preuve-out/memo"
     ),
     rates: RatesOpt = None,
     as_json: JsonOpt = False,
+    mapping: Annotated[
+        Path | None,
+        typer.Option(
+            "--mapping", help="A concept mapping file (JSON), tried before the bundled one."
+        ),
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang", help="fr or en: the facts' and memo's language (default: the report's)."
+        ),
+    ] = None,
 ) -> None:
     """Cited risk signals and a verified credit memo from annual reports."""
+    if lang is not None and lang not in {"fr", "en"}:
+        raise InputError(f"--lang {lang!r}: use fr or en")
+    language = None if lang is None else Locale(lang)
     _check_reports(reports)
+    rules = load_mapping(mapping) if mapping is not None else ()
     chosen = resolve_model(model, memo_rules_model)
     loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(loaded, chosen, journal=journal)
+        run = run_memo(loaded, chosen, journal=journal, mapping=rules, language=language)
     append_rates(_rates_path(rates), rates_of(run, source="memo"))
     dashboard = build_dashboard(run)
     files = write_memo_run(run, dashboard, out)
@@ -217,6 +269,13 @@ def memo_command(
         print_json({**dashboard.to_dict(), "files": {k: str(v) for k, v in files.items()}})
     else:
         print_dashboard(dashboard)
+        for company in run.companies:
+            missing = ratios_not_computed(company.statements)
+            if missing:
+                console.print(
+                    f"{company.company.name}: ratios not computed: {'; '.join(missing)}",
+                    markup=False,
+                )
         console.print(f"Wrote {', '.join(str(p) for p in files.values())}", markup=False)
     raise typer.Exit(EXIT_OK if run.status is MemoStatus.VERIFIED else EXIT_REJECTED)
 

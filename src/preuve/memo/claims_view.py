@@ -25,9 +25,9 @@ DIMENSION_LABELS = {
 _MARKS = {"ok": "✓", "defect": "✗", "unchecked": "?"}
 
 
-def _claim(record: ClaimRecord) -> str | None:
+def _claim(record: ClaimRecord, english: bool = False) -> str | None:
     shown = [
-        f"{DIMENSION_LABELS[d]} {_MARKS[record.status(d)]}"
+        f"{d if english else DIMENSION_LABELS[d]} {_MARKS[record.status(d)]}"
         for d in DIMENSIONS
         if record.status(d) in _MARKS
     ]
@@ -36,18 +36,26 @@ def _claim(record: ClaimRecord) -> str | None:
     name = (
         record.claim
         if record.claim[:1].isdigit() or record.claim[:1] in "-−("
-        else (f"« {record.claim} »")
+        else (f"“{record.claim}”" if english else f"« {record.claim} »")
     )
     return f"{name} [{', '.join(shown)}]"
 
 
-def claims_line(records: Sequence[ClaimRecord]) -> str:
-    """``Contrôles : ...`` for one paragraph, with how many claims stayed unchecked."""
-    parts = [part for part in (_claim(r) for r in records) if part is not None]
+def claims_line(records: Sequence[ClaimRecord], english: bool = False) -> str:
+    """``Contrôles : ...`` for one paragraph, with how many claims stayed unchecked
+    (``Checks: ...`` in English)."""
+    parts = [part for part in (_claim(r, english) for r in records) if part is not None]
     if not parts:
+        if english:
+            return "Checks: no claim of subject, period, direction or polarity found."
         return "Contrôles : aucune affirmation de sujet, période, sens ou polarité relevée."
     unchecked = sum(1 for r in records if r.unchecked())
     stated = sum(1 for r in records if r.unchecked() or r.checked())
+    if english:
+        return (
+            f"Checks ({stated - unchecked}/{stated} claims fully checked, ? = not checked):"
+            f" {' · '.join(parts)}"
+        )
     return (
         f"Contrôles ({stated - unchecked}/{stated} affirmations entièrement vérifiées, "
         f"? = non vérifié) : {' · '.join(parts)}"

@@ -306,7 +306,7 @@ _CUES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             r"fournisseur unique|seul fournisseur|source unique",
             r"\bdepend(?:ance|ant|ante|ent)?\b\s+(?:de|d'|du|des|a l'egard)",
-            r"licence exclusive",
+            r"\blicences?\b(?: \w+){0,3} exclusives?\b|\bexclusives?\b(?: \w+){0,2} licences?\b",
             r"sole (?:supplier|source)|single (?:supplier|source)",
             # the company depends on someone; "depends on many factors" is no dependency
             r"\b(?:we|our|us|the company(?:'s)?)\b.{0,60}\bdepend(?:s|ent|ence)? (?:up)?on\b"
@@ -320,8 +320,36 @@ _CUES: tuple[tuple[str, tuple[str, ...]], ...] = (
 _NOT_RISK = re.compile(
     r"private securities litigation reform act|covenants? not to compete|non-?compet\w*"
 )
-# A pointer to another section ("see Note 10", "see “Liquidity ...”") states nothing itself.
-_CROSS_REFERENCE = re.compile(r"\bsee (?:note|item|part|section|\"|“)")
+# A pointer to another section ("see Note 10", "see “Liquidity ...”", "est détaillé en note
+# 9") states nothing itself.
+_CROSS_REFERENCE = re.compile(
+    r"\bsee (?:note|item|part|section|\"|“)|\b(?:voir|cf\.?) (?:la )?note\b"
+    r"|\b(?:est|sont) (?:detaille|decrit|presente|expose)e?s? (?:en|dans la|a la) note\b"
+    r"|\b(?:is|are) (?:detailed|described|presented|discussed) in note\b"
+)
+# Reassurance names a risk only to say it is absent or met: "no other significant
+# uncertainty", "the group complies with all its covenants", "financing is sufficient to
+# meet its needs". Accounting-policy definitions ("are recognised at fair value") neither.
+_NOT_SIGNAL: tuple[str, ...] = (
+    r"\baucune? autre (?:\w+ ){0,3}(?:significati|materiel|notable|important|majeur)",
+    r"\bn'a (?:ete )?(?:identifie|releve|constate|detecte) aucune?\b",
+    r"\bn'a connaissance d'aucune?\b",
+    r"\bno other (?:\w+ ){0,2}(?:significant|material)\b",
+    r"\b(?:is|are|was|were|remains?|remained) in (?:full )?compliance with\b",
+    r"\brespect(?:e|ait|ent|aient) (?:l'ensemble de |tous |toutes )?(?:ses|leurs|le|les) "
+    r"(?:engagements|covenants?|ratios?)\b",
+    r"\b(?:complies|complied) with (?:all |each of )?(?:its |the )?(?:covenants?|ratios?)\b",
+    r"(?<!ne )\bpermet(?:tent|tra|tront)? de faire face\b",
+    r"\bsuffisante?s? pour (?:faire face|couvrir)",
+    r"\b(?:sufficient|adequate) to (?:meet|fund|cover|satisfy)\b",
+    r"\bn'est pas expose\b|\bis not exposed\b",
+    r"\baucune? (?:[\w']+ ){0,8}n'(?:est|etait|sont|etaient) en cours\b",
+    r"\bno (?:event of )?default (?:has occurred|exists|existed|is continuing)\b",
+    r"\b(?:sont|est) (?:comptabilise|evalue|enregistre|constate|amorti)e?s?\b"
+    r".{0,80}\b(?:juste valeur|cout amorti|methode|lineaire|date)",
+    r"\b(?:are|is) (?:recognized|recognised|measured|accounted for|stated) (?:at|using|on)\b",
+)
+_REASSURANCE = re.compile("|".join(_NOT_SIGNAL))
 _COMPILED: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
     (category, tuple(re.compile(p) for p in patterns)) for category, patterns in _CUES
 )
@@ -330,7 +358,7 @@ _COMPILED: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
 def classify_sentence(text: str) -> tuple[str, int] | None:
     """The sentence's risk category and how many of its cues matched, or None."""
     folded = _NOT_RISK.sub(" ", fold(text))
-    if _CROSS_REFERENCE.search(folded):
+    if _CROSS_REFERENCE.search(folded) or _REASSURANCE.search(folded):
         return None
     for category, patterns in _COMPILED:
         hits = sum(1 for pattern in patterns if pattern.search(folded))

@@ -59,6 +59,7 @@ class DashboardRow:
     signals_cited: str
     signal_recall: str
     claims_unchecked: str = _NONE
+    identities: str = _NONE  # "47 checked, 0 violated": a violated identity is a defect
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +73,7 @@ class DashboardRow:
             "signals_cited": self.signals_cited,
             "signal_recall": self.signal_recall,
             "claims_unchecked": self.claims_unchecked,
+            "identities": self.identities,
         }
 
 
@@ -151,6 +153,10 @@ def _row(company: CompanyMemo, score: CompanyScore | None) -> DashboardRow:
         signals_cited=f"{cited}/{len(quote_ids)}",
         signal_recall=recall,
         claims_unchecked=_unchecked_cell(company),
+        identities=(
+            f"{company.identities.total_checked} checked,"
+            f" {company.identities.total_violated} violated"
+        ),
     )
 
 
@@ -199,12 +205,13 @@ def dashboard_table(dashboard: Dashboard) -> Table:
     table = Table(title=f"Workflow 1 dashboard (engine: {dashboard.engine})")
     for column in (
         "company", "fields", "ratios", "memo", "signals rejected", "ratio deviation",
-        "signals cited", "signal recall", "claims unchecked",
+        "signals cited", "signal recall", "claims unchecked", "identities",
     ):  # fmt: skip
         table.add_column(column)
     for row in dashboard.rows:
         table.add_row(
             row.company, row.fields, row.ratios, row.memo_status, str(row.signals_rejected),
             row.ratio_deviation, row.signals_cited, row.signal_recall, row.claims_unchecked,
+            row.identities,
         )  # fmt: skip
     return table

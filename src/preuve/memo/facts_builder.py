@@ -30,19 +30,25 @@ __all__ = ["build_facts", "quote_fact", "quote_facts"]
 _LINE_BREAK = re.compile(r"\s*[\r\n]+\s*")
 
 
-def quote_fact(company: Company, signal: VerifiedSignal, number: int) -> Fact:
-    """``[Q-<slug>-<n>] <company> - « <text on the page> » (p. N)``."""
+def quote_fact(
+    company: Company, signal: VerifiedSignal, number: int, locale: Locale = Locale.FR
+) -> Fact:
+    """``[Q-<slug>-<n>] <company> - « <text on the page> » (p. N)`` (English: “ ”)."""
     on_page = _LINE_BREAK.sub(" ", signal.matched).strip()
-    # Read as the memo check reads the memo (French numbers), so a copy binds the same way.
-    structure = prose_structure(company.name, on_page, Locale.FR)
-    text = f"{company.name} - « {on_page} » (p. {signal.page})"
+    # Read as the memo check reads the memo (its language's numbers), so a copy binds the
+    # same way.
+    structure = prose_structure(company.name, on_page, locale)
+    opening, closing = ("“", "”") if locale is Locale.EN else ("« ", " »")
+    text = f"{company.name} - {opening}{on_page}{closing} (p. {signal.page})"
     return Fact(f"Q-{company.slug}-{number}", text, structure=structure)
 
 
-def quote_facts(company: Company, signals: Sequence[VerifiedSignal]) -> tuple[Fact, ...]:
+def quote_facts(
+    company: Company, signals: Sequence[VerifiedSignal], locale: Locale = Locale.FR
+) -> tuple[Fact, ...]:
     """One fact per verified signal, numbered from 1 in page order."""
     ordered = sorted(signals, key=lambda s: (s.page, s.start, s.end))
-    return tuple(quote_fact(company, s, n) for n, s in enumerate(ordered, start=1))
+    return tuple(quote_fact(company, s, n, locale) for n, s in enumerate(ordered, start=1))
 
 
 def build_facts(
@@ -50,10 +56,11 @@ def build_facts(
     ratios: Sequence[Ratio],
     alerts: Sequence[Alert],
     signals: Sequence[VerifiedSignal],
+    locale: Locale = Locale.FR,
 ) -> tuple[Fact, ...]:
     """Ratios, then alerts, then quotes: every fact the writer may cite for one company."""
     return (
         *(ratio.to_fact() for ratio in ratios),
         *(alert.to_fact() for alert in alerts),
-        *quote_facts(company, signals),
+        *quote_facts(company, signals, locale),
     )

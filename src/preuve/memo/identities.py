@@ -203,14 +203,29 @@ class Violation:
 
 @dataclass(frozen=True, slots=True)
 class IdentityReport:
-    """How many (identity, year) checks ran, and the ones that failed."""
+    """How many (identity, year) checks ran, and the ones that failed; ``structural`` and
+    ``structural_violated`` count the identities read from the tables' own structure
+    (:mod:`preuve.memo.table_checks`), whose violations are defects too."""
 
     checked: int
     violations: tuple[Violation, ...]
+    structural: int = 0
+    structural_violations: tuple[Defect, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return not self.violations
+        return not self.violations and not self.structural_violations
+
+    @property
+    def total_checked(self) -> int:
+        return self.checked + self.structural
+
+    @property
+    def total_violated(self) -> int:
+        return len(self.violations) + len(self.structural_violations)
+
+    def defects(self) -> tuple[Defect, ...]:
+        return tuple(v.to_defect() for v in self.violations) + self.structural_violations
 
 
 def _costs_signed(statements: Statements, statement: Statement) -> bool:

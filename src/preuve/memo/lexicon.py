@@ -6,22 +6,33 @@ row gives the years, and a row's label is looked up here. Labels are compared af
 and hyphens turned into spaces, trailing note references dropped); each rule is a list of
 regular expressions that must match the whole normalized label. A label that matches no
 rule is kept as an unmapped row, never guessed.
+
+The rules are declared data (``data/concepts.json``: a concept, the statements it counts
+in, its label patterns); a user's mapping file in the same format (:func:`load_mapping`)
+is tried before them.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
+
+from preuve.core.errors import InputError
 
 __all__ = [
+    "DERIVED",
     "LEXICON",
     "LabelRule",
     "Statement",
     "heading_kind",
+    "load_mapping",
     "lookup_label",
     "normalize_label",
+    "parse_mapping",
     "unit_of",
 ]
 
@@ -46,387 +57,72 @@ class LabelRule:
         return any(re.fullmatch(p, normalized) for p in self.patterns)
 
 
-_I, _B, _C = (Statement.INCOME,), (Statement.BALANCE,), (Statement.CASHFLOW,)
 _OWNERS = r"(?:stockholders|shareholders|shareowners)"
-_NET_CASH = r"net cash (?:(?:provided|generated|used|received)(?: by| from| in| for)? )*"
+_CONCEPTS_FILE = Path(__file__).with_name("data") / "concepts.json"
 
-LEXICON: tuple[LabelRule, ...] = (
-    # Income statement.
-    LabelRule(
-        "revenue",
-        _I,
-        (
-            r"chiffre d'affaires(?: net| consolidé| total)?",
-            r"produits des activités ordinaires",
-            r"ventes(?: nettes)?",
-            r"(?:total )?(?:net )?(?:revenues?|sales)",
-            r"turnover",
-        ),
-    ),
-    LabelRule(
-        "cost_of_sales",
-        _I,
-        (
-            r"(?:total )?cost of (?:sales|revenues?|goods sold)",
-            r"coût des ventes",
-        ),
-    ),
-    LabelRule(
-        "purchases",
-        _I,
-        (
-            r"achats consommés",
-            r"achats et variations? (?:des |de )?stocks",
-            r"achats de marchandises(?: consommées)?",
-            r"achats de matières premières(?: et autres approvisionnements)?(?: consommés)?",
-            r"purchases(?: of goods)?(?: consumed)?",
-            r"raw materials and consumables used",
-        ),
-    ),
-    LabelRule(
-        "external_charges",
-        _I,
-        (
-            r"(?:autres achats et )?charges externes",
-            r"services extérieurs",
-            r"(?:other )?external (?:charges|expenses)",
-        ),
-    ),
-    LabelRule(
-        "personnel_expenses",
-        _I,
-        (
-            r"charges de personnel",
-            r"frais de personnel",
-            r"salaires et charges sociales",
-            r"(?:staff|personnel|employee benefits?) (?:costs|expenses)",
-        ),
-    ),
-    LabelRule(
-        "taxes_duties",
-        _I,
-        (
-            r"impôts taxes et versements assimilés",
-            r"impôts et taxes",
-            r"taxes other than (?:on )?income(?: taxes)?",
-        ),
-    ),
-    LabelRule(
-        "ebitda",
-        _I,
-        (
-            r"ebitda",
-            r"ebitda excédent brut d'exploitation",
-            r"excédent brut d'exploitation",
-            r"excédent brut d'exploitation ebe",
-            r"ebe",
-        ),
-    ),
-    LabelRule(
-        "depreciation",
-        (Statement.INCOME, Statement.CASHFLOW),
-        (
-            r"dotations(?: nettes)? aux amortissements"
-            r"(?: et (?:aux )?(?:provisions|dépréciations))?",
-            r"amortissements(?: et provisions)?",
-            r"depreciation(?: and| &)? amortization(?: and impairment)?(?: of .*)?",
-            r"depreciation",
-        ),
-    ),
-    LabelRule(
-        "operating_income",
-        _I,
-        (
-            r"résultat d'exploitation",
-            r"résultat opérationnel(?: courant)?",
-            r"operating (?:income|profit)(?: loss)?",
-            r"(?:income|profit) from operations",
-        ),
-    ),
-    LabelRule(
-        "net_financial_expense",
-        _I,
-        (
-            r"coût de l'endettement financier net",
-            r"charges financières(?: nettes)?",
-            r"frais financiers(?: nets)?",
-            r"(?:net )?interest expense(?: net)?",
-            r"interest net",
-        ),
-    ),
-    LabelRule(
-        "pre_tax_income",
-        _I,
-        (
-            r"résultat (?:courant )?avant impôts?(?: sur les résultats)?",
-            r"(?:income|earnings|profit)(?: loss)? (?:from continuing operations )?before "
-            r"(?:provision for )?(?:income )?tax(?:es)?(?: on income)?",
-        ),
-    ),
-    LabelRule(
-        "income_tax",
-        _I,
-        (
-            r"impôts? sur les (?:résultats|bénéfices|sociétés)",
-            r"impôt sur le résultat",
-            r"charge d'impôts?(?: sur le résultat)?",
-            r"(?:provision for |benefit from )?income tax(?:es)?(?: expense| provision| benefit)*",
-            r"provision for (?:income )?taxes(?: on income)?",
-        ),
-    ),
-    LabelRule(
-        "net_income",
-        _I,
-        (
-            r"résultat net(?: de l'exercice| consolidé| de l'ensemble consolidé| part du groupe)?",
-            r"bénéfice net",
-            r"perte nette",
-            r"net (?:income|earnings|profit|loss)(?: loss)?(?: for the (?:year|period))?",
-            r"net (?:income|earnings) attributable to (?!non ?controlling|redeemable).*",
-        ),
-    ),
-    # Balance sheet.
-    LabelRule(
-        "intangible_assets",
-        _B,
-        (
-            r"immobilisations incorporelles(?: nettes)?",
-            r"(?:other )?intangible assets(?: net)?",
-        ),
-    ),
-    LabelRule(
-        "tangible_assets",
-        _B,
-        (
-            r"immobilisations corporelles(?: nettes)?",
-            r"property(?: plant)? and equipment(?: net)?(?: of .*)?",
-            r"land buildings and equipment(?: net)?",
-        ),
-    ),
-    LabelRule(
-        "inventories",
-        _B,
-        (
-            r"stocks(?: et (?:travaux )?en cours)?",
-            r"inventor(?:y|ies)(?: net)?",
-        ),
-    ),
-    LabelRule(
-        "trade_receivables",
-        _B,
-        (
-            r"clients et comptes rattachés",
-            r"créances clients(?: et comptes rattachés)?",
-            r"(?:trade )?(?:accounts )?receivables?(?: net)?(?: of .*)?",
-        ),
-    ),
-    LabelRule(
-        "other_receivables",
-        _B,
-        (
-            r"autres créances(?: et comptes de régularisation)?",
-            r"other receivables",
-        ),
-    ),
-    LabelRule(
-        "cash",
-        _B,
-        (
-            r"trésorerie et équivalents(?: de trésorerie)?",
-            r"trésorerie",
-            r"disponibilités(?: et valeurs mobilières de placement)?",
-            r"cash and (?:cash )?equivalents",
-            r"cash",
-        ),
-    ),
-    LabelRule("current_assets", _B, (r"(?:total )?actif circulant", r"total current assets")),
-    LabelRule("total_assets", _B, (r"total (?:de l')?actif", r"total assets")),
-    LabelRule(
-        "equity",
-        _B,
-        (
-            r"(?:total )?capitaux propres(?: de l'ensemble consolidé)?",
-            r"total equity",
-        ),
-    ),
-    LabelRule(
-        "parent_equity",
-        _B,
-        (
-            r"(?:total )?capitaux propres part du groupe",
-            rf"total {_OWNERS} equity(?: attributable to .*)?",
-        ),
-    ),
-    LabelRule(
-        "gross_debt",
-        _B,
-        (
-            r"emprunts et dettes financières",
-            r"dettes financières(?: brutes)?",
-            r"dette financière brute",
-            r"endettement (?:financier )?brut",
-            r"total (?:financial )?(?:debt|borrowings)",
-            r"borrowings",
-            r"gross debt",
-        ),
-    ),
-    LabelRule(
-        "long_term_debt",
-        _B,
-        (
-            r"emprunts et dettes financières à long terme",
-            r"dettes financières non courantes",
-            r"long term (?:debt|borrowings)(?: net)?"
-            r"(?: (?:of|less|excluding) current (?:portion|maturities))?",
-        ),
-    ),
-    LabelRule(
-        "current_debt",
-        _B,
-        (
-            r"dettes financières (?:à court terme|courantes)",
-            r"current (?:portion|maturities) of long term (?:debt|borrowings)",
-            r"short term (?:debt|borrowings)",
-        ),
-    ),
-    LabelRule(
-        "trade_payables",
-        _B,
-        (
-            r"fournisseurs et comptes rattachés",
-            r"dettes fournisseurs(?: et comptes rattachés)?",
-            r"(?:trade )?accounts payable",
-            r"trade payables",
-        ),
-    ),
-    LabelRule(
-        "other_liabilities",
-        _B,
-        (
-            r"autres dettes(?: et comptes de régularisation)?",
-            r"other liabilities",
-        ),
-    ),
-    LabelRule("current_liabilities", _B, (r"total current liabilities", r"passif circulant")),
-    LabelRule("total_liabilities", _B, (r"total (?:des )?dettes", r"total liabilities")),
-    LabelRule(
-        "total_equity_and_liabilities",
-        _B,
-        (
-            r"total (?:du )?passif",
-            r"total capitaux propres et passif",
-            rf"total liabilities and (?:{_OWNERS} )?equity",
-        ),
-    ),
-    LabelRule(
-        "net_debt",
-        _B,
-        (
-            r"dette financière nette",
-            r"endettement (?:financier )?net",
-            r"net (?:financial )?debt",
-        ),
-    ),
-    # Cash-flow statement.
-    LabelRule(
-        "funds_from_operations",
-        _C,
-        (
-            r"capacité d'autofinancement(?: avant coût de l'endettement financier net et impôt)?",
-            r"marge brute d'autofinancement",
-            r"funds from operations",
-        ),
-    ),
-    LabelRule(
-        "working_capital_change",
-        _C,
-        (
-            r"variation du (?:besoin en fonds de roulement|bfr)(?: lié à l'activité)?",
-            r"changes? in (?:operating )?working capital",
-        ),
-    ),
-    LabelRule(
-        "operating_cash_flow",
-        _C,
-        (
-            r"flux (?:net )?de trésorerie (?:nets? )?(?:liés à|générés? par|provenant de) "
-            r"l'activité",
-            r"flux (?:net )?de trésorerie (?:nets? )?(?:liés aux|provenant des) activités "
-            r"opérationnelles",
-            rf"{_NET_CASH}operating activities",
-            r"cash flows? from operating activities",
-            r"net cash from operations",
-        ),
-    ),
-    LabelRule(
-        "capex",
-        _C,
-        (
-            r"acquisitions? d'immobilisations(?: corporelles(?: et incorporelles)?"
-            r"| incorporelles et corporelles)?",
-            r"investissements corporels(?: et incorporels)?",
-            r"décaissements liés aux acquisitions d'immobilisations(?: .*)?",
-            r"capital expenditures?",
-            r"(?:purchases?|additions|acquisitions?|payments) (?:of|to|for) property(?: plant)? "
-            r"and equipment(?: .*)?",
-            r"purchases? of land buildings and equipment",
-        ),
-    ),
-    LabelRule(
-        "investing_cash_flow",
-        _C,
-        (
-            r"flux (?:net )?de trésorerie (?:nets? )?liés aux (?:opérations|activités) "
-            r"d'investissement",
-            rf"{_NET_CASH}investing activities",
-        ),
-    ),
-    LabelRule(
-        "free_cash_flow",
-        _C,
-        (
-            r"flux de trésorerie disponible(?: free cash flow)?",
-            r"free cash flow",
-            r"cash flow libre",
-        ),
-    ),
-    LabelRule(
-        "net_borrowings",
-        _C,
-        (
-            r"variation nette des emprunts",
-            r"variation des emprunts(?: et dettes financières)?",
-            r"net (?:change in|proceeds from) (?:borrowings|debt)",
-            r"net borrowings",
-        ),
-    ),
-    LabelRule(
-        "dividends",
-        _C,
-        (
-            r"dividendes versés(?: aux actionnaires)?(?: de la société mère)?",
-            r"(?:cash )?dividends paid(?: to .*)?",
-            r"common stock cash dividends paid",
-        ),
-    ),
-    LabelRule(
-        "financing_cash_flow",
-        _C,
-        (
-            r"flux (?:net )?de trésorerie (?:nets? )?liés aux (?:opérations|activités) de "
-            r"financement",
-            rf"{_NET_CASH}financing activities",
-        ),
-    ),
-    LabelRule(
-        "net_change_in_cash",
-        _C,
-        (
-            r"variation (?:nette )?de (?:la )?trésorerie(?: et des équivalents de trésorerie)?",
-            r"(?:net )?(?:increase|decrease|change)(?: (?:increase|decrease))? in cash"
-            r"(?: and cash equivalents)?(?: .*)?",
-        ),
-    ),
+
+def parse_mapping(data: object, source: str) -> tuple[LabelRule, ...]:
+    """Label rules from a mapping document (``{"rules": [{"concept", "statements",
+    "labels"}]}``, see ``data/concepts.json``); a malformed document raises
+    :class:`~preuve.core.errors.InputError` naming ``source``."""
+    rules = data.get("rules") if isinstance(data, dict) else None
+    if not isinstance(rules, list):
+        raise InputError(f"{source}: a concept mapping needs a list of rules under 'rules'")
+    parsed: list[LabelRule] = []
+    kinds = {s.value: s for s in Statement}
+    for number, rule in enumerate(rules, start=1):
+        if not isinstance(rule, dict):
+            raise InputError(f"{source}: rule {number} is not an object")
+        concept, statements, labels = (
+            rule.get("concept"),
+            rule.get("statements"),
+            rule.get("labels"),
+        )
+        if not isinstance(concept, str) or not concept:
+            raise InputError(f"{source}: rule {number} needs a 'concept' name")
+        if (
+            not isinstance(statements, list)
+            or not statements
+            or any(s not in kinds for s in statements)
+        ):
+            raise InputError(
+                f"{source}: rule {number} ({concept}) needs 'statements' among {', '.join(kinds)}"
+            )
+        if (
+            not isinstance(labels, list)
+            or not labels
+            or not all(isinstance(x, str) for x in labels)
+        ):
+            raise InputError(f"{source}: rule {number} ({concept}) needs a list of 'labels'")
+        for label in labels:
+            try:
+                re.compile(label)
+            except re.error as error:
+                raise InputError(
+                    f"{source}: rule {number} ({concept}): bad label pattern {label!r}: {error}"
+                ) from None
+        parsed.append(LabelRule(concept, tuple(kinds[s] for s in statements), tuple(labels)))
+    return tuple(parsed)
+
+
+def load_mapping(path: Path) -> tuple[LabelRule, ...]:
+    """A user's concept mapping file (JSON, the format of ``data/concepts.json``)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(f"{path}: cannot read the mapping file ({error.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InputError(f"{path}: not a JSON mapping file ({error})") from None
+    return parse_mapping(data, str(path))
+
+
+_BUNDLED = json.loads(_CONCEPTS_FILE.read_text(encoding="utf-8"))
+LEXICON: tuple[LabelRule, ...] = parse_mapping(_BUNDLED, str(_CONCEPTS_FILE))
+# (concept, statement, concepts among its parts) for totals printed without a label.
+DERIVED: tuple[tuple[str, Statement, frozenset[str]], ...] = tuple(
+    (str(d["concept"]), Statement(s), frozenset(d["parts_include"]))
+    for d in _BUNDLED.get("derived", [])
+    for s in d["statements"]
 )
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
@@ -447,12 +143,14 @@ def normalize_label(label: str) -> str:
     return _NOTE_SUFFIX.sub("", text).strip("' ")
 
 
-def lookup_label(label: str, statement: Statement) -> LabelRule | None:
+def lookup_label(
+    label: str, statement: Statement, rules: tuple[LabelRule, ...] = LEXICON
+) -> LabelRule | None:
     """The rule whose labels match ``label`` in ``statement``: first as written, then with
     parenthetical asides removed (``Net cash (used in) provided by ...``)."""
     candidates = [normalize_label(label), normalize_label(_PARENTHETICAL.sub(" ", label))]
     for candidate in dict.fromkeys(candidates):
-        for rule in LEXICON:
+        for rule in rules:
             if statement in rule.statements and rule.matches(candidate):
                 return rule
     return None

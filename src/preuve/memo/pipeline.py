@@ -20,13 +20,26 @@ from pathlib import Path
 from typing import Any
 
 from preuve.core.facts import Fact
+from preuve.core.numbers import Locale
 from preuve.core.quotes import QuoteChecker
 from preuve.io.pdf import load_pages
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
-from preuve.memo.ratios import Alert, Company, Ratio, compute_alerts, compute_ratios, detect_company
+from preuve.memo.lexicon import LabelRule
+from preuve.memo.ratios import (
+    Alert,
+    Company,
+    Ratio,
+    compute_alerts,
+    compute_ratios,
+    detect_company,
+    ratios_not_computed,
+)
 from preuve.memo.reader import Reading, read_signals
+from preuve.memo.statement_report import tables_json
 from preuve.memo.statements import Statements, extract_statements
+from preuve.memo.table_fields import merged_statements, table_identities, with_table_identities
+from preuve.memo.tables import read_tables
 from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
 from preuve.models.journal import CallRecord, Journal, JournaledModel
@@ -64,19 +77,25 @@ class CompanyMemo:
     facts: tuple[Fact, ...]
     memo: MemoOutcome
     seconds: float
+    language: Locale = Locale.FR  # of the facts and memo: the report's, or --lang
+    statement_tables: tuple[dict[str, Any], ...] = ()  # every row, value spans (JSON-ready)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "report": self.report,
             "company": {"name": self.company.name, "slug": self.company.slug},
             "n_pages": len(self.pages),
+            "language": self.language.value,
+            "statement_tables": list(self.statement_tables),
             "statements": _statements_dict(self.statements),
             "identities": {
                 "checked": self.identities.checked,
+                "structural_checked": self.identities.structural,
                 "ok": self.identities.ok,
-                "violations": [v.to_defect().render() for v in self.identities.violations],
+                "violations": [d.render() for d in self.identities.defects()],
             },
             "ratios": [_ratio_dict(r) for r in self.ratios],
+            "ratios_not_computed": list(ratios_not_computed(self.statements)),
             "alerts": [
                 {"id": a.id, "rule": a.rule, "year": a.year, "fact": a.text()} for a in self.alerts
             ],
@@ -196,17 +215,28 @@ def call_to_dict(call: CallRecord) -> dict[str, Any]:
     }
 
 
-def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMemo:
-    """The whole workflow for one report whose page texts are already extracted."""
+def analyse_report(
+    report: str,
+    pages: Sequence[str],
+    model: Model,
+    mapping: tuple[LabelRule, ...] = (),
+    language: Locale | None = None,
+) -> CompanyMemo:
+    """The whole workflow for one report whose page texts are already extracted;
+    ``mapping``: a user's concept rules, tried before the bundled ones; ``language``: of
+    the facts and memo (default: the report's own, French or English)."""
     started = time.perf_counter()
     company = detect_company(pages)
-    statements = extract_statements(pages)
-    identities = check_identities(statements)
-    ratios = compute_ratios(statements, company)
-    alerts = compute_alerts(statements, ratios, company)
+    tables = read_tables(pages)
+    statements = merged_statements(pages, extract_statements(pages), mapping, tables)
+    found = table_identities(pages, mapping, tables)
+    identities = with_table_identities(check_identities(statements), found)
+    lang = language or statements.locale
+    ratios = compute_ratios(statements, company, lang)
+    alerts = compute_alerts(statements, ratios, company, lang)
     reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages))
-    facts = build_facts(company, ratios, alerts, reading.verified)
-    memo = write_memo(model, company.name, facts, statements.years)
+    facts = build_facts(company, ratios, alerts, reading.verified, lang)
+    memo = write_memo(model, company.name, facts, statements.years, lang)
     return CompanyMemo(
         report=report,
         pages=tuple(pages),
@@ -219,6 +249,8 @@ def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMe
         facts=facts,
         memo=memo,
         seconds=time.perf_counter() - started,
+        language=lang,
+        statement_tables=tuple(tables_json(tables, mapping)),
     )
 
 
@@ -237,6 +269,8 @@ def run_memo(
     journal: Journal,
     run_id: str | None = None,
     concurrency: int = 1,
+    mapping: tuple[LabelRule, ...] = (),
+    language: Locale | None = None,
 ) -> MemoRun:
     """Run workflow 1 on each report (paths, or reports already loaded by
     :func:`load_reports`); every model call is journaled under ``run_id``."""
@@ -249,11 +283,14 @@ def run_memo(
         item if isinstance(item, tuple) else (str(item), load_pages(item)) for item in report_paths
     ]
     if concurrency == 1 or len(documents) < 2:
-        companies = [analyse_report(name, pages, journaled) for name, pages in documents]
+        companies = [
+            analyse_report(name, pages, journaled, mapping, language) for name, pages in documents
+        ]
     else:
         with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="preuve-memo") as pool:
             futures = [
-                pool.submit(analyse_report, name, pages, journaled) for name, pages in documents
+                pool.submit(analyse_report, name, pages, journaled, mapping, language)
+                for name, pages in documents
             ]
             companies = [future.result() for future in futures]
     return MemoRun(

@@ -29,6 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from preuve.core.factlines import prose_structure
 from preuve.core.facts import Fact, FactStructure, FactValue
 from preuve.core.numbers import Locale
+from preuve.memo.english import RATIO_NAMES_EN, format_decimal_en, formula_en
 from preuve.memo.statements import Statements
 
 __all__ = [
@@ -41,6 +42,8 @@ __all__ = [
     "detect_company",
     "format_amount",
     "format_decimal",
+    "format_number",
+    "ratios_not_computed",
     "slug_of",
 ]
 
@@ -132,17 +135,31 @@ def format_decimal(value: Decimal, places: int) -> str:
     return f"{sign}{grouped},{fraction}" if fraction else f"{sign}{grouped}"
 
 
+def format_number(value: Decimal, places: int, locale: Locale = Locale.FR) -> str:
+    """A number as a fact line of ``locale`` writes it."""
+    return (
+        format_decimal_en(value, places) if locale is Locale.EN else format_decimal(value, places)
+    )
+
+
+def _shown_decimal(shown: str, locale: Locale) -> Decimal:
+    if locale is Locale.EN:
+        return Decimal(shown.replace(",", ""))
+    return Decimal(shown.replace(",", ".").replace(NNBSP, ""))
+
+
 def _unit_label(unit: str) -> str:
     french = {"$ millions": "M$", "$ thousands": "k$", "$ billions": "Md$"}
     french |= {"millions": "millions", "thousands": "milliers", "billions": "milliards"}
     return french.get(unit, unit)
 
 
-def format_amount(value: Decimal, unit: str) -> str:
-    """An amount as written in a French fact: ``-47 225 k€``, ``18 992,8 M$``."""
+def format_amount(value: Decimal, unit: str, locale: Locale = Locale.FR) -> str:
+    """An amount as written in a French fact: ``-47 225 k€``, ``18 992,8 M$`` (English:
+    ``18,992.8 $ millions``)."""
     places = max(0, -int(value.normalize().as_tuple().exponent))
-    label = _unit_label(unit)
-    text = format_decimal(value, places)
+    label = unit if locale is Locale.EN else _unit_label(unit)
+    text = format_number(value, places, locale)
     return f"{text} {label}" if label else text
 
 
@@ -168,16 +185,23 @@ class Ratio:
     unit: str  # "x" or "%"
     places: int
     values: tuple[RatioValue, ...]
+    locale: Locale = Locale.FR  # the language of the fact line
 
     def value(self, year: int) -> Decimal | None:
         return next((v.value for v in self.values if v.year == year), None)
 
     def display(self, value: Decimal) -> str:
-        number = format_decimal(value, self.places)
+        number = format_number(value, self.places, self.locale)
         return f"{number} %" if self.unit == "%" else f"{number}{self.unit}"
 
     def text(self) -> str:
         latest, *earlier = self.values
+        if self.locale is Locale.EN:
+            text = f"{self.company} - {self.name} {latest.year}: {self.display(latest.value)}"
+            if earlier:
+                previous = "; ".join(f"{v.year}: {self.display(v.value)}" for v in earlier)
+                text += f" ({previous})"
+            return f"{text}; formula: {self.formula}"
         text = f"{self.company} - {self.name} {latest.year} : {self.display(latest.value)}"
         if earlier:
             previous = " ; ".join(f"{v.year} : {self.display(v.value)}" for v in earlier)
@@ -191,7 +215,7 @@ class Ratio:
         """Subject, metric and each year's value as the fact line shows it (rounded)."""
         values = tuple(
             FactValue(
-                Decimal(format_decimal(v.value, self.places).replace(",", ".").replace(NNBSP, "")),
+                _shown_decimal(format_number(v.value, self.places, self.locale), self.locale),
                 self.unit,
                 self.name,
                 str(v.year),
@@ -249,6 +273,34 @@ def _equity(st: Statements, year: int) -> _Operand | None:
     )(st, year)
 
 
+def _net_debt_leases(st: Statements, year: int) -> _Operand | None:
+    debt = _net_debt(st, year)
+    long_term = st.amount("lease_liabilities_noncurrent", year)
+    current = st.amount("lease_liabilities_current", year)
+    if debt is None or long_term is None:
+        return None
+    leases = long_term + (current or Decimal(0))
+    return _Operand(debt.value + leases, f"({debt.formula} + dettes de location)")
+
+
+def _interest(st: Statements, year: int) -> _Operand | None:
+    """The net cost of debt as a positive charge (printed negative in IFRS statements);
+    without one, minus the financial result when it is a charge, else the financial charges."""
+    value = st.amount("net_financial_expense", year)
+    if value is not None:
+        return _Operand(abs(value), "coût de l'endettement net")
+    result = st.amount("financial_result", year)
+    if result is not None and result < 0:
+        return _Operand(-result, "(- résultat financier)")
+    charges = st.amount("financial_charges", year)
+    return None if charges is None else _Operand(abs(charges), "charges financières")
+
+
+def _capex(st: Statements, year: int) -> _Operand | None:
+    value = st.amount("capex", year)
+    return None if value is None else _Operand(abs(value), "investissements corporels")
+
+
 _Getter = Callable[[Statements, int], _Operand | None]
 # (id suffix, name, numerator, denominator, scale, unit, places, positive denominator only)
 _RATIOS: tuple[tuple[str, str, _Getter, _Getter, int, str, int, bool], ...] = (
@@ -264,13 +316,136 @@ _RATIOS: tuple[tuple[str, str, _Getter, _Getter, int, str, int, bool], ...] = (
         False,
     ),
     ("gearing", "Gearing", _net_debt, _equity, 1, "x", 2, True),
+    # Credit ratios beyond the three above (see the module docstring).
+    (
+        "levier-loyers",
+        "Levier y compris dettes de location",
+        _net_debt_leases,
+        _ebitda,
+        1,
+        "x",
+        1,
+        True,
+    ),
+    (
+        "couverture",
+        "Couverture des intérêts",
+        _field("operating_income", "résultat opérationnel"),
+        _interest,
+        1,
+        "x",
+        1,
+        True,
+    ),
+    (
+        "marge-ebitda",
+        "Marge d'EBITDA",
+        _ebitda,
+        _field("revenue", "chiffre d'affaires"),
+        100,
+        "%",
+        1,
+        False,
+    ),
+    (
+        "liquidite",
+        "Ratio de liquidité générale",
+        _field("current_assets", "actif courant"),
+        _field("current_liabilities", "passif courant"),
+        1,
+        "x",
+        2,
+        True,
+    ),
+    (
+        "capex",
+        "Intensité capitalistique",
+        _capex,
+        _field("revenue", "chiffre d'affaires"),
+        100,
+        "%",
+        1,
+        False,
+    ),
+    (
+        "roe",
+        "Rentabilité des capitaux propres",
+        _field("net_income", "résultat net"),
+        _equity,
+        100,
+        "%",
+        1,
+        True,
+    ),
+    (
+        "roa",
+        "Rentabilité de l'actif",
+        _field("net_income", "résultat net"),
+        _field("total_assets", "total actif"),
+        100,
+        "%",
+        1,
+        True,
+    ),
 )
 
 
-def compute_ratios(statements: Statements, company: Company) -> tuple[Ratio, ...]:
+# Ratios whose value depends on the flows' period: the formula says it when not a year.
+_FLOW_PERIOD = frozenset({"marge", "couverture", "marge-ebitda", "capex"})
+# Ratios of a flow (income, cash flow) to a balance: meaningless on less than a year of flows.
+_ANNUAL_ONLY = frozenset({"levier", "levier-loyers", "roe", "roa"})
+
+# What each ratio needs, in words, to say which input is missing (numerator, denominator).
+_INPUTS: dict[str, tuple[str, str]] = {
+    "levier": ("net debt (or borrowings and cash)", "EBITDA (or operating income and D&A)"),
+    "marge": ("net income", "revenue"),
+    "gearing": ("net debt (or borrowings and cash)", "equity"),
+    "levier-loyers": ("net debt and lease liabilities", "EBITDA (or operating income and D&A)"),
+    "couverture": ("operating income", "net cost of debt (or financial result or charges)"),
+    "marge-ebitda": ("EBITDA (or operating income and D&A)", "revenue"),
+    "liquidite": ("current assets", "current liabilities"),
+    "capex": ("capital expenditure", "revenue"),
+    "roe": ("net income", "equity"),
+    "roa": ("net income", "total assets"),
+}
+
+
+def ratios_not_computed(statements: Statements) -> tuple[str, ...]:
+    """For each ratio and extracted year it could not be computed for, which input is
+    missing (or why the value would mean nothing): no ratio is ever made up."""
+    reasons: list[str] = []
+    for suffix, name, top, bottom, _, _, _, positive in _RATIOS:
+        if suffix in _ANNUAL_ONLY and statements.flow_months != 12:
+            reasons.append(
+                f"{name}: the income and cash-flow columns cover {statements.flow_months}"
+                " months, not a year"
+            )
+            continue
+        for year in statements.years:
+            numerator, denominator = top(statements, year), bottom(statements, year)
+            missing = [
+                what
+                for what, operand in zip(_INPUTS[suffix], (numerator, denominator), strict=True)
+                if operand is None
+            ]
+            if missing:
+                reasons.append(f"{name} {year}: no {' and no '.join(missing)}")
+            elif denominator is not None and (
+                denominator.value == 0 or (positive and denominator.value < 0)
+            ):
+                reasons.append(f"{name} {year}: {_INPUTS[suffix][1]} is not positive")
+    return tuple(reasons)
+
+
+def compute_ratios(
+    statements: Statements, company: Company, locale: Locale = Locale.FR
+) -> tuple[Ratio, ...]:
     """The three ratios, for each extracted year where their operands exist."""
     ratios: list[Ratio] = []
+    months = statements.flow_months
     for suffix, name, top, bottom, scale, unit, places, positive in _RATIOS:
+        if suffix in _ANNUAL_ONLY and months != 12:
+            continue  # a half-year EBITDA over year-end debt is no leverage
         values: list[RatioValue] = []
         formula = ""
         for year in statements.years:
@@ -282,9 +457,24 @@ def compute_ratios(statements: Statements, company: Company) -> tuple[Ratio, ...
             value = numerator.value * scale / denominator.value
             values.append(RatioValue(year, value, numerator.value, denominator.value))
             formula = formula or f"{numerator.formula} / {denominator.formula}"
+        if values and months != 12 and suffix in _FLOW_PERIOD:
+            formula += f" (sur {months} mois)"
         if values:
             ratio_id = f"R-{company.slug}-{suffix}"
-            ratios.append(Ratio(ratio_id, company.name, name, formula, unit, places, tuple(values)))
+            shown_name = RATIO_NAMES_EN[suffix] if locale is Locale.EN else name
+            shown_formula = formula_en(formula) if locale is Locale.EN else formula
+            ratios.append(
+                Ratio(
+                    ratio_id,
+                    company.name,
+                    shown_name,
+                    shown_formula,
+                    unit,
+                    places,
+                    tuple(values),
+                    locale,
+                )
+            )
     return tuple(ratios)
 
 
@@ -300,6 +490,7 @@ class Alert:
     rule: str
     year: int
     message: str
+    locale: Locale = Locale.FR
 
     def text(self) -> str:
         return f"{self.company} - {self.message}"
@@ -310,7 +501,7 @@ class Alert:
     def structure(self) -> FactStructure:
         """The message read as a sentence (facts are written in French); a number its
         sentence gives no period is the alert's year's."""
-        read = prose_structure(self.company, self.message, Locale.FR)
+        read = prose_structure(self.company, self.message, self.locale)
         values = tuple(
             v
             if v.period is not None
@@ -329,6 +520,13 @@ class _Context:
     ratios: dict[str, Ratio]
     year: int
     prior: int
+    locale: Locale = Locale.FR
+
+    def say(self, french: str, english: str) -> str:
+        return english if self.locale is Locale.EN else french
+
+    def num(self, value: Decimal, places: int) -> str:
+        return format_number(value, places, self.locale)
 
     def amount(self, key: str, year: int | None = None) -> Decimal | None:
         return self.st.value(key, self.year if year is None else year)
@@ -337,7 +535,7 @@ class _Context:
         field = self.st.get(key, self.year if year is None else year)
         if field is None:
             raise ValueError(f"{key} missing")  # rules only show what they tested
-        return format_amount(field.value, field.unit)
+        return format_amount(field.value, field.unit, self.locale)
 
     def free_cash_flow(self, year: int | None = None) -> Decimal | None:
         year = self.year if year is None else year
@@ -350,7 +548,7 @@ class _Context:
     def fcf_shown(self) -> str:
         field = self.st.get("operating_cash_flow", self.year) or self.st.get("capex", self.year)
         value = self.free_cash_flow()
-        return format_amount(value or Decimal(0), field.unit if field else "")
+        return format_amount(value or Decimal(0), field.unit if field else "", self.locale)
 
     def ratio(self, suffix: str, year: int | None = None) -> Decimal | None:
         ratio = self.ratios.get(suffix)
@@ -366,7 +564,10 @@ def _profit_but_cash_burn(c: _Context) -> str | None:
     if income is None or fcf is None or not (income > 0 > fcf):
         return None
     income_shown = c.shown("net_income")
-    return f"Résultat net de {income_shown} mais free cash-flow de {c.fcf_shown()} en {c.year}"
+    return c.say(
+        f"Résultat net de {income_shown} mais free cash-flow de {c.fcf_shown()} en {c.year}",
+        f"Net income of {income_shown} but free cash flow of {c.fcf_shown()} in {c.year}",
+    )
 
 
 def _net_loss(c: _Context) -> str | None:
@@ -374,15 +575,21 @@ def _net_loss(c: _Context) -> str | None:
     if income is None or income >= 0:
         return None
     margin = c.ratio_shown("marge")
-    suffix = f" (marge nette : {margin})" if margin else ""
-    return f"Perte nette en {c.year} : résultat net de {c.shown('net_income')}{suffix}"
+    suffix = c.say(f" (marge nette : {margin})", f" (net margin: {margin})") if margin else ""
+    return c.say(
+        f"Perte nette en {c.year} : résultat net de {c.shown('net_income')}{suffix}",
+        f"Net loss in {c.year}: net income of {c.shown('net_income')}{suffix}",
+    )
 
 
 def _negative_fcf(c: _Context) -> str | None:
     income, fcf = c.amount("net_income"), c.free_cash_flow()
     if fcf is None or fcf >= 0 or (income is not None and income > 0):
         return None  # a profitable year with negative FCF is _profit_but_cash_burn
-    return f"Free cash-flow négatif en {c.year} : {c.fcf_shown()}"
+    return c.say(
+        f"Free cash-flow négatif en {c.year} : {c.fcf_shown()}",
+        f"Negative free cash flow in {c.year}: {c.fcf_shown()}",
+    )
 
 
 def _leverage_high(c: _Context) -> str | None:
@@ -391,16 +598,21 @@ def _leverage_high(c: _Context) -> str | None:
         return None
     threshold = c.ratios["levier"].display(LEVERAGE_ALERT)
     shown = c.ratio_shown("levier")
-    return f"Levier de {shown} en {c.year}, au-dessus du seuil d'alerte de {threshold}"
+    return c.say(
+        f"Levier de {shown} en {c.year}, au-dessus du seuil d'alerte de {threshold}",
+        f"Leverage of {shown} in {c.year}, above the alert threshold of {threshold}",
+    )
 
 
 def _leverage_up(c: _Context) -> str | None:
     now, before = c.ratio("levier"), c.ratio("levier", c.prior)
     if now is None or before is None or now - before < LEVERAGE_JUMP:
         return None
-    return (
+    return c.say(
         f"Levier en hausse : {c.ratio_shown('levier')} en {c.year} contre "
-        f"{c.ratio_shown('levier', c.prior)} en {c.prior}"
+        f"{c.ratio_shown('levier', c.prior)} en {c.prior}",
+        f"Leverage up: {c.ratio_shown('levier')} in {c.year} against "
+        f"{c.ratio_shown('levier', c.prior)} in {c.prior}",
     )
 
 
@@ -415,9 +627,11 @@ def _ebitda_drop(c: _Context) -> str | None:
     fall = _drop(c, "ebitda", EBITDA_DROP)
     if fall is None:
         return None
-    return (
+    return c.say(
         f"EBITDA en baisse de {format_decimal(fall, 1)} % : {c.shown('ebitda')} en {c.year} "
-        f"contre {c.shown('ebitda', c.prior)} en {c.prior}"
+        f"contre {c.shown('ebitda', c.prior)} en {c.prior}",
+        f"EBITDA down {c.num(fall, 1)} %: {c.shown('ebitda')} in {c.year} "
+        f"against {c.shown('ebitda', c.prior)} in {c.prior}",
     )
 
 
@@ -425,9 +639,11 @@ def _cash_drop(c: _Context) -> str | None:
     fall = _drop(c, "cash", CASH_DROP)
     if fall is None:
         return None
-    return (
+    return c.say(
         f"Trésorerie en baisse de {format_decimal(fall, 1)} % : {c.shown('cash')} fin {c.year} "
-        f"contre {c.shown('cash', c.prior)} fin {c.prior}"
+        f"contre {c.shown('cash', c.prior)} fin {c.prior}",
+        f"Cash down {c.num(fall, 1)} %: {c.shown('cash')} at the end of {c.year} "
+        f"against {c.shown('cash', c.prior)} at the end of {c.prior}",
     )
 
 
@@ -436,14 +652,20 @@ def _negative_operating_cash(c: _Context) -> str | None:
     if operating is None or operating >= 0:
         return None
     shown = c.shown("operating_cash_flow")
-    return f"Flux de trésorerie liés à l'activité négatifs en {c.year} : {shown}"
+    return c.say(
+        f"Flux de trésorerie liés à l'activité négatifs en {c.year} : {shown}",
+        f"Negative operating cash flow in {c.year}: {shown}",
+    )
 
 
 def _negative_equity(c: _Context) -> str | None:
     equity = c.amount("equity")
     if equity is None or equity > 0:
         return None
-    return f"Capitaux propres négatifs fin {c.year} : {c.shown('equity')}"
+    return c.say(
+        f"Capitaux propres négatifs fin {c.year} : {c.shown('equity')}",
+        f"Negative equity at the end of {c.year}: {c.shown('equity')}",
+    )
 
 
 _RULES: tuple[tuple[str, Callable[[_Context], str | None]], ...] = (
@@ -460,18 +682,21 @@ _RULES: tuple[tuple[str, Callable[[_Context], str | None]], ...] = (
 
 
 def compute_alerts(
-    statements: Statements, ratios: Sequence[Ratio], company: Company
+    statements: Statements,
+    ratios: Sequence[Ratio],
+    company: Company,
+    locale: Locale = Locale.FR,
 ) -> tuple[Alert, ...]:
     """The alert rules that fire on the most recent year (compared with the year before)."""
     if not statements.years:
         return ()
     year = statements.years[0]
     by_suffix = {r.id.rsplit("-", 1)[1]: r for r in ratios}
-    context = _Context(statements, by_suffix, year, year - 1)
+    context = _Context(statements, by_suffix, year, year - 1, locale)
     alerts: list[Alert] = []
     for rule, check in _RULES:
         message = check(context)
         if message is not None:
             alert_id = f"A-{company.slug}-{len(alerts) + 1}"
-            alerts.append(Alert(alert_id, company.name, rule, year, message))
+            alerts.append(Alert(alert_id, company.name, rule, year, message, locale))
     return tuple(alerts)

@@ -72,6 +72,7 @@ class Statements:
     fields: tuple[Field, ...]
     locale: Locale
     unmapped: tuple[Row, ...] = ()
+    flow_months: int = 12  # the duration of the income and cash-flow fields (6 for a 10-Q)
 
     @property
     def years(self) -> tuple[int, ...]:

@@ -27,6 +27,7 @@ from preuve.core.jsonout import parse_model_json
 from preuve.core.memocheck import Paragraph, check_memo, parse_memo
 from preuve.core.numbers import Locale
 from preuve.memo.cues import CATEGORY_LABELS, classify_sentence
+from preuve.memo.english import CATEGORY_LABELS_EN, WRITER_SYSTEM_EN
 from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.loop import Checked, LoopStatus, ask_verified
 
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 WRITER_TASK = "memo.writer"
-MEMO_LOCALE = Locale.FR  # the memo is written in French, whatever the report's language
+MEMO_LOCALE = Locale.FR  # the default memo language; an English report gets an English memo
 
 KNOWN_LIMITS: tuple[str, ...] = (
     "Une affirmation causale sans chiffre n'est pas vérifiée (par exemple « un free cash-flow "
@@ -152,21 +153,31 @@ def _defect_dict(defect: Defect) -> dict[str, Any]:
     return {"code": defect.code, "detail": defect.detail, "paragraph": defect.paragraph}
 
 
-def writer_request(company: str, facts: Sequence[Fact], years: Iterable[int]) -> Request:
+def writer_request(
+    company: str, facts: Sequence[Fact], years: Iterable[int], locale: Locale = Locale.FR
+) -> Request:
     """The writer's request: the facts as lines (messages) and as data (payload)."""
     year_list = sorted({int(y) for y in years}, reverse=True)
+    english = locale is Locale.EN
     user = (
-        f"Entreprise : {company}\nExercices : {', '.join(map(str, year_list))}\n\n"
+        f"Company: {company}\nYears: {', '.join(map(str, year_list))}\n\n"
+        f"Facts:\n{render_facts(facts)}"
+        if english
+        else f"Entreprise : {company}\nExercices : {', '.join(map(str, year_list))}\n\n"
         f"Faits :\n{render_facts(facts)}"
     )
+    system = WRITER_SYSTEM_EN if english else WRITER_SYSTEM
+    payload: dict[str, Any] = {
+        "company": company,
+        "years": year_list,
+        "facts": [{"id": f.id, "text": f.text} for f in facts],
+    }
+    if english:
+        payload["language"] = "en"
     return Request(
-        messages=(Message("system", WRITER_SYSTEM), Message("user", user)),
+        messages=(Message("system", system), Message("user", user)),
         task=WRITER_TASK,
-        payload={
-            "company": company,
-            "years": year_list,
-            "facts": [{"id": f.id, "text": f.text} for f in facts],
-        },
+        payload=payload,
         response_schema=MEMO_SCHEMA,
         max_new_tokens=2048,
     )
@@ -180,6 +191,46 @@ _RATIO = re.compile(
 )
 _PRIOR = re.compile(r"((?:19|20)\d\d) : ([^;]+)")
 _QUOTE = re.compile(r"^« (?P<quote>.+) » \(p\. (?P<page>\d+)\)$")
+_RATIO_EN = re.compile(
+    r"^(?P<name>.+?) (?P<year>(?:19|20)\d\d): (?P<value>[^()]+?)"
+    r"(?: \((?P<prior>[^()]*)\))?; formula: (?P<formula>.+)$"
+)
+_PRIOR_EN = re.compile(r"((?:19|20)\d\d): ([^;]+)")
+_QUOTE_EN = re.compile(r"^“(?P<quote>.+)” \(p\. (?P<page>\d+)\)$")
+_WORDS = {
+    "fr": (
+        "{company} : ratios calculés à partir des états financiers. {body}",
+        "Points d'alerte relevés par les règles de contrôle. {body}",
+        "Autres faits. {body}",
+        "Aucun fait vérifié n'est disponible pour {company}.",
+    ),
+    "en": (
+        "{company}: ratios computed from the financial statements. {body}",
+        "Alerts raised by the control rules. {body}",
+        "Other facts. {body}",
+        "No verified fact is available for {company}.",
+    ),
+}
+
+
+def _ratio_sentence_en(text: str) -> str:
+    match = _RATIO_EN.match(text)
+    if match is None:
+        return f"{text.rstrip('.')}."
+    sentence = f"{match['name']} ({match['formula']}): {match['value']} in {match['year']}"
+    earlier = _PRIOR_EN.findall(match["prior"] or "")
+    if earlier:
+        sentence += ", against " + ", ".join(f"{v.strip()} in {y}" for y, v in earlier)
+    return f"{sentence}."
+
+
+def _quote_sentence_en(text: str) -> str:
+    match = _QUOTE_EN.match(text)
+    if match is None:
+        return f"The report states: {text}."
+    found = classify_sentence(match["quote"])
+    label = CATEGORY_LABELS_EN[found[0]] if found else "Risk signal"
+    return f"{label} (p. {match['page']}): “{match['quote']}”."
 
 
 def _ratio_sentence(text: str) -> str:
@@ -211,6 +262,10 @@ def rules_writer(request: Request) -> str:
     """The template writer: it copies every number as written in the fact it cites (signs
     included), one paragraph for the ratios, one for the alerts, one per quoted signal."""
     company = str(request.payload.get("company", ""))
+    english = request.payload.get("language") == "en"
+    ratios_text, alerts_text, others_text, nothing = _WORDS["en" if english else "fr"]
+    ratio_sentence = _ratio_sentence_en if english else _ratio_sentence
+    quote_sentence = _quote_sentence_en if english else _quote_sentence
     facts = [(str(f["id"]), _own_text(str(f["text"]), company)) for f in request.payload["facts"]]
     ratios = [(i, t) for i, t in facts if i.startswith("R-")]
     alerts = [(i, t) for i, t in facts if i.startswith("A-")]
@@ -218,22 +273,22 @@ def rules_writer(request: Request) -> str:
     others = [(i, t) for i, t in facts if not i.startswith(("R-", "A-", "Q-"))]
     paragraphs: list[dict[str, Any]] = []
     if ratios:
-        body = " ".join(_ratio_sentence(t) for _, t in ratios)
-        text = f"{company} : ratios calculés à partir des états financiers. {body}"
+        body = " ".join(ratio_sentence(t) for _, t in ratios)
+        text = ratios_text.format(company=company, body=body)
         paragraphs.append({"text": text, "sources": [i for i, _ in ratios]})
     if alerts:
         body = " ".join(f"{t.rstrip('.')}." for _, t in alerts)
-        text = f"Points d'alerte relevés par les règles de contrôle. {body}"
+        text = alerts_text.format(body=body)
         paragraphs.append({"text": text, "sources": [i for i, _ in alerts]})
-    paragraphs += [{"text": _quote_sentence(t), "sources": [i]} for i, t in quotes]
+    paragraphs += [{"text": quote_sentence(t), "sources": [i]} for i, t in quotes]
     if others:
         body = " ".join(f"{t.rstrip('.')}." for _, t in others)
-        paragraphs.append({"text": f"Autres faits. {body}", "sources": [i for i, _ in others]})
+        paragraphs.append(
+            {"text": others_text.format(body=body), "sources": [i for i, _ in others]}
+        )
     if not paragraphs:
         # Nothing to write from: an honest paragraph without source, which the check refuses.
-        paragraphs.append(
-            {"text": f"Aucun fait vérifié n'est disponible pour {company}.", "sources": []}
-        )
+        paragraphs.append({"text": nothing.format(company=company), "sources": []})
     return json.dumps({"paragraphs": paragraphs}, ensure_ascii=False)
 
 
@@ -251,25 +306,30 @@ def _parse(completion: Completion) -> tuple[tuple[Paragraph, ...] | None, tuple[
 
 
 def _memo_check(
-    facts: Sequence[Fact], years: Sequence[int]
+    facts: Sequence[Fact], years: Sequence[int], locale: Locale
 ) -> Callable[[Completion], Checked[tuple[Paragraph, ...]]]:
     def check(completion: Completion) -> Checked[tuple[Paragraph, ...]]:
         paragraphs, defects = _parse(completion)
         if paragraphs is None:
             return Checked.reject(*defects)
-        found = check_memo(paragraphs, facts, locale=MEMO_LOCALE, years=years)
+        found = check_memo(paragraphs, facts, locale=locale, years=years)
         return Checked.reject(*found) if found else Checked.accept(paragraphs)
 
     return check
 
 
 def write_memo(
-    model: Model, company: str, facts: Sequence[Fact], years: Iterable[int]
+    model: Model,
+    company: str,
+    facts: Sequence[Fact],
+    years: Iterable[int],
+    locale: Locale = Locale.FR,
 ) -> MemoOutcome:
-    """Ask the writer, check the memo, send the defects back once, then verify or refuse."""
+    """Ask the writer, check the memo, send the defects back once, then verify or refuse.
+    ``locale``: the memo's language (the report's; French by default)."""
     year_list = sorted({int(y) for y in years}, reverse=True)
-    request = writer_request(company, facts, year_list)
-    result = ask_verified(model, request, _memo_check(facts, year_list))
+    request = writer_request(company, facts, year_list, locale)
+    result = ask_verified(model, request, _memo_check(facts, year_list, locale))
     first_defects = result.attempts[0].defects if result.attempts else ()
     if result.status is LoopStatus.VALID and result.value is not None:
         return MemoOutcome(
@@ -278,7 +338,7 @@ def write_memo(
             (),
             first_defects,
             len(result.attempts),
-            _claims(result.value, facts),
+            _claims(result.value, facts, locale),
         )
     shown: tuple[Paragraph, ...] = ()
     for attempt in reversed(result.attempts):
@@ -293,12 +353,12 @@ def write_memo(
         result.defects,
         first_defects,
         len(result.attempts),
-        _claims(shown, facts),
+        _claims(shown, facts, locale),
     )
 
 
 def _claims(
-    paragraphs: Sequence[Paragraph], facts: Sequence[Fact]
+    paragraphs: Sequence[Paragraph], facts: Sequence[Fact], locale: Locale = MEMO_LOCALE
 ) -> tuple[tuple[ClaimRecord, ...], ...]:
-    reviews = review_claims([(p.text, p.sources) for p in paragraphs], facts, locale=MEMO_LOCALE)
+    reviews = review_claims([(p.text, p.sources) for p in paragraphs], facts, locale=locale)
     return tuple(review.claims for review in reviews)

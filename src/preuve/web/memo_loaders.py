@@ -27,11 +27,16 @@ from preuve.web.views import (
     MemoParagraph,
     MemoView,
     PageLink,
+    StatementCell,
+    StatementRowView,
+    StatementTableView,
 )
 
 __all__ = ["load_dashboard", "load_memo"]
 
-_QUOTE_FACT = re.compile(r"«\s*(?P<quote>.+?)\s*»\s*\(p\.\s*(?P<page>\d+)\)\s*$")
+_QUOTE_FACT = re.compile(
+    r"(?:«\s*(?P<quote>.+?)\s*»|“(?P<quote_en>.+?)”)\s*\(p\.\s*(?P<page>\d+)\)\s*$"
+)
 
 
 def _folded(text: str) -> str:
@@ -85,7 +90,8 @@ def _quote_link(
         return None, "no « quote » (p. N) in this fact"
     if document is None:
         return None, "the report is not registered in this run folder (documents.json)"
-    quote, page = match.group("quote"), int(match.group("page"))
+    quote = match.group("quote") or match.group("quote_en")
+    page = int(match.group("page"))
     try:
         pages = library.pages(document)
     except PreuveError as err:
@@ -149,6 +155,36 @@ def _rejected(data: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(lines) + tuple(f"identity violated: {scalar(v)}" for v in violations)
 
 
+def _statement_cell(value: object, doc: str) -> StatementCell | None:
+    cell = _dict(value)
+    raw, page, span = cell.get("raw"), cell.get("page"), _list(cell.get("span"))
+    if not isinstance(raw, str):
+        return None
+    if doc and isinstance(page, int) and len(span) == 2 and all(isinstance(x, int) for x in span):
+        return StatementCell(raw, PageLink(doc, page, int(span[0]), int(span[1])))
+    return StatementCell(raw)
+
+
+def _statements(data: Mapping[str, Any], doc: str) -> tuple[StatementTableView, ...]:
+    """The statement tables the run read (every row, each value linked to its span)."""
+    views = []
+    for item in _list(data.get("statement_tables")):
+        table = _dict(item)
+        periods = tuple(str(p) for p in _list(table.get("periods")))
+        rows = []
+        for row in _list(table.get("rows")):
+            values = _dict(_dict(row).get("values"))
+            cells = tuple(_statement_cell(values.get(p), doc) for p in periods)
+            label = str(_dict(row).get("label") or "(total)")
+            rows.append(StatementRowView(label, str(_dict(row).get("concept") or "—"), cells))
+        pages = ", ".join(str(p) for p in _list(table.get("pages")))
+        unit = str(table.get("unit") or "")
+        views.append(
+            StatementTableView(str(table.get("statement", "")), pages, unit, periods, tuple(rows))
+        )
+    return tuple(views)
+
+
 def _company(data: Mapping[str, Any], library: DocumentLibrary, registry: Registry) -> CompanyMemo:
     memo = _dict(data.get("memo"))
     document = _document(data, registry)
@@ -170,6 +206,7 @@ def _company(data: Mapping[str, Any], library: DocumentLibrary, registry: Regist
         details=_details(data, memo),
         rejected=_rejected(data),
         document=document.id if document is not None else "",
+        statements=_statements(data, document.id if document is not None else ""),
     )
 
 

@@ -36,6 +36,9 @@ __all__ = [
     "SectionEntry",
     "ServeVerdict",
     "SourceRef",
+    "StatementCell",
+    "StatementRowView",
+    "StatementTableView",
     "StatementView",
     "SubtaskView",
     "SynthesisView",
@@ -114,6 +117,30 @@ class IndexView:
 
 
 @dataclass(frozen=True, slots=True)
+class StatementCell:
+    """A statement value as printed, linked to its exact span on its page when registered."""
+
+    raw: str
+    link: PageLink | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StatementRowView:
+    label: str
+    concept: str
+    cells: tuple[StatementCell | None, ...]  # one per period column; None: blank
+
+
+@dataclass(frozen=True, slots=True)
+class StatementTableView:
+    statement: str
+    pages: str
+    unit: str
+    periods: tuple[str, ...]
+    rows: tuple[StatementRowView, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FactView:
     """An identified fact (R-, A-, Q-, ...); a verified quote links to its page."""
 
@@ -145,6 +172,7 @@ class CompanyMemo:
     details: tuple[tuple[str, str], ...] = ()
     rejected: tuple[str, ...] = ()  # signals refused by the quote check, identity violations
     document: str = ""  # the registered report, if any
+    statements: tuple[StatementTableView, ...] = ()  # every row read from the tables
 
     @property
     def report_href(self) -> str:

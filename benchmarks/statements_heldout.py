@@ -1,0 +1,124 @@
+"""Statement lines on held-out material: the lexicon reader and the table reader side by side.
+
+Material (never tuned on): the gold statement lines of 12 FinanceBench filings
+(``tests/heldout/financebench``, PDFs in ``../shared/data/financebench-dev/pdfs``) and two
+French annual reports in other layouts than the bundled ones
+(``tests/heldout/memo/reports``). For each document prints the gold values, how many each
+reader got right, wrong (a matched row holding another value) and missed, and the time
+each reader takes per 100 pages (PDF text extraction apart).
+
+The lexicon reader (:func:`preuve.memo.statements.extract_statements`) keys values by year
+only, so it is scored on years alone (a more lenient test than the table reader's, which
+must also give the period's length).
+
+Run: ``.venv/bin/python -m benchmarks.statements_heldout``
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from preuve.eval.statements_eval import (
+    ExtractedRow,
+    Score,
+    lexicon_rows,
+    load_gold_rows,
+    ratio_deviations,
+    score_rows,
+    table_rows,
+)
+from preuve.io.pdf import load_pages
+
+__all__ = ["main"]
+
+ROOT = Path(__file__).resolve().parent.parent
+FB_GOLD = ROOT / "tests" / "heldout" / "financebench"
+FB_PDFS = ROOT.parent / "shared" / "data" / "financebench-dev" / "pdfs"
+REPORTS = ROOT / "tests" / "heldout" / "memo" / "reports"
+
+
+def _documents() -> list[tuple[str, Path, Path]]:
+    documents = [
+        (
+            path.name.removesuffix(".gold.json"),
+            path,
+            FB_PDFS / path.name.replace(".gold.json", ".pdf"),
+        )
+        for path in sorted(FB_GOLD.glob("*.gold.json"))
+    ]
+    documents += [
+        (
+            path.name.removesuffix(".gold.json"),
+            path,
+            path.with_name(path.name.replace(".gold.json", ".pdf")),
+        )
+        for path in sorted(REPORTS.glob("*.gold.json"))
+    ]
+    return [d for d in documents if d[2].is_file()]
+
+
+def _timed(
+    reader: Callable[[Sequence[str]], list[ExtractedRow]], pages: list[str]
+) -> tuple[list[ExtractedRow], float]:
+    started = time.perf_counter()
+    rows = reader(pages)
+    return rows, time.perf_counter() - started
+
+
+def _line(name: str, score: Score) -> str:
+    return f"{score.right:5d} {score.wrong:4d} {score.missed:5d}"
+
+
+def main() -> int:
+    documents = _documents()
+    if not documents:
+        print("no held-out documents found")
+        return 2
+    totals: dict[str, dict[str, list[int]]] = {"financebench": {}, "reports": {}}
+    seconds = {"lexicon": 0.0, "tables": 0.0}
+    n_pages = 0
+    print(f"{'document':30} {'gold':>5} | lexicon: right wrong missed | tables: right wrong missed")
+    for name, gold_path, pdf in documents:
+        pages = load_pages(pdf)
+        n_pages += len(pages)
+        gold = load_gold_rows(gold_path)
+        old, old_s = _timed(lexicon_rows, pages)
+        new, new_s = _timed(table_rows, pages)
+        seconds["lexicon"] += old_s
+        seconds["tables"] += new_s
+        a, b = score_rows(gold, old), score_rows(gold, new)
+        group = "reports" if gold_path.parent == REPORTS else "financebench"
+        for reader, score in (("lexicon", a), ("tables", b)):
+            sums = totals[group].setdefault(reader, [0, 0, 0, 0])
+            for i, v in enumerate((score.values, score.right, score.wrong, score.missed)):
+                sums[i] += v
+        print(f"{name:30} {a.values:5d} |          {_line(name, a)} |         {_line(name, b)}")
+    for group, readers in totals.items():
+        for reader, (values, right, wrong, missed) in readers.items():
+            share = right / values if values else 0.0
+            print(
+                f"{group:12} {reader:8} right {right}/{values} ({share:.1%}),"
+                f" wrong {wrong}, missed {missed}"
+            )
+    for gold_path in sorted(REPORTS.glob("*.gold.json")):
+        pages = load_pages(gold_path.with_name(gold_path.name.replace(".gold.json", ".pdf")))
+        deviations = ratio_deviations(gold_path, pages)
+        done = [d for d in deviations.values() if d is not None]
+        worst = max(done, default=0.0)
+        print(
+            f"ratios {gold_path.name.split('.')[0]:10} {len(done)}/{len(deviations)} gold values"
+            f" computed, worst deviation {worst:.2%}"
+        )
+    for reader, spent in seconds.items():
+        print(
+            f"{reader:8} {spent:.2f} s for {n_pages} pages:"
+            f" {spent / n_pages * 100:.3f} s per 100 pages"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""`preuve statements REPORT.pdf [--json] [--mapping FILE]`: the statements of a report.
+
+Prints each primary statement as a table with its period columns (every row, mapped to a
+concept or not, with its page), then the identities checked and violated. ``--json`` gives
+the same with each value's page and exact span in the page text. Exit 0 when no identity
+is violated, 1 when one is (or no statement was found), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_errors, print_json
+from preuve.io.pdf import load_pages
+from preuve.memo.lexicon import load_mapping
+from preuve.memo.statement_report import StatementReport, read_statement_report
+
+__all__ = ["statements_command"]
+
+
+def _print(report: StatementReport) -> None:
+    for table, rows in report.tables:
+        pages = ", ".join(str(p) for p in table.pages)
+        view = Table(title=f"{table.statement.value} — p. {pages} — {table.unit or 'unit ?'}")
+        view.add_column("label")
+        view.add_column("concept")
+        for period in table.periods:
+            view.add_column(period.key, justify="right")
+        view.add_column("page", justify="right")
+        for mapped in rows:
+            by_period = {c.period: c.raw for c in mapped.row.cells}
+            cells = [
+                mapped.row.label or "(total)",
+                mapped.concept or "—",
+                *(by_period.get(p, "") for p in table.periods),
+                str(mapped.row.page),
+            ]
+            view.add_row(*(Text(cell) for cell in cells))  # document text stays text
+        console.print(view)
+    for identity in report.violated:
+        console.print(f"VIOLATED {identity.name} (p. {identity.pages})", markup=False)
+    console.print(
+        f"identities: {report.checked} checked, {len(report.violated)} violated,"
+        f" {report.unresolved} unresolved · unmapped rows: {report.unmapped}",
+        markup=False,
+    )
+
+
+@handles_errors
+def statements_command(
+    report: Annotated[Path, typer.Argument(help="The report (PDF).")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    mapping: Annotated[
+        Path | None,
+        typer.Option(
+            "--mapping", help="A concept mapping file (JSON), tried before the bundled one."
+        ),
+    ] = None,
+) -> None:
+    """The statements of REPORT: every row per period, concepts, identities."""
+    rules = load_mapping(mapping) if mapping is not None else ()
+    result = read_statement_report(load_pages(report), rules)
+    if json_out:
+        print_json({"report": str(report), **result.to_json()})
+    else:
+        _print(result)
+        if not result.tables:
+            console.print("no income statement, balance sheet or cash-flow statement found")
+    if result.violated or not result.tables:
+        raise typer.Exit(EXIT_REJECTED)
+    raise typer.Exit(EXIT_OK)

@@ -1,0 +1,209 @@
+"""Scoring extracted statement rows against held-out gold (the only reader of that gold).
+
+Two gold formats are read:
+
+- FinanceBench filings (``tests/heldout/financebench/*.gold.json``): statements with
+  typed periods (``year``, ``three_months``, ``six_months``, ``as_of``) and rows whose
+  values are keyed by period;
+- annual reports (``tests/heldout/memo/reports/*.gold.json``): rows keyed by year (a
+  balance-sheet year is a date, any other a twelve-month period).
+
+A gold value is *right* when an extracted row on the gold page, matched by its label (or,
+for a total printed without a label, by its values), holds the same value for a period
+of the same length ending in the same year (and on the same day when both print it). It is
+*wrong* when the matched row holds another value for that period, and *missed* otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from preuve.memo.ratios import compute_ratios, detect_company
+from preuve.memo.statements import extract_statements
+from preuve.memo.table_fields import merged_statements
+from preuve.memo.tables import read_tables
+
+__all__ = [
+    "RATIO_IDS",
+    "ExtractedRow",
+    "GoldRow",
+    "PeriodMark",
+    "Score",
+    "lexicon_rows",
+    "load_gold_rows",
+    "ratio_deviations",
+    "score_rows",
+    "table_rows",
+]
+
+_MONTHS = {"year": 12, "three_months": 3, "six_months": 6, "nine_months": 9, "as_of": 0}
+
+PeriodMark = tuple[int | None, int, str]  # months (None: unknown), end year, end date or ""
+
+
+@dataclass(frozen=True, slots=True)
+class GoldRow:
+    label: str
+    page: int
+    values: dict[PeriodMark, Decimal]
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedRow:
+    label: str
+    page: int
+    values: dict[PeriodMark, Decimal]
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    values: int
+    right: int
+    wrong: int
+    rows: int
+    rows_right: int
+
+    @property
+    def missed(self) -> int:
+        return self.values - self.right - self.wrong
+
+
+def _key(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    return re.sub(r"[^\w]+", "", text)
+
+
+def load_gold_rows(path: Path) -> list[GoldRow]:
+    """The gold rows of one held-out file, in either format."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    rows: list[GoldRow] = []
+    if isinstance(data.get("statements"), list):
+        for statement in data["statements"]:
+            marks: dict[str, PeriodMark] = {}
+            for period in statement["periods"]:
+                end = str(period["end"])
+                marks[str(period["key"])] = (_MONTHS[str(period["type"])], int(end[:4]), end)
+            for row in statement["rows"]:
+                values = {marks[k]: Decimal(str(v)) for k, v in row["values"].items()}
+                rows.append(GoldRow(str(row["label"]), int(row["page"]), values))
+        return rows
+    for kind, statement_rows in data["statements"].items():
+        months = 0 if kind == "balance" else 12
+        for row in statement_rows:
+            values = {(months, int(year), ""): Decimal(str(v)) for year, v in row["values"].items()}
+            rows.append(GoldRow(str(row["label"]), int(row["page"]), values))
+    return rows
+
+
+def _same_period(gold: PeriodMark, found: PeriodMark) -> bool:
+    months_ok = found[0] is None or found[0] == gold[0]
+    date_ok = not gold[2] or len(found[2]) < 10 or found[2] == gold[2]
+    return months_ok and gold[1] == found[1] and date_ok
+
+
+def _lookup(row: ExtractedRow, period: PeriodMark) -> Decimal | None:
+    return next((v for p, v in row.values.items() if _same_period(period, p)), None)
+
+
+def _candidates(gold: GoldRow, found: Sequence[ExtractedRow]) -> list[int]:
+    on_page = [i for i, row in enumerate(found) if row.page == gold.page]
+    if gold.label:
+        key = _key(gold.label)
+        return [i for i in on_page if _key(found[i].label) == key] or [
+            i for i in on_page if key and _key(found[i].label).endswith(key)
+        ]
+    return [i for i in on_page if all(_lookup(found[i], p) == v for p, v in gold.values.items())]
+
+
+def score_rows(gold: Sequence[GoldRow], found: Sequence[ExtractedRow]) -> Score:
+    """Right, wrong and missed values of ``gold`` among ``found`` (each row used once)."""
+    used: set[int] = set()
+    right = wrong = rows_right = 0
+    for row in gold:
+        free = [i for i in _candidates(row, found) if i not in used]
+        if not free:
+            continue
+        best = max(
+            free, key=lambda i: sum(_lookup(found[i], p) == v for p, v in row.values.items())
+        )
+        used.add(best)
+        hits = 0
+        for period, value in row.values.items():
+            got = _lookup(found[best], period)
+            if got == value:
+                hits += 1
+            elif got is not None:
+                wrong += 1
+        right += hits
+        rows_right += hits == len(row.values)
+    total = sum(len(r.values) for r in gold)
+    return Score(total, right, wrong, len(gold), rows_right)
+
+
+def lexicon_rows(pages: Sequence[str]) -> list[ExtractedRow]:
+    """The lexicon reader's fields and unmapped rows, keyed by year only (it knows no
+    period length)."""
+    statements = extract_statements(pages)
+    grouped: dict[tuple[str, int], dict[PeriodMark, Decimal]] = defaultdict(dict)
+    for f in statements.fields:
+        grouped[(f.label, f.page)][(None, f.year, "")] = f.value
+    for row in statements.unmapped:
+        for year, value in zip(row.years, row.values, strict=False):
+            grouped[(row.label, row.page)][(None, year, "")] = value
+    return [ExtractedRow(label, page, values) for (label, page), values in grouped.items()]
+
+
+def table_rows(pages: Sequence[str]) -> list[ExtractedRow]:
+    """The table reader's rows, keyed by their periods."""
+    rows: list[ExtractedRow] = []
+    for table in read_tables(pages):
+        for row in table.rows:
+            values: dict[PeriodMark, Decimal] = {}
+            for cell in row.cells:
+                date = cell.period.end if cell.period.month else ""
+                values[(cell.period.months, cell.period.year, date)] = cell.value
+            rows.append(ExtractedRow(row.label, row.page, values))
+    return rows
+
+
+# Held-out gold ratio names and the suffix of the R- fact that computes each.
+RATIO_IDS = {
+    "leverage_net_debt_ebitda": "levier",
+    "leverage_with_leases": "levier-loyers",
+    "gearing": "gearing",
+    "interest_cover": "couverture",
+    "net_margin": "marge",
+    "current_ratio": "liquidite",
+}
+
+
+def ratio_deviations(gold_path: Path, pages: Sequence[str]) -> dict[str, float | None]:
+    """Relative deviation of each gold ratio value (``name year``) from the memo's R- fact
+    computed on ``pages``; None when the fact was not computed for that year."""
+
+    gold = json.loads(gold_path.read_text(encoding="utf-8"))["ratios"]
+    company = detect_company(pages)
+    statements = merged_statements(pages, extract_statements(pages))
+    computed = {
+        r.id.rsplit(f"R-{company.slug}-", 1)[-1]: r for r in compute_ratios(statements, company)
+    }
+    deviations: dict[str, float | None] = {}
+    for name, suffix in RATIO_IDS.items():
+        for year, expected in gold.get(name, {}).items():
+            if not year.isdigit():
+                continue
+            ratio = computed.get(suffix)
+            got = None if ratio is None else ratio.value(int(year))
+            deviations[f"{name} {year}"] = (
+                None
+                if got is None
+                else float(abs(got - Decimal(str(expected))) / abs(Decimal(str(expected))))
+            )
+    return deviations

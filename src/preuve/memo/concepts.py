@@ -1,0 +1,57 @@
+"""Concepts of table rows, from the declared mapping (``data/concepts.json`` plus a user's).
+
+Every row keeps its label; a row whose label a rule knows also gets that rule's concept.
+When several rows of one table map to one concept (``Net sales`` and ``Total revenues``;
+``Property, plant and equipment, gross`` and ``..., net``), the *total beats the component*:
+a total row (a ``Total ...`` label) wins, then the shorter label (a qualified label is a
+component: ``Résultat opérationnel`` over ``Résultat opérationnel courant``, ``Net income``
+over ``Net income attributable to ...``), then the row printed first. The others stay in the table
+as rows of their own, unmapped for that concept, so no figure counts twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from preuve.memo.lexicon import LEXICON, LabelRule, lookup_label, normalize_label
+from preuve.memo.tables import StatementTable, TableRow
+
+__all__ = ["MappedRow", "map_concepts"]
+
+
+@dataclass(frozen=True, slots=True)
+class MappedRow:
+    """A table row with its concept (None when no rule knows its label or a total of the
+    same concept won)."""
+
+    row: TableRow
+    concept: str | None
+    rule_concept: str | None  # what the label alone maps to, before total-beats-component
+
+
+def _rank(index: int, row: TableRow) -> tuple[bool, int, int]:
+    return (row.total, -len(normalize_label(row.label)), -index)
+
+
+def map_concepts(table: StatementTable, user_rules: tuple[LabelRule, ...] = ()) -> list[MappedRow]:
+    """The rows of ``table`` with their concepts (user rules tried before the bundled ones)."""
+    rules = (*user_rules, *LEXICON)
+    raw: list[str | None] = []
+    for row in table.rows:
+        rule = lookup_label(row.label, table.statement, rules) if row.label else None
+        raw.append(None if rule is None else rule.key)
+    winners: dict[str, int] = {}
+    for index, (row, concept) in enumerate(zip(table.rows, raw, strict=True)):
+        if concept is None:
+            continue
+        best = winners.get(concept)
+        if best is None or _rank(index, row) > _rank(best, table.rows[best]):
+            winners[concept] = index
+    return [
+        MappedRow(
+            row,
+            concept if concept is not None and winners.get(concept) == index else None,
+            concept,
+        )
+        for index, (row, concept) in enumerate(zip(table.rows, raw, strict=True))
+    ]

@@ -1,0 +1,106 @@
+"""English wording of workflow 1's facts and memo, for reports written in English.
+
+Facts, memo and known limits follow the report's language (``--lang`` overrides): the
+French wording lives where it is built (:mod:`preuve.memo.ratios`,
+:mod:`preuve.memo.writer`); its English counterpart is declared here, as data.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Decimal
+
+__all__ = [
+    "CATEGORY_LABELS_EN",
+    "KNOWN_LIMITS_EN",
+    "RATIO_NAMES_EN",
+    "WRITER_SYSTEM_EN",
+    "format_decimal_en",
+    "formula_en",
+]
+
+RATIO_NAMES_EN: dict[str, str] = {
+    "levier": "Leverage",
+    "marge": "Net margin",
+    "gearing": "Gearing",
+    "levier-loyers": "Leverage including lease liabilities",
+    "couverture": "Interest cover",
+    "marge-ebitda": "EBITDA margin",
+    "liquidite": "Current ratio",
+    "capex": "Capex intensity",
+    "roe": "Return on equity",
+    "roa": "Return on assets",
+}
+
+# The operands' French words and their English ones (longest first when replacing).
+_TERMS: dict[str, str] = {
+    "(résultat d'exploitation + amortissements)": "(operating income + D&A)",
+    "(dettes financières - trésorerie)": "(borrowings - cash)",
+    "(dette brute - trésorerie)": "(gross debt - cash)",
+    "coût de l'endettement net": "net cost of debt",
+    "(- résultat financier)": "(- financial result)",
+    "investissements corporels": "capital expenditure",
+    "résultat opérationnel": "operating income",
+    "charges financières": "financial charges",
+    "dettes de location": "lease liabilities",
+    "chiffre d'affaires": "revenue",
+    "capitaux propres": "equity",
+    "passif courant": "current liabilities",
+    "actif courant": "current assets",
+    "résultat net": "net income",
+    "dette nette": "net debt",
+    "total actif": "total assets",
+}
+_MONTHS = re.compile(r" \(sur (\d+) mois\)")
+
+CATEGORY_LABELS_EN: dict[str, str] = {
+    "concentration": "Concentration",
+    "covenant": "Covenant",
+    "refinancing": "Refinancing",
+    "liquidity": "Liquidity",
+    "litigation": "Litigation",
+    "dependency": "Dependency",
+    "going_concern": "Going concern",
+}
+
+KNOWN_LIMITS_EN: tuple[str, ...] = (
+    "A causal claim without a number is not checked (for example “free cash flow driven by "
+    "working-capital management” citing a fact that says nothing of it).",
+    "An exact quote can mislead out of context: open the cited page to see it.",
+    "Subject, period, direction and polarity are only checked where the sentence states them "
+    "with declared words (company names and aliases of the facts, years, quarters, halves, "
+    "words of rise or fall, comparison, explicit negation); a paraphrase, a change with no "
+    "second value in the facts, a pronoun for another company or a company with no legal form "
+    "that no fact names stay unchecked and are counted as such under each paragraph.",
+)
+
+WRITER_SYSTEM_EN = (
+    "You write, in English, a credit memo on one company from the facts given only, one per "
+    "line, each after its identifier in square brackets.\n"
+    'Answer with a JSON object only: {"paragraphs": [{"text": "...", "sources": '
+    '["ID", ...]}]}.\n'
+    "Rules:\n"
+    "- each paragraph lists in sources the identifiers of the facts it uses, and no "
+    "identifier outside the list;\n"
+    "- each number is copied as written in a fact cited by the paragraph; never compute "
+    "anything (no difference, change or average);\n"
+    "- a negative value keeps its minus sign, or the same clause says “negative”, “loss” or "
+    "“deficit”;\n"
+    "- each figure is said of its fact's company and year; a direction word (rise, fall, "
+    "above, below) or a negation says what the facts say;\n"
+    "- a quote in “ ” is copied as is from a Q- fact."
+)
+
+
+def formula_en(formula: str) -> str:
+    """A ratio's French formula in English words."""
+    for french in sorted(_TERMS, key=len, reverse=True):
+        formula = formula.replace(french, _TERMS[french])
+    return _MONTHS.sub(r" (over \1 months)", formula)
+
+
+def format_decimal_en(value: Decimal, places: int) -> str:
+    """English decimal: ``-0.5``; thousands grouped by commas (``18,992.8``)."""
+    quantum = Decimal(1).scaleb(-places)
+    rounded = value.quantize(quantum, rounding=ROUND_HALF_UP)
+    return f"{rounded:,.{places}f}" if places else f"{rounded:,.0f}"

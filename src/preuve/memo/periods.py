@@ -1,0 +1,179 @@
+"""Periods of a statement's value columns, read from the lines above its first row.
+
+A period is first-class: a balance-sheet column is a date (``as of``), an income or
+cash-flow column is a duration (3, 6, 9 or 12 months) ending on a date. A value is keyed
+by its period, never by a year alone, so a three-month and a six-month column of one year
+never meet in one figure.
+
+The heading block of a statement (the lines between its heading and its first row) is read
+as a whole, whatever its layout:
+
+- the *column line* is the last line of years or dates (``2023 2022 2023 2022``,
+  ``31/12/2025 31/12/2024``, ``Notes 2025 2024``); a year header printed twice (a sentence
+  naming the years, then the column line) counts once;
+- *durations* are named in order (``Three Months Ended`` ... ``Six Months Ended``); with
+  d durations over n columns, each duration covers n/d consecutive columns;
+- *month and day* (``June 30,``, ``31 décembre``) give each group's end date.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = ["Period", "read_periods", "years_of_line"]
+
+_DURATIONS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"\b(?:three|3)[- ]months?\b|\bquarters?\b|\btrimestres?\b|\b3 mois\b"), 3),
+    (re.compile(r"\b(?:six|6)[- ]months?\b|\bsemestres?\b|\bhalf[- ]year\b|\b6 mois\b"), 6),
+    (re.compile(r"\b(?:nine|9)[- ]months?\b|\b9 mois\b"), 9),
+    (
+        re.compile(
+            r"\b(?:twelve|12)[- ]months?\b|\b(?:fiscal )?years? ended\b|\bexercices?\b"
+            r"|\b12 mois\b|\bannée\b"
+        ),
+        12,
+    ),
+)
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan", "janvier"),
+            ("february", "feb", "février", "fevrier"),
+            ("march", "mar", "mars"),
+            ("april", "apr", "avril"),
+            ("may", "mai"),
+            ("june", "jun", "juin"),
+            ("july", "jul", "juillet"),
+            ("august", "aug", "août", "aout"),
+            ("september", "sep", "sept", "septembre"),
+            ("october", "oct", "octobre"),
+            ("november", "nov", "novembre"),
+            ("december", "dec", "décembre", "decembre"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH_DAY = re.compile(
+    rf"\b(?:({_MONTH_WORD})\.? (\d{{1,2}})\b|(\d{{1,2}})(?:er)? ({_MONTH_WORD})\b)"
+)
+_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
+_DATE = re.compile(r"^\(?(\d{1,2})[/.-](\d{1,2})[/.-]((?:19|20)\d\d)\)?[,;:]?$")
+_FILLER = re.compile(r"^(?:notes?|\(?unaudited\)?|\(?non audité\)?|\$|€|,|and|et)$", re.I)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Period:
+    """A column's period: ``months`` 0 for a date (balance sheet), else a duration ending
+    at ``year``-``month``-``day`` (``month`` and ``day`` are 0 when not printed)."""
+
+    months: int
+    year: int
+    month: int = 0
+    day: int = 0
+
+    @property
+    def end(self) -> str:
+        return f"{self.year}-{self.month:02d}-{self.day:02d}" if self.month else str(self.year)
+
+    @property
+    def key(self) -> str:
+        """``FY2025``, ``6M 2023-06-30``, ``at 2025-12-31``."""
+        if self.months == 0:
+            return f"at {self.end}"
+        if self.months == 12 and not self.month:
+            return f"FY{self.year}"
+        return f"{self.months}M {self.end}"
+
+
+def _plain(line: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", line).casefold().split())
+
+
+def years_of_line(line: str) -> list[tuple[int, int, int]] | None:
+    """The (year, month, day) of each column a line names, when the line is a column line:
+    only years or dates, plus a few filler words (``Notes``, ``$``, ``(In millions)``)."""
+    words = _plain(line).replace("(in millions)", "").replace("(in thousands)", "").split()
+    found: list[tuple[int, int, int]] = []
+    others = 0
+    trailing = True
+    for index, word in enumerate(words):
+        if word.rstrip(".,") in _MONTHS or (
+            re.fullmatch(r"\d{1,2}(?:er)?,?", word)
+            and (
+                (index > 0 and words[index - 1].rstrip(".,") in _MONTHS)
+                or (index + 1 < len(words) and words[index + 1].rstrip(".,") in _MONTHS)
+            )
+        ):
+            continue
+        date = _DATE.match(word)
+        bare = word.strip("(),;:*")
+        if date:
+            found.append((int(date.group(3)), int(date.group(2)), int(date.group(1))))
+        elif _YEAR.match(bare):
+            found.append((int(bare), 0, 0))
+        elif not _FILLER.match(word):
+            others += 1
+            trailing = trailing and not found
+    # A few words, or a caption before the years: "(In millions, except per share data)".
+    return found if found and (others <= 3 or (trailing and others <= 10)) else None
+
+
+def _durations(text: str) -> list[int]:
+    """Durations named in ``text``, in reading order; a duration repeated right after
+    itself (``years ended ... years ended``) counts once."""
+    hits = sorted((m.start(), months) for p, months in _DURATIONS for m in p.finditer(text))
+    ordered: list[int] = []
+    for _, months in hits:
+        if not ordered or ordered[-1] != months:
+            ordered.append(months)
+    return ordered
+
+
+def _month_days(text: str) -> list[tuple[int, int]]:
+    found: list[tuple[int, int]] = []
+    for match in _MONTH_DAY.finditer(text):
+        if match.group(1):
+            found.append((_MONTHS[match.group(1)], int(match.group(2))))
+        else:
+            found.append((_MONTHS[match.group(4)], int(match.group(3))))
+    return found
+
+
+def _spread(items: list[int] | list[tuple[int, int]], columns: int) -> list[int] | None:
+    """Indexes into ``items`` per column, each item covering columns/len(items) columns."""
+    if not items or columns % len(items):
+        return None
+    width = columns // len(items)
+    return [index // width for index in range(columns)]
+
+
+def read_periods(block: list[str], column_line: str, balance: bool) -> tuple[Period, ...]:
+    """The period of each column named by ``column_line``, with the durations and end
+    dates stated anywhere in ``block`` (the heading block, column line included)."""
+    columns = years_of_line(column_line) or []
+    text = _plain(" ".join(block))
+    durations = [] if balance else _durations(text)
+    month_days = _month_days(text)
+    on_line = _month_days(_plain(column_line))
+    if len(on_line) == len(columns):
+        month_days = on_line
+    # "Year ended Dec 31, 2022, Dec 25, 2021 and ...": one date per column, not per group.
+    by_duration = _spread(durations, len(columns))
+    by_date = _spread(month_days, len(columns))
+    if len(month_days) > len(columns) and len(set(month_days)) == 1:
+        by_date = [0] * len(columns)
+    periods: list[Period] = []
+    for index, (year, printed_month, printed_day) in enumerate(columns):
+        months = 0 if balance else 12
+        if by_duration is not None:
+            months = durations[by_duration[index]]
+        month, day = printed_month, printed_day
+        if not month and by_date is not None:
+            month, day = month_days[by_date[index]]
+        periods.append(Period(months, year, month, day))
+    return tuple(periods)

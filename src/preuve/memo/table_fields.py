@@ -1,0 +1,153 @@
+"""Statement fields (concept, year) from the table reader, for the memo's ratios and checks.
+
+The memo's ratios take one value per concept and year. A table keyed by period gives that
+without mixing periods:
+
+- a balance sheet column is a date: the first column printed for a year is that year's
+  (``July 29, 2023`` before ``January 28, 2023``);
+- income and cash-flow columns are durations: one duration is chosen for the whole report
+  (twelve months when a table prints them, else the longest printed, so a 10-Q gives six
+  months, never three months for one line and six for another), and a year with no
+  column of that duration has no field.
+
+Each field keeps its row's label, page, unit and the value as printed. Fields the table
+reader cannot give (no statement table found) come from the lexicon reader
+(:func:`merged_statements`), so a report either reader handles keeps its figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from preuve.core.defects import Defect
+from preuve.core.numbers import detect_locale
+from preuve.memo.identities import IDENTITY_VIOLATED, IdentityReport
+from preuve.memo.lexicon import LabelRule, Statement
+from preuve.memo.periods import Period
+from preuve.memo.statements import Field, Statements
+from preuve.memo.table_checks import Identity, checked_table
+from preuve.memo.tables import StatementTable, read_tables
+
+__all__ = [
+    "chosen_duration",
+    "merged_statements",
+    "table_identities",
+    "table_statements",
+    "with_table_identities",
+]
+
+
+def chosen_duration(tables: Sequence[StatementTable]) -> int | None:
+    """The one duration (months) the report's income and cash-flow fields use."""
+    durations = {
+        p.months for t in tables if t.statement is not Statement.BALANCE for p in t.periods
+    }
+    durations.discard(0)
+    if not durations:
+        return None
+    return 12 if 12 in durations else max(durations)
+
+
+def _columns(table: StatementTable, months: int | None) -> dict[Period, int]:
+    """The period kept for each year of ``table``."""
+    kept: dict[int, Period] = {}
+    for period in table.periods:
+        wanted = 0 if table.statement is Statement.BALANCE else months
+        if period.months == wanted:
+            kept.setdefault(period.year, period)
+    return {period: year for year, period in kept.items()}
+
+
+def table_statements(
+    pages: Sequence[str],
+    user_rules: tuple[LabelRule, ...] = (),
+    tables: Sequence[StatementTable] | None = None,
+) -> tuple[Field, ...]:
+    """One field per concept and year from the primary tables of ``pages``."""
+    tables = read_tables(pages) if tables is None else tables
+    months = chosen_duration(tables)
+    fields: list[Field] = []
+    for table in tables:
+        columns = _columns(table, months)
+        for mapped in checked_table(table, user_rules)[0]:
+            if mapped.concept is None:
+                continue
+            for cell in mapped.row.cells:
+                year = columns.get(cell.period)
+                if year is None:
+                    continue
+                fields.append(
+                    Field(
+                        mapped.concept,
+                        mapped.row.label,
+                        year,
+                        cell.value,
+                        cell.page,
+                        table.unit,
+                        table.statement,
+                        cell.raw,
+                        table.scale,
+                    )
+                )
+    return tuple(fields)
+
+
+def merged_statements(
+    pages: Sequence[str],
+    lexicon: Statements,
+    user_rules: tuple[LabelRule, ...] = (),
+    tables: Sequence[StatementTable] | None = None,
+) -> Statements:
+    """The table reader's fields, completed by the lexicon reader's for the (concept, year)
+    pairs the tables do not give (``tables``: the report's, when already read)."""
+    tables = read_tables(pages) if tables is None else tables
+    fields = list(table_statements(pages, user_rules, tables))
+    have = {(f.key, f.year) for f in fields}
+    # A statement the tables found is read on its own pages only: a lexicon field of that
+    # statement from another page (key figures in millions, a note) is left out.
+    pages_of = {t.statement: set(t.pages) for t in tables}
+    fields += [
+        f
+        for f in lexicon.fields
+        if (f.key, f.year) not in have
+        and (f.statement not in pages_of or f.page in pages_of[f.statement])
+    ]
+    locale = detect_locale("\n".join(pages)) if not lexicon.fields else lexicon.locale
+    months = chosen_duration(tables) or 12
+    return Statements(
+        fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months
+    )
+
+
+def table_identities(
+    pages: Sequence[str],
+    user_rules: tuple[LabelRule, ...] = (),
+    tables: Sequence[StatementTable] | None = None,
+) -> tuple[Identity, ...]:
+    """The subtotals read from the structure of the report's primary tables, checked
+    against their rows. (The SPEC identities are checked on the fields by
+    :func:`preuve.memo.identities.check_identities`, so they are not counted twice.)"""
+    found: list[Identity] = []
+    for table in read_tables(pages) if tables is None else tables:
+        found += checked_table(table, user_rules)[1]
+    return tuple(found)
+
+
+def with_table_identities(report: IdentityReport, identities: Sequence[Identity]) -> IdentityReport:
+    """The lexicon identities' report plus the tables' (each holding or violated identity
+    counts once per period; an unresolved subtotal is not counted)."""
+    checked = sum(len(i.left) for i in identities if i.holds is not None)
+    violated = tuple(
+        Defect(
+            IDENTITY_VIOLATED,
+            f"{identity.name} does not hold (page {', '.join(map(str, identity.pages))}):"
+            + "; ".join(
+                f" {p.key} {identity.left[p]} vs {identity.right.get(p)}" for p in identity.left
+            ),
+            path="statements.table",
+        )
+        for identity in identities
+        if identity.holds is False
+    )
+    return replace(report, structural=checked, structural_violations=violated)

@@ -116,8 +116,10 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "validate_span",
     ),
     "preuve.core.jsonout": (
+        "DuplicateKeyError",
         "JsonResult",
         "check_schema",
+        "loads_unique_keys",
         "parse_model_json",
         "validate_schema",
     ),

@@ -262,7 +262,7 @@ DEEP = "[" * 10_000 + "]" * 10_000
 BAD_FILES = [
     ("not-json", b'{"format": ', "line 1"),
     ("not-utf8", '{"format": "caf\xe9"}'.encode("latin-1"), "not UTF-8"),
-    ("duplicate-key", b'{"format": "a", "format": "b"}', "appears twice"),
+    ("duplicate-key", b'{"format": "a", "format": "b"}', "appears more than once"),
     ("nested-10000", DEEP.encode(), ""),
     ("integer-too-long", b'{"format": ' + b"9" * 5000 + b"}", ""),
     ("not-an-object", b"[1, 2]", ""),

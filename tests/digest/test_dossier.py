@@ -113,7 +113,7 @@ CASES: list[tuple[str, Callable[[Path], None], list[str]]] = [
     (
         "duplicate-key",
         lambda r: write(r / "alpha" / "meta.json", '{"title": "a", "title": "b"}'),
-        ["meta.json", "'title' appears twice"],
+        ["meta.json", '"title" appears more than once'],
     ),
     (
         "unknown-key",

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 
 from preuve.core.errors import InputError, PreuveError
+from preuve.core.jsonout import DuplicateKeyError, loads_unique_keys
 from preuve.models.base import Model
 from preuve.models.replay import RecordingModel
 from preuve.models.secrets import Scrubber, environment_secrets
@@ -89,22 +90,9 @@ def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
-class _DuplicateKeyError(ValueError):
-    """An object names a key twice: which value was meant is ambiguous."""
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _DuplicateKeyError(f"key {json.dumps(key)} appears more than once")
-        seen[key] = value
-    return seen
-
-
 def _loads(text: str) -> Any:
     # Duplicate keys are refused, as the model-output parser refuses them (the last would win).
-    return json.loads(text, object_pairs_hook=_unique_keys)
+    return loads_unique_keys(text)
 
 
 def read_json_file(path: Path) -> Any:
@@ -139,7 +127,7 @@ def _json_limit(err: ValueError | RecursionError) -> str:
     """Why valid-looking JSON was refused: nested too deep, or an integer too long."""
     if isinstance(err, RecursionError):
         return "nested too deeply"
-    if isinstance(err, _DuplicateKeyError):
+    if isinstance(err, DuplicateKeyError):
         return str(err)
     return str(err).split(":", 1)[0]  # "Exceeds the limit (4300 digits) for integer ..."
 

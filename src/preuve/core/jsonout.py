@@ -37,7 +37,14 @@ from typing import Any
 
 from preuve.core.defects import Defect
 
-__all__ = ["JsonResult", "check_schema", "parse_model_json", "validate_schema"]
+__all__ = [
+    "DuplicateKeyError",
+    "JsonResult",
+    "check_schema",
+    "loads_unique_keys",
+    "parse_model_json",
+    "validate_schema",
+]
 
 _JSON_WHITESPACE = " \t\r\n"
 _FENCE = re.compile(r"```(?:[jJ][sS][oO][nN])?[ \t]*\r?\n(?P<body>.*?)```", re.DOTALL)
@@ -93,6 +100,25 @@ def _object_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             duplicates.append(key)
         seen.add(key)
     return _DuplicateKeys(pairs, duplicates) if duplicates else dict(pairs)
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object names a key twice: which value was meant is ambiguous."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise DuplicateKeyError(f"key {json.dumps(key)} appears more than once")
+        result[key] = value
+    return result
+
+
+def loads_unique_keys(text: str) -> Any:
+    """``json.loads`` for files a user wrote, refusing a key given twice (the last would win
+    silently) as the model-output parser does; raises :class:`DuplicateKeyError`."""
+    return json.loads(text, object_pairs_hook=_unique_keys)
 
 
 def _constant_hook(name: str) -> _NonFiniteConstant:

@@ -35,6 +35,7 @@ from typing import Literal
 
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import DocumentError, InputError
+from preuve.core.jsonout import loads_unique_keys
 from preuve.digest.grammar import GRAMMAR_FILE
 from preuve.digest.manifest import MANIFEST_FILE, Manifest
 from preuve.io.pdf import load_pages
@@ -106,15 +107,6 @@ def _is_iso_date(value: str) -> bool:
     return True
 
 
-def _reject_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ValueError(f"key {key!r} appears twice")
-        result[key] = value
-    return result
-
-
 def _fields(path: Path, where: str, data: object, allowed: tuple[str, ...]) -> dict[str, str]:
     if not isinstance(data, dict):
         raise InputError(f"{path}: {where} must be a JSON object")
@@ -139,7 +131,7 @@ def read_meta(path: Path, versions: tuple[int, ...]) -> DocumentMeta:
     """``version -> {title, date, source_type}`` (only the fields given) from ``meta.json``."""
     try:
         raw = path.read_bytes().decode("utf-8")
-        data = json.loads(raw, object_pairs_hook=_reject_duplicates)
+        data = loads_unique_keys(raw)
     except UnicodeDecodeError as err:
         raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from None
     except json.JSONDecodeError as err:

@@ -10,24 +10,16 @@ import json
 from pathlib import Path
 
 from preuve.core.errors import InputError
+from preuve.core.jsonout import loads_unique_keys
 
 __all__ = ["read_json_file"]
-
-
-def _reject_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ValueError(f"key {key!r} appears twice")
-        result[key] = value
-    return result
 
 
 def read_json_file(path: Path, what: str) -> object:
     """The parsed content of ``path``, the ``what`` of a dossier (for the error's fix)."""
     try:
         raw = path.read_bytes().decode("utf-8")
-        return json.loads(raw, object_pairs_hook=_reject_duplicates)
+        return loads_unique_keys(raw)
     except OSError as err:
         raise InputError(f"{path}: cannot read the {what} ({err.strerror or err})") from None
     except UnicodeDecodeError as err:

@@ -107,6 +107,9 @@ def _company_markdown(company: CompanyMemo) -> list[str]:
         f"{len(company.reading.verified)} · signaux rejetés : {company.reading.signals_rejected}",
         "",
     ]
+    if memo.status is MemoStatus.ERROR:
+        lines += ["**ERREUR** du modèle : aucune réponse n'est arrivée, rien n'a été vérifié :", ""]
+        lines += [f"- {_defect_markdown(defect)}" for defect in memo.defects] + [""]
     if memo.status is MemoStatus.REFUSED:
         lines += ["**REFUSÉ** après réécriture : cette note n'est pas vérifiée. Défauts :", ""]
         lines += [f"- {_defect_markdown(defect)}" for defect in memo.defects] + [""]

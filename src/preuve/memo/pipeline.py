@@ -100,9 +100,13 @@ class MemoRun:
 
     @property
     def status(self) -> MemoStatus:
-        """VERIFIED when every company's memo is verified."""
+        """VERIFIED when every company's memo is verified; else REFUSED when a memo was
+        refused, else ERROR (a memo got no answer from the model)."""
         ok = self.companies and all(c.memo.verified for c in self.companies)
-        return MemoStatus.VERIFIED if ok else MemoStatus.REFUSED
+        if ok:
+            return MemoStatus.VERIFIED
+        statuses = {c.memo.status for c in self.companies}
+        return MemoStatus.ERROR if statuses == {MemoStatus.ERROR} else MemoStatus.REFUSED
 
     @property
     def signals_rejected(self) -> int:

@@ -97,8 +97,12 @@ WRITER_SYSTEM = (
 
 
 class MemoStatus(StrEnum):
+    """VERIFIED; REFUSED (the model's answers failed the checks); ERROR (no answer arrived:
+    the backend failed on every attempt, nothing was checked)."""
+
     VERIFIED = "VERIFIED"
     REFUSED = "REFUSED"
+    ERROR = "ERROR"
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +292,7 @@ def write_memo(
                 shown = paragraphs
                 break
     return MemoOutcome(
-        MemoStatus.REFUSED,
+        MemoStatus.ERROR if result.status is LoopStatus.ERROR else MemoStatus.REFUSED,
         shown,
         result.defects,
         first_defects,

@@ -11,6 +11,7 @@ from preuve.commands.check import check_memo_command, check_quote_command, check
 from preuve.commands.demo import demo_command
 from preuve.commands.digest import digest_app, eval_digest_command
 from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_command
+from preuve.commands.models import models_command
 from preuve.commands.reliability import reliability_command
 from preuve.commands.synthesize import (
     check_synthesis_command,
@@ -44,6 +45,7 @@ def build_app() -> typer.Typer:
     app.add_typer(digest_app, name="digest")
     app.command("view")(view_command)
     app.command("reliability")(reliability_command)
+    app.command("models")(models_command)
 
     eval_app = typer.Typer(help="Evaluate a workflow against its gold, over repeated runs.")
     eval_app.command("digest")(eval_digest_command)

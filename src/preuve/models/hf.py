@@ -197,7 +197,9 @@ def is_gguf(path: Path) -> bool:
 def _check_folder(path: Path) -> None:
     if is_gguf(path):
         if not path.is_file():
-            raise ConfigError(f"hf model file not found: {path}", fix="give hf:PATH to a .gguf file")
+            raise ConfigError(
+                f"hf model file not found: {path}", fix="give hf:PATH to a .gguf file"
+            )
         return
     if not path.is_dir():
         raise ConfigError(

@@ -224,8 +224,8 @@ def find_local_models(
         seen.add(key)
 
     named: list[tuple[Path, list[Path]]] = []
-    for given in extra:  # checked first: a bad path fails before any search
-        given = given.expanduser()
+    for named_path in extra:  # checked first: a bad path fails before any search
+        given = named_path.expanduser()
         if not given.exists():
             raise ConfigError(f"no such file or folder: {given}")
         candidates = list(_under(given))

@@ -242,3 +242,27 @@ def test_llama_cpp_error_body_reaches_the_journal_line_scrubbed(server: ChatServ
         model.complete(Request(REQUEST.messages, task="t"))
     assert KEY not in str(caught.value) and "HTTP 500" in str(caught.value)
     assert json.dumps(body)  # the body was valid JSON: the failure is the status, not parsing
+
+
+def test_a_declared_context_window_refuses_before_the_call(server: ChatServer) -> None:
+    from preuve.core.errors import BudgetError
+    from preuve.models.spec import load_model
+
+    env = {"OPENAI_API_KEY": KEY, "PREUVE_CONTEXT_WINDOW": "40"}
+    model = load_model(f"openai:smollm2@{server.url}", rules=None, env=env, allow_network=True)
+    big = Request(messages_of([("user", "x" * 200)]), task="t", max_new_tokens=8)
+    with pytest.raises(BudgetError, match="over its budget of 32; nothing was sent"):
+        model.complete(big)
+    assert server.received == []
+    small = Request(messages_of([("user", "hi")]), task="t", max_new_tokens=8)
+    assert model.complete(small).text == "ok"
+
+
+@pytest.mark.parametrize("raw", ["0", "-3", "8k"], ids=["zero", "negative", "suffix"])
+def test_a_bad_declared_window_is_a_config_error(server: ChatServer, raw: str) -> None:
+    from preuve.core.errors import ConfigError
+    from preuve.models.spec import load_model
+
+    env = {"PREUVE_CONTEXT_WINDOW": raw}
+    with pytest.raises(ConfigError, match="PREUVE_CONTEXT_WINDOW must be a positive number"):
+        load_model(f"openai:m@{server.url}", rules=None, env=env, allow_network=True)

@@ -13,7 +13,12 @@ acceptance, so:
    and the rest are dropped and counted in ``signals_rejected``. Only verified signals
    ever leave this module, so a dropped quote reaches neither the facts nor the writer.
 
-Long reports are read in chunks of whole pages (``max_chars`` per request), one loop each.
+Long reports are read in chunks of whole pages, one loop each. A model that knows its
+context window gets chunks sized in tokens, counted with its own tokenizer and chat
+template (:func:`preuve.models.budget.fit_groups`): each request leaves room for the
+answer's ``READER_MAX_NEW_TOKENS``, and one page that does not fit alone is refused before
+any call (``BudgetError``), never cut. Otherwise chunks hold at most ``max_chars``
+characters. Each request's schema names the pages it holds as an ``enum``.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from preuve.core.jsonout import parse_model_json
 from preuve.core.quotes import QuoteChecker, QuoteResult
 from preuve.memo.cues import CATEGORIES, classify_sentence, fold, page_sentences
 from preuve.models.base import Completion, Message, Model, Request
+from preuve.models.budget import counter_for, fit_groups, input_budget
 from preuve.models.loop import Checked, LoopStatus, ask_verified
 
 __all__ = [
@@ -44,6 +50,7 @@ __all__ = [
 
 READER_TASK = "memo.reader"
 MAX_CHARS_PER_REQUEST = 60_000
+READER_MAX_NEW_TOKENS = 2048
 MAX_PER_CATEGORY = 2  # the strongest cues of each category, so a long report stays readable
 MAX_SIGNALS = 40
 _COPY_FIX = "copy each excerpt exactly or remove the signal"
@@ -77,8 +84,8 @@ READER_SYSTEM = (
     "dette à refinancer), liquidity (lignes non tirées, trésorerie disponible), litigation "
     "(litige, contentieux), dependency (fournisseur unique, licence, contrat clé), "
     "going_concern (continuité d'exploitation).\n"
-    'Réponds uniquement par un objet JSON : {"signals": [{"category": "...", "quote": "...", '
-    '"page": N}]}.\n'
+    'Réponds uniquement par un objet JSON dont la seule clé, "signals", est une liste '
+    'd\'objets ; chaque objet a exactement trois clés, "category", "quote" et "page" :\n'
     "- category : une valeur parmi " + ", ".join(CATEGORIES) + ".\n"
     "- quote : une phrase du rapport recopiée exactement, mot pour mot : ne résume pas, ne "
     "coupe pas, n'assemble pas deux phrases avec « [...] », n'ajoute rien.\n"
@@ -196,28 +203,50 @@ def _chunks(pages: Sequence[str], max_chars: int) -> list[list[int]]:
     return groups
 
 
+def reader_schema(numbers: Sequence[int]) -> dict[str, Any]:
+    """:data:`READER_SCHEMA` with ``page`` limited to the pages a request holds."""
+    item = READER_SCHEMA["properties"]["signals"]["items"]
+    page = {"type": "integer", "enum": list(numbers)}
+    items = {**item, "properties": {**item["properties"], "page": page}}
+    signals = {**READER_SCHEMA["properties"]["signals"], "items": items}
+    return {**READER_SCHEMA, "properties": {"signals": signals}}
+
+
+def reader_request(company: str, pages: Sequence[str], numbers: Sequence[int]) -> Request:
+    """The reader request for pages ``numbers`` (from 1) of the report."""
+    body = "\n\n".join(f"--- Page {n} ---\n{pages[n - 1]}" for n in numbers)
+    user = f"Entreprise : {company}\n\nTexte extrait du rapport, page par page :\n\n{body}"
+    payload = {
+        "company": company,
+        "pages": [{"page": n, "text": pages[n - 1]} for n in numbers],
+    }
+    return Request(
+        messages=(Message("system", READER_SYSTEM), Message("user", user)),
+        task=READER_TASK,
+        payload=payload,
+        response_schema=reader_schema(numbers),
+        max_new_tokens=READER_MAX_NEW_TOKENS,
+    )
+
+
 def reader_requests(
-    company: str, pages: Sequence[str], *, max_chars: int = MAX_CHARS_PER_REQUEST
+    company: str,
+    pages: Sequence[str],
+    *,
+    max_chars: int = MAX_CHARS_PER_REQUEST,
+    model: Model | None = None,
 ) -> list[Request]:
-    """One reader request per chunk of pages; page numbers are those of the report."""
-    requests: list[Request] = []
-    for numbers in _chunks(pages, max_chars):
-        body = "\n\n".join(f"--- Page {n} ---\n{pages[n - 1]}" for n in numbers)
-        user = f"Entreprise : {company}\n\nTexte extrait du rapport, page par page :\n\n{body}"
-        payload = {
-            "company": company,
-            "pages": [{"page": n, "text": pages[n - 1]} for n in numbers],
-        }
-        requests.append(
-            Request(
-                messages=(Message("system", READER_SYSTEM), Message("user", user)),
-                task=READER_TASK,
-                payload=payload,
-                response_schema=READER_SCHEMA,
-                max_new_tokens=2048,
-            )
+    """One reader request per chunk of pages; page numbers are those of the report. With a
+    ``model`` that knows its context window, chunks are sized in its tokens."""
+    budget = input_budget(model, READER_MAX_NEW_TOKENS) if model is not None else None
+    if budget is None:
+        groups = _chunks(pages, max_chars)
+    else:
+        numbers = list(range(1, len(pages) + 1))
+        groups = fit_groups(
+            numbers, lambda group: reader_request(company, pages, group), counter_for(model), budget
         )
-    return requests
+    return [reader_request(company, pages, numbers) for numbers in groups]
 
 
 # --- The rules implementation ------------------------------------------------------------
@@ -336,7 +365,7 @@ def read_signals(
     checker = checker or QuoteChecker(pages)
     readings = [
         _read_chunk(model, request, checker)
-        for request in reader_requests(company, pages, max_chars=max_chars)
+        for request in reader_requests(company, pages, max_chars=max_chars, model=model)
     ]
     verified: dict[tuple[int, int, int], VerifiedSignal] = {}
     for reading in readings:

@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 from preuve.core.errors import ConfigError, ModelError
 from preuve.models.base import Completion, FinishReason, Message, ModelIdentity, Request
+from preuve.models.budget import ModelCounter, check_context_window
 
 __all__ = [
     "DTYPES",
@@ -271,6 +272,7 @@ class HFModel:
             else folder_identity(path, runtime=runtime)
         )
         self._context_window = _context_window(path, self._gguf)
+        self._counter = ModelCounter(model=self, exact=True)
         self._model: Any = None
         self._eos_ids: frozenset[int] = frozenset()
         self._pad_id: int | None = None
@@ -323,11 +325,14 @@ class HFModel:
 
     def complete(self, request: Request) -> Completion:
         """Greedy completion of ``request.messages``; ``temperature``, ``seed`` and
-        ``response_schema`` are not used (greedy needs no seed; no constrained decoding)."""
+        ``response_schema`` are not used (greedy needs no seed; no constrained decoding).
+        A request that does not fit the context window is refused before generating."""
         # A non-positive request value means "unset": fall back to this model's default.
         max_new_tokens = (
             request.max_new_tokens if request.max_new_tokens > 0 else self._max_new_tokens_default
         )
+        if self._context_window is not None:
+            check_context_window(self._counter, request, self._context_window)
         with self._generate_lock:
             model = self._loaded_model()
             started = time.perf_counter()

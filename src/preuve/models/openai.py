@@ -45,7 +45,12 @@ from openai.types.chat.completion_create_params import ResponseFormat
 
 from preuve.core.errors import ConfigError, ModelError, PreuveError
 from preuve.models.base import Completion, FinishReason, Message, ModelIdentity, Request
-from preuve.models.budget import EstimatedCompletion, EstimatingCounter, estimate_text_tokens
+from preuve.models.budget import (
+    EstimatedCompletion,
+    EstimatingCounter,
+    check_context_window,
+    estimate_text_tokens,
+)
 from preuve.models.secrets import MIN_SECRET_LENGTH, Scrubber
 
 __all__ = ["DEFAULT_API_KEY_ENV", "OpenAIModel", "ResponseFormatLevel", "parse_chat_body"]
@@ -280,6 +285,7 @@ class OpenAIModel:
         max_retries: int = 2,
         allow_network: bool | None = None,
         max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens",
+        context_window: int | None = None,
     ) -> None:
         environ = os.environ if env is None else env
         _check_network_allowed(allow_network, environ)
@@ -301,6 +307,9 @@ class OpenAIModel:
         self._identity = ModelIdentity(backend="openai", name=name, version=self._url)
         self._level = ResponseFormatLevel.JSON_SCHEMA
         self._lock = threading.Lock()
+        if context_window is not None and context_window <= 0:
+            raise ConfigError(f"context window must be positive, not {context_window}")
+        self._context_window = context_window
         self._client = openai.OpenAI(
             api_key=key or PLACEHOLDER_KEY,
             base_url=base_url,
@@ -322,12 +331,19 @@ class OpenAIModel:
         return self._scrubber.secrets
 
     @property
+    def context_window(self) -> int | None:
+        """The window the user declared (``$PREUVE_CONTEXT_WINDOW``): the API does not say."""
+        return self._context_window
+
+    @property
     def response_format_level(self) -> ResponseFormatLevel:
         """The strongest structured-output mode this endpoint has not rejected."""
         with self._lock:
             return self._level
 
     def complete(self, request: Request) -> Completion:
+        if self._context_window is not None:
+            check_context_window(EstimatingCounter(), request, self._context_window)
         started = time.perf_counter()
         level = self.response_format_level
         retries = 0

@@ -44,6 +44,8 @@ DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 ACCEPTED_FORMS = "rules, openai:NAME@BASE_URL, hf:PATH, replay:FILE"
 # Lets a user keep a provider's key under its own name (e.g. GEMINI_API_KEY).
 API_KEY_ENV_VAR = "PREUVE_API_KEY_ENV"
+# The context window of an openai: model (the API does not tell it), e.g. 8192 for SmolLM2.
+CONTEXT_WINDOW_ENV_VAR = "PREUVE_CONTEXT_WINDOW"
 # What a spec may hold that is a credential: user:password@ after a scheme, query values.
 _USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]*:[/\\]{2})[^/\\?#\s]*@")
 _QUERY_VALUE = re.compile(r"=[^&#\s]*")
@@ -144,6 +146,17 @@ def load_model(
         raise scrubber.error(err) from None
 
 
+def _declared_window(env: Mapping[str, str]) -> int | None:
+    raw = env.get(CONTEXT_WINDOW_ENV_VAR, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) <= 0:
+        raise ConfigError(
+            f"${CONTEXT_WINDOW_ENV_VAR} must be a positive number of tokens, not {raw!r}"
+        )
+    return int(raw)
+
+
 def _backend(parsed: ModelSpec, env: Mapping[str, str], allow_network: bool | None) -> Model:
     if parsed.kind is SpecKind.OPENAI:
         # Imported here: the openai SDK is slow to import and rules-only runs never need it.
@@ -155,6 +168,7 @@ def _backend(parsed: ModelSpec, env: Mapping[str, str], allow_network: bool | No
             api_key_env=env.get(API_KEY_ENV_VAR) or DEFAULT_API_KEY_ENV,
             env=env,
             allow_network=allow_network,
+            context_window=_declared_window(env),
         )
     if parsed.kind is SpecKind.HF:
         return _load_hf(Path(parsed.target))

@@ -5,9 +5,12 @@ Thin on purpose: each subcommand lives in :mod:`preuve.commands` and calls libra
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from preuve.commands.check import check_memo_command, check_quote_command, check_quotes_command
+from preuve.commands.common import set_progress
 from preuve.commands.demo import demo_command
 from preuve.commands.digest import digest_app, eval_digest_command
 from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_command
@@ -24,6 +27,18 @@ from preuve.commands.view import view_command
 __all__ = ["app", "main"]
 
 
+def _options(
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="No progress on stderr (model calls and workflow steps)."
+        ),
+    ] = False,
+) -> None:
+    """Make LLM document synthesis checkable: quotes, numbers and freshness verified in code."""
+    set_progress(not quiet)
+
+
 def build_app() -> typer.Typer:
     """The command tree; built by a function so tests can make a fresh one."""
     app = typer.Typer(
@@ -34,6 +49,7 @@ def build_app() -> typer.Typer:
         no_args_is_help=True,
         pretty_exceptions_enable=False,
     )
+    app.callback()(_options)
     app.command("demo")(demo_command)
     app.command("check-quote")(check_quote_command)
     app.command("check-quotes")(check_quotes_command)

@@ -30,6 +30,7 @@ from preuve.memo.statements import Statements, extract_statements
 from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
 from preuve.models.journal import CallRecord, Journal, JournaledModel
+from preuve.models.progress import step
 
 __all__ = [
     "CompanyMemo",
@@ -252,14 +253,21 @@ def run_memo(
     documents = [
         item if isinstance(item, tuple) else (str(item), load_pages(item)) for item in report_paths
     ]
-    if concurrency == 1 or len(documents) < 2:
-        companies = [analyse_report(name, pages, journaled) for name, pages in documents]
-    else:
-        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="preuve-memo") as pool:
-            futures = [
-                pool.submit(analyse_report, name, pages, journaled) for name, pages in documents
-            ]
-            companies = [future.result() for future in futures]
+    with step(model, "memo", len(documents), "reports") as bar:
+
+        def analyse(name: str, pages: Sequence[str]) -> CompanyMemo:
+            company = analyse_report(name, pages, journaled)
+            bar.advance()
+            return company
+
+        if concurrency == 1 or len(documents) < 2:
+            companies = [analyse(name, pages) for name, pages in documents]
+        else:
+            with ThreadPoolExecutor(
+                max_workers=concurrency, thread_name_prefix="preuve-memo"
+            ) as pool:
+                futures = [pool.submit(analyse, name, pages) for name, pages in documents]
+                companies = [future.result() for future in futures]
     return MemoRun(
         run_id=run_id,
         engine=engine_label(model),

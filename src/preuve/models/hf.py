@@ -29,13 +29,14 @@ import hashlib
 import importlib
 import threading
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from preuve.core.errors import ConfigError, ModelError
 from preuve.models.base import Completion, FinishReason, Message, ModelIdentity, Request
 from preuve.models.budget import ModelCounter, check_context_window
+from preuve.models.progress import token_listener
 
 __all__ = [
     "DTYPES",
@@ -232,6 +233,24 @@ def _id_set(value: Any) -> set[int]:
     return {int(v) for v in value}
 
 
+class _CountingStreamer:
+    """What ``generate`` streams to: the prompt first (skipped), then each new token; the
+    progress line counts them (see :mod:`preuve.models.progress`)."""
+
+    def __init__(self, listener: Callable[[int], None]) -> None:
+        self._listener = listener
+        self._prompt_seen = False
+
+    def put(self, value: Any) -> None:
+        if not self._prompt_seen:
+            self._prompt_seen = True
+            return
+        self._listener(int(value.numel()))
+
+    def end(self) -> None:
+        return
+
+
 class HFModel:
     """A local transformers causal LM behind the :class:`~preuve.models.base.Model` seam.
 
@@ -339,9 +358,13 @@ class HFModel:
             inputs = self._apply_template(request.messages, return_tensors="pt").to(self._device)
             prompt_tokens = int(inputs["input_ids"].shape[1])
             try:
+                listener = token_listener()
+                streamer = _CountingStreamer(listener) if listener is not None else None
                 with self._torch.inference_mode():
                     output = model.generate(
-                        **inputs, generation_config=self._greedy_config(max_new_tokens)
+                        **inputs,
+                        generation_config=self._greedy_config(max_new_tokens),
+                        streamer=streamer,
                     )
             except (RuntimeError, ValueError) as err:
                 raise ModelError(

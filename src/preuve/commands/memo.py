@@ -45,6 +45,7 @@ from preuve.memo.claims_view import claims_line
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
 from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
 from preuve.memo.rules_engine import memo_rules_model
+from preuve.memo.selection import QUOTE_MODES
 from preuve.memo.writer import KNOWN_LIMITS, MemoStatus
 from preuve.models.journal import Journal
 
@@ -199,20 +200,31 @@ def _check_reports(reports: Sequence[Path]) -> None:
 @handles_errors
 def memo_command(
     reports: Annotated[list[Path], typer.Argument(help="Annual report PDFs (one per company).")],
+    *,
     model: ModelOpt = None,
     out: Annotated[Path, typer.Option("--out", help="Where to write the run.")] = Path(
         "preuve-out/memo"
     ),
     rates: RatesOpt = None,
     as_json: JsonOpt = False,
+    quotes: Annotated[
+        str,
+        typer.Option(
+            "--quotes",
+            help="Reader mode: copy (the model copies each quote) or select (it picks "
+            "sentence ids from a catalogue; code resolves the text). Same checks.",
+        ),
+    ] = "copy",
 ) -> None:
     """Cited risk signals and a verified credit memo from annual reports."""
+    if quotes not in QUOTE_MODES:
+        raise InputError(f"unknown --quotes mode {quotes!r}", fix="use copy or select")
     _check_reports(reports)
     chosen = resolve_model(model, memo_rules_model)
     loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(loaded, chosen, journal=journal)
+        run = run_memo(loaded, chosen, journal=journal, quotes=quotes)
     append_rates(_rates_path(rates), rates_of(run, source="memo"))
     dashboard = build_dashboard(run)
     files = write_memo_run(run, dashboard, out)

@@ -201,7 +201,9 @@ def call_to_dict(call: CallRecord) -> dict[str, Any]:
     }
 
 
-def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMemo:
+def analyse_report(
+    report: str, pages: Sequence[str], model: Model, *, quotes: str = "copy"
+) -> CompanyMemo:
     """The whole workflow for one report whose page texts are already extracted."""
     started = time.perf_counter()
     company = detect_company(pages)
@@ -209,7 +211,7 @@ def analyse_report(report: str, pages: Sequence[str], model: Model) -> CompanyMe
     identities = check_identities(statements)
     ratios = compute_ratios(statements, company)
     alerts = compute_alerts(statements, ratios, company)
-    reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages))
+    reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages), quotes=quotes)
     facts = build_facts(company, ratios, alerts, reading.verified)
     memo = write_memo(model, company.name, facts, statements.years)
     return CompanyMemo(
@@ -242,6 +244,7 @@ def run_memo(
     journal: Journal,
     run_id: str | None = None,
     concurrency: int = 1,
+    quotes: str = "copy",
 ) -> MemoRun:
     """Run workflow 1 on each report (paths, or reports already loaded by
     :func:`load_reports`); every model call is journaled under ``run_id``."""
@@ -256,7 +259,7 @@ def run_memo(
     with step(model, "memo", len(documents), "reports") as bar:
 
         def analyse(name: str, pages: Sequence[str]) -> CompanyMemo:
-            company = analyse_report(name, pages, journaled)
+            company = analyse_report(name, pages, journaled, quotes=quotes)
             bar.advance()
             return company
 

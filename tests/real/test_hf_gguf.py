@@ -52,3 +52,26 @@ def test_the_hf_spec_takes_the_gguf_file(smollm2_path: Path) -> None:
     model = load_model(f"hf:{smollm2_path}", rules=None, env={})
     assert isinstance(model, ScrubbingModel) and isinstance(model.inner, HFModel)
     assert model.identity.name == "SmolLM2-135M-Instruct.Q4_1"
+
+
+def test_the_schema_is_enforced_during_generation(smollm2: HFModel) -> None:
+    from preuve.core.jsonout import parse_model_json
+
+    assert smollm2.constrained_by is not None  # make test installs lm-format-enforcer
+    schema = {
+        "type": "object",
+        "properties": {"sentence": {"type": "string", "enum": ["p1-s1", "p2-s4"]}},
+        "required": ["sentence"],
+        "additionalProperties": False,
+    }
+    request = Request(
+        messages_of([("user", "Pick the sentence about debt. Answer in JSON.")]),
+        task="t",
+        response_schema=schema,
+        max_new_tokens=24,
+    )
+    completion = smollm2.complete(request)
+    assert completion.finish_reason == "stop"  # the grammar closes the object, then EOS
+    parsed = parse_model_json(completion.text, schema)
+    assert parsed.ok, parsed.defects
+    assert isinstance(parsed.value, dict) and parsed.value["sentence"] in ("p1-s1", "p2-s4")

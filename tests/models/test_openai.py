@@ -213,12 +213,26 @@ def test_key_and_model_errors_are_config_errors(
     assert expected in one_line(caught.value)
 
 
+def formats_sent(server: ChatServer) -> list[str | None]:
+    """The structured-output form of each request received, as ladder level names."""
+    shown: list[str | None] = []
+    for received in server.received:
+        fmt = received.body.get("response_format")
+        if fmt is not None:
+            shown.append("json_object+schema" if "schema" in fmt else fmt["type"])
+        else:
+            shown.append("format" if "format" in received.body else None)
+    return shown
+
+
 def test_json_schema_unsupported_falls_back_to_json_object_and_remembers(
     server: ChatServer, backend: Backends
 ) -> None:
+    # The ladder gained llama.cpp's json_object+schema form (issue 12): a server that
+    # refuses both schema forms lands on plain JSON mode, as before.
     def reply(received: Any) -> Reply:
-        kind = received.body.get("response_format", {}).get("type")
-        if kind == "json_schema":
+        fmt = received.body.get("response_format", {})
+        if fmt.get("type") == "json_schema" or "schema" in fmt:
             return Reply(status=400, body={"error": {"message": "json_schema is not supported"}})
         return Reply(body=chat_body('{"answer": "x"}'))
 
@@ -227,15 +241,15 @@ def test_json_schema_unsupported_falls_back_to_json_object_and_remembers(
     assert model.complete(SCHEMA_REQUEST).text == '{"answer": "x"}'
     assert model.response_format_level is ResponseFormatLevel.JSON_OBJECT
     model.complete(SCHEMA_REQUEST)
-    formats = [r.body.get("response_format", {}).get("type") for r in server.received]
-    assert formats == ["json_schema", "json_object", "json_object"]
+    forms = ["json_schema", "json_object+schema", "json_object", "json_object"]
+    assert formats_sent(server) == forms
 
 
 def test_no_structured_output_falls_back_to_the_prompt_alone(
     server: ChatServer, backend: Backends
 ) -> None:
     def reply(received: Any) -> Reply:
-        if "response_format" in received.body:
+        if "response_format" in received.body or "format" in received.body:
             message = "Unrecognized request argument supplied: response_format"
             return Reply(status=400, body={"error": {"message": message}})
         return Reply(body=chat_body('{"answer": "plain"}'))
@@ -244,8 +258,14 @@ def test_no_structured_output_falls_back_to_the_prompt_alone(
     model = backend(server.url)
     assert model.complete(SCHEMA_REQUEST).text == '{"answer": "plain"}'
     model.complete(SCHEMA_REQUEST)
-    formats = [r.body.get("response_format", {}).get("type") for r in server.received]
-    assert formats == ["json_schema", "json_object", None, None]
+    assert formats_sent(server) == [
+        "json_schema",
+        "json_object+schema",
+        "json_object",
+        "format",
+        None,
+        None,
+    ]
     assert model.response_format_level is ResponseFormatLevel.PROMPT
 
 

@@ -114,4 +114,4 @@ def test_replay_spec(tmp_path: Path) -> None:
 def test_hf_spec_needs_an_existing_folder(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_model(f"hf:{tmp_path / 'missing'}", rules=ScriptedModel(), env={})
-    assert str(caught.value).startswith("hf model folder not found:")
+    assert str(caught.value).startswith("hf model folder or .gguf file not found:")

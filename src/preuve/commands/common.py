@@ -19,6 +19,7 @@ from rich.console import Console
 from preuve.core.errors import InputError, PreuveError
 from preuve.core.jsonout import DuplicateKeyError, loads_unique_keys
 from preuve.models.base import Model
+from preuve.models.progress import ProgressModel, ProgressSink
 from preuve.models.replay import RecordingModel
 from preuve.models.secrets import Scrubber, environment_secrets
 from preuve.models.spec import load_model
@@ -35,6 +36,7 @@ __all__ = [
     "read_jsonl_file",
     "read_text_file",
     "resolve_model",
+    "set_progress",
 ]
 
 EXIT_OK = 0
@@ -74,13 +76,28 @@ def _print_error(line: str) -> None:
     error_console.print(f"preuve: error: {clean}", markup=False)
 
 
+_PROGRESS = {"on": True}
+# Backends whose calls take long enough to deserve a progress line (rules and replay answer
+# at once).
+_SLOW_BACKENDS = frozenset({"hf", "openai"})
+
+
+def set_progress(on: bool) -> None:
+    """``preuve --quiet`` turns the progress lines off for the command it runs."""
+    _PROGRESS["on"] = on
+
+
 def resolve_model(spec: str | None, rules: Callable[[], Model]) -> Model:
     """``--model``, else ``$PREUVE_MODEL``, else the workflow's rules engine (built lazily).
 
     With ``$PREUVE_RECORD=FILE`` every call is also recorded to FILE (secrets stripped), to
-    be replayed later with ``--model replay:FILE``."""
+    be replayed later with ``--model replay:FILE``. A local or remote model reports each
+    call on stderr (:mod:`preuve.models.progress`) unless ``preuve --quiet``."""
     chosen = spec or os.environ.get("PREUVE_MODEL") or "rules"
     model = load_model(chosen, rules=rules() if chosen == "rules" else None, env=os.environ)
+    if _PROGRESS["on"] and model.identity.backend in _SLOW_BACKENDS:
+        sink = ProgressSink(sys.stderr, live=sys.stderr.isatty())
+        model = ProgressModel(model, sink)
     record = os.environ.get("PREUVE_RECORD")
     return RecordingModel(model, Path(record)) if record else model
 

@@ -49,6 +49,7 @@ from preuve.memo.lexicon import load_mapping
 from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
 from preuve.memo.ratios import ratios_not_computed
 from preuve.memo.rules_engine import memo_rules_model
+from preuve.memo.selection import QUOTE_MODES
 from preuve.memo.writer import KNOWN_LIMITS, MemoStatus
 from preuve.models.journal import Journal
 
@@ -116,6 +117,9 @@ def _company_markdown(company: CompanyMemo) -> list[str]:
         ),
         "",
     ]
+    if memo.status is MemoStatus.ERROR:
+        lines += ["**ERREUR** du modèle : aucune réponse n'est arrivée, rien n'a été vérifié :", ""]
+        lines += [f"- {_defect_markdown(defect)}" for defect in memo.defects] + [""]
     if memo.status is MemoStatus.REFUSED:
         lines += [words["refused"], ""]
         lines += [f"- {_defect_markdown(defect)}" for defect in memo.defects] + [""]
@@ -250,10 +254,20 @@ def memo_command(
             "--lang", help="fr or en: the facts' and memo's language (default: the report's)."
         ),
     ] = None,
+    quotes: Annotated[
+        str,
+        typer.Option(
+            "--quotes",
+            help="Reader mode: copy (the model copies each quote) or select (it picks "
+            "sentence ids from a catalogue; code resolves the text). Same checks.",
+        ),
+    ] = "copy",
 ) -> None:
     """Cited risk signals and a verified credit memo from annual reports."""
     if lang is not None and lang not in {"fr", "en"}:
         raise InputError(f"--lang {lang!r}: use fr or en")
+    if quotes not in QUOTE_MODES:
+        raise InputError(f"unknown --quotes mode {quotes!r}", fix="use copy or select")
     language = None if lang is None else Locale(lang)
     _check_reports(reports)
     rules = load_mapping(mapping) if mapping is not None else ()
@@ -261,7 +275,9 @@ def memo_command(
     loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
     out.mkdir(parents=True, exist_ok=True)
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(loaded, chosen, journal=journal, mapping=rules, language=language)
+        run = run_memo(
+            loaded, chosen, journal=journal, mapping=rules, language=language, quotes=quotes
+        )
     append_rates(_rates_path(rates), rates_of(run, source="memo"))
     dashboard = build_dashboard(run)
     files = write_memo_run(run, dashboard, out)

@@ -2,7 +2,8 @@
 
 - rejected quotes per report: quotes the reader's *first* answers got refused by the quote
   check (before the re-ask), divided by the number of reports;
-- memos refused after rewrite: the share of memos still REFUSED after their one rewrite.
+- memos refused after rewrite: the share of memos still REFUSED after their one rewrite (a
+  memo in ERROR, which got no answer from the model, is not a refusal).
 
 Neither needs gold, so ``preuve memo`` records them too. A rise over past runs signals a
 model or a document-format change. One JSON object per line, appended, never rewritten.
@@ -20,6 +21,7 @@ from typing import Any
 
 from preuve.core.errors import InputError
 from preuve.memo.pipeline import MemoRun
+from preuve.memo.writer import MemoStatus
 
 __all__ = ["RATES_FILE", "MemoRates", "append_rates", "rates_of", "rates_overview", "read_rates"]
 
@@ -65,7 +67,7 @@ def rates_of(run: MemoRun, *, source: str) -> MemoRates:
         reports=len(run.companies),
         quotes_rejected_first_attempt=sum(c.reading.first_rejected for c in run.companies),
         signals_dropped=run.signals_rejected,
-        memos_refused=sum(not c.memo.verified for c in run.companies),
+        memos_refused=sum(c.memo.status is MemoStatus.REFUSED for c in run.companies),
     )
 
 

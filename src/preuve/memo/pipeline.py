@@ -43,6 +43,7 @@ from preuve.memo.tables import read_tables
 from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
 from preuve.models.journal import CallRecord, Journal, JournaledModel
+from preuve.models.progress import step
 
 __all__ = [
     "CompanyMemo",
@@ -119,9 +120,13 @@ class MemoRun:
 
     @property
     def status(self) -> MemoStatus:
-        """VERIFIED when every company's memo is verified."""
+        """VERIFIED when every company's memo is verified; else REFUSED when a memo was
+        refused, else ERROR (a memo got no answer from the model)."""
         ok = self.companies and all(c.memo.verified for c in self.companies)
-        return MemoStatus.VERIFIED if ok else MemoStatus.REFUSED
+        if ok:
+            return MemoStatus.VERIFIED
+        statuses = {c.memo.status for c in self.companies}
+        return MemoStatus.ERROR if statuses == {MemoStatus.ERROR} else MemoStatus.REFUSED
 
     @property
     def signals_rejected(self) -> int:
@@ -221,10 +226,14 @@ def analyse_report(
     model: Model,
     mapping: tuple[LabelRule, ...] = (),
     language: Locale | None = None,
+    *,
+    quotes: str = "copy",
 ) -> CompanyMemo:
     """The whole workflow for one report whose page texts are already extracted;
     ``mapping``: a user's concept rules, tried before the bundled ones; ``language``: of
-    the facts and memo (default: the report's own, French or English)."""
+    the facts and memo (default: the report's own, French or English); ``quotes``: the
+    reader's mode, ``copy`` (the model copies each quote) or ``select`` (it picks sentence
+    ids and code resolves the text)."""
     started = time.perf_counter()
     company = detect_company(pages)
     tables = read_tables(pages)
@@ -234,7 +243,7 @@ def analyse_report(
     lang = language or statements.locale
     ratios = compute_ratios(statements, company, lang)
     alerts = compute_alerts(statements, ratios, company, lang)
-    reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages))
+    reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages), quotes=quotes)
     facts = build_facts(company, ratios, alerts, reading.verified, lang)
     memo = write_memo(model, company.name, facts, statements.years, lang)
     return CompanyMemo(
@@ -271,6 +280,7 @@ def run_memo(
     concurrency: int = 1,
     mapping: tuple[LabelRule, ...] = (),
     language: Locale | None = None,
+    quotes: str = "copy",
 ) -> MemoRun:
     """Run workflow 1 on each report (paths, or reports already loaded by
     :func:`load_reports`); every model call is journaled under ``run_id``."""
@@ -282,17 +292,21 @@ def run_memo(
     documents = [
         item if isinstance(item, tuple) else (str(item), load_pages(item)) for item in report_paths
     ]
-    if concurrency == 1 or len(documents) < 2:
-        companies = [
-            analyse_report(name, pages, journaled, mapping, language) for name, pages in documents
-        ]
-    else:
-        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="preuve-memo") as pool:
-            futures = [
-                pool.submit(analyse_report, name, pages, journaled, mapping, language)
-                for name, pages in documents
-            ]
-            companies = [future.result() for future in futures]
+    with step(model, "memo", len(documents), "reports") as bar:
+
+        def analyse(name: str, pages: Sequence[str]) -> CompanyMemo:
+            company = analyse_report(name, pages, journaled, mapping, language, quotes=quotes)
+            bar.advance()
+            return company
+
+        if concurrency == 1 or len(documents) < 2:
+            companies = [analyse(name, pages) for name, pages in documents]
+        else:
+            with ThreadPoolExecutor(
+                max_workers=concurrency, thread_name_prefix="preuve-memo"
+            ) as pool:
+                futures = [pool.submit(analyse, name, pages) for name, pages in documents]
+                companies = [future.result() for future in futures]
     return MemoRun(
         run_id=run_id,
         engine=engine_label(model),

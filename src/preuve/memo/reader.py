@@ -13,7 +13,12 @@ acceptance, so:
    and the rest are dropped and counted in ``signals_rejected``. Only verified signals
    ever leave this module, so a dropped quote reaches neither the facts nor the writer.
 
-Long reports are read in chunks of whole pages (``max_chars`` per request), one loop each.
+Long reports are read in chunks of whole pages, one loop each. A model that knows its
+context window gets chunks sized in tokens, counted with its own tokenizer and chat
+template (:func:`preuve.models.budget.fit_groups`): each request leaves room for the
+answer's ``READER_MAX_NEW_TOKENS``, and one page that does not fit alone is refused before
+any call (``BudgetError``), never cut. Otherwise chunks hold at most ``max_chars``
+characters. Each request's schema names the pages it holds as an ``enum``.
 """
 
 from __future__ import annotations
@@ -24,10 +29,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from preuve.core.defects import Defect
+from preuve.core.errors import ConfigError
 from preuve.core.jsonout import parse_model_json
 from preuve.core.quotes import QuoteChecker, QuoteResult
 from preuve.memo.cues import CATEGORIES, classify_sentence, fold, page_sentences
+from preuve.memo.selection import (
+    QUOTE_MODES,
+    SELECT_SYSTEM,
+    catalogue,
+    catalogue_of,
+    catalogue_text,
+    resolve_selection,
+    selection_schema,
+)
 from preuve.models.base import Completion, Message, Model, Request
+from preuve.models.budget import counter_for, fit_groups, input_budget
 from preuve.models.loop import Checked, LoopStatus, ask_verified
 
 __all__ = [
@@ -44,6 +60,7 @@ __all__ = [
 
 READER_TASK = "memo.reader"
 MAX_CHARS_PER_REQUEST = 60_000
+READER_MAX_NEW_TOKENS = 2048
 MAX_PER_CATEGORY = 2  # the strongest cues of each category, so a long report stays readable
 MAX_SIGNALS = 40
 _COPY_FIX = "copy each excerpt exactly or remove the signal"
@@ -77,8 +94,8 @@ READER_SYSTEM = (
     "dette à refinancer), liquidity (lignes non tirées, trésorerie disponible), litigation "
     "(litige, contentieux), dependency (fournisseur unique, licence, contrat clé), "
     "going_concern (continuité d'exploitation).\n"
-    'Réponds uniquement par un objet JSON : {"signals": [{"category": "...", "quote": "...", '
-    '"page": N}]}.\n'
+    'Réponds uniquement par un objet JSON dont la seule clé, "signals", est une liste '
+    'd\'objets ; chaque objet a exactement trois clés, "category", "quote" et "page" :\n'
     "- category : une valeur parmi " + ", ".join(CATEGORIES) + ".\n"
     "- quote : une phrase du rapport recopiée exactement, mot pour mot : ne résume pas, ne "
     "coupe pas, n'assemble pas deux phrases avec « [...] », n'ajoute rien.\n"
@@ -196,28 +213,69 @@ def _chunks(pages: Sequence[str], max_chars: int) -> list[list[int]]:
     return groups
 
 
-def reader_requests(
-    company: str, pages: Sequence[str], *, max_chars: int = MAX_CHARS_PER_REQUEST
-) -> list[Request]:
-    """One reader request per chunk of pages; page numbers are those of the report."""
-    requests: list[Request] = []
-    for numbers in _chunks(pages, max_chars):
+def reader_schema(numbers: Sequence[int]) -> dict[str, Any]:
+    """:data:`READER_SCHEMA` with ``page`` limited to the pages a request holds."""
+    item = READER_SCHEMA["properties"]["signals"]["items"]
+    page = {"type": "integer", "enum": list(numbers)}
+    items = {**item, "properties": {**item["properties"], "page": page}}
+    signals = {**READER_SCHEMA["properties"]["signals"], "items": items}
+    return {**READER_SCHEMA, "properties": {"signals": signals}}
+
+
+def reader_request(
+    company: str, pages: Sequence[str], numbers: Sequence[int], quotes: str = "copy"
+) -> Request:
+    """The reader request for pages ``numbers`` (from 1) of the report; ``quotes`` is the
+    reader mode, ``copy`` (the pages' text) or ``select`` (a catalogue of their sentences)."""
+    if quotes not in QUOTE_MODES:
+        raise ConfigError(f"unknown quote mode {quotes!r}", fix="use copy or select")
+    payload: dict[str, Any] = {
+        "company": company,
+        "pages": [{"page": n, "text": pages[n - 1]} for n in numbers],
+    }
+    if quotes == "select":
+        entries = catalogue(pages, numbers)
+        payload |= {"quotes": "select", "sentences": [e.to_dict() for e in entries]}
+        user = (
+            f"Entreprise : {company}\n\nPhrases du rapport, chacune avec son identifiant :\n\n"
+            f"{catalogue_text(entries)}"
+        )
+        system, schema = SELECT_SYSTEM, selection_schema(entries)
+    else:
         body = "\n\n".join(f"--- Page {n} ---\n{pages[n - 1]}" for n in numbers)
         user = f"Entreprise : {company}\n\nTexte extrait du rapport, page par page :\n\n{body}"
-        payload = {
-            "company": company,
-            "pages": [{"page": n, "text": pages[n - 1]} for n in numbers],
-        }
-        requests.append(
-            Request(
-                messages=(Message("system", READER_SYSTEM), Message("user", user)),
-                task=READER_TASK,
-                payload=payload,
-                response_schema=READER_SCHEMA,
-                max_new_tokens=2048,
-            )
+        system, schema = READER_SYSTEM, reader_schema(numbers)
+    return Request(
+        messages=(Message("system", system), Message("user", user)),
+        task=READER_TASK,
+        payload=payload,
+        response_schema=schema,
+        max_new_tokens=READER_MAX_NEW_TOKENS,
+    )
+
+
+def reader_requests(
+    company: str,
+    pages: Sequence[str],
+    *,
+    max_chars: int = MAX_CHARS_PER_REQUEST,
+    model: Model | None = None,
+    quotes: str = "copy",
+) -> list[Request]:
+    """One reader request per chunk of pages; page numbers are those of the report. With a
+    ``model`` that knows its context window, chunks are sized in its tokens."""
+    budget = input_budget(model, READER_MAX_NEW_TOKENS) if model is not None else None
+    if budget is None:
+        groups = _chunks(pages, max_chars)
+    else:
+        numbers = list(range(1, len(pages) + 1))
+        groups = fit_groups(
+            numbers,
+            lambda group: reader_request(company, pages, group, quotes),
+            counter_for(model),
+            budget,
         )
-    return requests
+    return [reader_request(company, pages, numbers, quotes) for numbers in groups]
 
 
 # --- The rules implementation ------------------------------------------------------------
@@ -244,6 +302,11 @@ def rules_reader(request: Request) -> str:
         )
         kept += ranked[:MAX_PER_CATEGORY]
     kept.sort(key=lambda c: (c[2], c[3]))
+    entries = catalogue_of(request.payload)
+    if entries is not None:  # selection mode: the id of each kept sentence
+        ids = {(e.page, e.text): e.id for e in entries.values()}
+        picked = [{"category": c[0], "sentence": ids[(c[2], c[4])]} for c in kept]
+        return json.dumps({"signals": picked}, ensure_ascii=False)
     signals = [{"category": c[0], "quote": c[4], "page": c[2]} for c in kept]
     return json.dumps({"signals": signals}, ensure_ascii=False)
 
@@ -280,23 +343,30 @@ def _screen(value: object, checker: QuoteChecker) -> _Screened:
     return _Screened(tuple(verified), tuple(rejected))
 
 
-def _parse(completion: Completion) -> object | None:
-    parsed = parse_model_json(
-        completion.text, READER_SCHEMA, finish_reason=completion.finish_reason
-    )
-    return parsed.value if parsed.ok else None
+def _parsed(request: Request, completion: Completion) -> tuple[object | None, tuple[Defect, ...]]:
+    """The answer as copy-mode data (a selection resolved to its sentences), or defects."""
+    schema = request.response_schema or READER_SCHEMA
+    parsed = parse_model_json(completion.text, schema, finish_reason=completion.finish_reason)
+    if not parsed.ok:
+        return None, parsed.defects
+    entries = catalogue_of(request.payload)
+    return (parsed.value if entries is None else resolve_selection(parsed.value, entries)), ()
 
 
-def _signal_check(checker: QuoteChecker) -> Callable[[Completion], Checked[_Screened]]:
+def _parse(request: Request, completion: Completion) -> object | None:
+    return _parsed(request, completion)[0]
+
+
+def _signal_check(
+    request: Request, checker: QuoteChecker
+) -> Callable[[Completion], Checked[_Screened]]:
     """The loop's check: accept only an answer whose every quote is verified."""
 
     def check(completion: Completion) -> Checked[_Screened]:
-        parsed = parse_model_json(
-            completion.text, READER_SCHEMA, finish_reason=completion.finish_reason
-        )
-        if not parsed.ok:
-            return Checked.reject(*parsed.defects)
-        screened = _screen(parsed.value, checker)
+        value, defects = _parsed(request, completion)
+        if value is None:
+            return Checked.reject(*defects)
+        screened = _screen(value, checker)
         if screened.rejected:
             return Checked.reject(*(signal.defect(index) for index, signal in screened.rejected))
         return Checked.accept(screened)
@@ -305,15 +375,15 @@ def _signal_check(checker: QuoteChecker) -> Callable[[Completion], Checked[_Scre
 
 
 def _read_chunk(model: Model, request: Request, checker: QuoteChecker) -> Reading:
-    result = ask_verified(model, request, _signal_check(checker))
+    result = ask_verified(model, request, _signal_check(request, checker))
     first = result.attempts[0].completion if result.attempts else None
-    first_value = _parse(first) if first is not None else None
+    first_value = _parse(request, first) if first is not None else None
     first_rejected = len(_screen(first_value, checker).rejected) if first_value is not None else 0
     if result.status is LoopStatus.VALID and result.value is not None:
         return Reading(result.value.verified, (), first_rejected, len(result.attempts))
     # Refused: keep the verified signals of the last answer that parsed, drop the rest.
     for attempt in reversed(result.attempts):
-        value = _parse(attempt.completion) if attempt.completion is not None else None
+        value = _parse(request, attempt.completion) if attempt.completion is not None else None
         if value is not None:
             screened = _screen(value, checker)
             dropped = tuple(signal for _, signal in screened.rejected)
@@ -330,14 +400,14 @@ def read_signals(
     *,
     checker: QuoteChecker | None = None,
     max_chars: int = MAX_CHARS_PER_REQUEST,
+    quotes: str = "copy",
 ) -> Reading:
     """Ask the reader for each chunk of pages, check every quote, re-ask once, keep the
-    verified signals (in page order) and count the dropped ones."""
+    verified signals (in page order) and count the dropped ones. ``quotes="select"`` asks
+    for sentence ids from a catalogue instead of copied quotes (same checks after)."""
     checker = checker or QuoteChecker(pages)
-    readings = [
-        _read_chunk(model, request, checker)
-        for request in reader_requests(company, pages, max_chars=max_chars)
-    ]
+    requests = reader_requests(company, pages, max_chars=max_chars, model=model, quotes=quotes)
+    readings = [_read_chunk(model, request, checker) for request in requests]
     verified: dict[tuple[int, int, int], VerifiedSignal] = {}
     for reading in readings:
         for signal in reading.verified:

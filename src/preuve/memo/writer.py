@@ -82,8 +82,11 @@ MEMO_SCHEMA: dict[str, Any] = {
 WRITER_SYSTEM = (
     "Tu rédiges en français une note de crédit sur une entreprise à partir des seuls faits "
     "fournis, un par ligne, chacun précédé de son identifiant entre crochets.\n"
-    'Réponds uniquement par un objet JSON : {"paragraphs": [{"text": "...", "sources": '
-    '["ID", ...]}]}.\n'
+    'Réponds uniquement par un objet JSON dont la seule clé, "paragraphs", est une liste '
+    "d'objets ; chaque objet a exactement deux clés : \"text\", un paragraphe d'analyse "
+    'rédigé, et "sources", la liste des identifiants des faits que ce paragraphe utilise. '
+    "Ne recopie pas les intitulés de la demande (Entreprise, Exercices, Faits) comme "
+    "paragraphes.\n"
     "Règles :\n"
     "- chaque paragraphe cite dans sources les identifiants des faits qu'il utilise, et "
     "aucun autre identifiant que ceux de la liste ;\n"
@@ -98,8 +101,12 @@ WRITER_SYSTEM = (
 
 
 class MemoStatus(StrEnum):
+    """VERIFIED; REFUSED (the model's answers failed the checks); ERROR (no answer arrived:
+    the backend failed on every attempt, nothing was checked)."""
+
     VERIFIED = "VERIFIED"
     REFUSED = "REFUSED"
+    ERROR = "ERROR"
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,9 +185,21 @@ def writer_request(
         messages=(Message("system", system), Message("user", user)),
         task=WRITER_TASK,
         payload=payload,
-        response_schema=MEMO_SCHEMA,
+        response_schema=memo_schema(tuple(f.id for f in facts)),
         max_new_tokens=2048,
     )
+
+
+def memo_schema(fact_ids: Sequence[str]) -> dict[str, Any]:
+    """:data:`MEMO_SCHEMA` with each source limited to the given fact ids (an ``enum``), so
+    a model whose decoding follows the schema cannot invent one."""
+    if not fact_ids:
+        return MEMO_SCHEMA
+    item = MEMO_SCHEMA["properties"]["paragraphs"]["items"]
+    sources = {"type": "array", "items": {"type": "string", "enum": list(dict.fromkeys(fact_ids))}}
+    items = {**item, "properties": {**item["properties"], "sources": sources}}
+    paragraphs = {**MEMO_SCHEMA["properties"]["paragraphs"], "items": items}
+    return {**MEMO_SCHEMA, "properties": {"paragraphs": paragraphs}}
 
 
 # --- The rules implementation: a French template over the facts -------------------------
@@ -348,7 +367,7 @@ def write_memo(
                 shown = paragraphs
                 break
     return MemoOutcome(
-        MemoStatus.REFUSED,
+        MemoStatus.ERROR if result.status is LoopStatus.ERROR else MemoStatus.REFUSED,
         shown,
         result.defects,
         first_defects,

@@ -12,14 +12,22 @@ message; 3.5 characters per token sits between English (~4) and French (~3) pros
 
 A completion that stopped on length is INVALID for every caller (:func:`is_truncated`),
 even when its prefix parses.
+
+Budgets from the model: a backend that knows its context window exposes
+``context_window`` (``hf``: the config's ``max_position_embeddings`` or the GGUF header;
+``openai``: ``$PREUVE_CONTEXT_WINDOW`` when the user sets it, since the OpenAI API does not
+say). such a backend refuses, before the call, any request whose prompt plus ``max_new_tokens``
+would not fit that window (:func:`check_context_window`); :func:`input_budget` gives a workflow the
+input room a request has, and :func:`fit_groups` groups pages or documents, in order,
+into requests that each fit (one item alone over budget is refused, never cut).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from preuve.core.errors import BudgetError
 from preuve.models.base import (
@@ -39,8 +47,12 @@ __all__ = [
     "ModelCounter",
     "TokenCounter",
     "check_budget",
+    "check_context_window",
+    "context_window_of",
     "counter_for",
     "estimate_text_tokens",
+    "fit_groups",
+    "input_budget",
     "is_estimated",
     "is_truncated",
 ]
@@ -191,3 +203,71 @@ class BudgetedModel:
     def complete(self, request: Request) -> Completion:
         check_budget(self.counter, request, self.max_input_tokens)
         return self.inner.complete(request)
+
+
+T = TypeVar("T")
+
+
+def context_window_of(model: object) -> int | None:
+    """The context window (prompt + answer tokens) of the backend under the wrappers."""
+    for layer in wrapped_models(model):
+        window = getattr(layer, "context_window", None)
+        if isinstance(window, int) and not isinstance(window, bool) and window > 0:
+            return window
+    return None
+
+
+def input_budget(model: object, max_new_tokens: int, *, cap: int | None = None) -> int | None:
+    """Prompt tokens a request may hold: the model's window less the answer's room (and at
+    most ``cap``); ``cap`` alone when the window is unknown."""
+    window = context_window_of(model)
+    if window is None:
+        return cap
+    room = window - max_new_tokens
+    if room <= 0:
+        raise BudgetError(
+            f"the model's context window ({window} tokens) leaves no room for a prompt"
+            f" with {max_new_tokens} new tokens",
+            fix="use a model with a larger context window",
+        )
+    return room if cap is None else min(room, cap)
+
+
+def fit_groups(
+    items: Sequence[T],
+    build: Callable[[Sequence[T]], Request],
+    counter: TokenCounter,
+    budget: int,
+) -> list[list[T]]:
+    """``items`` in order, grouped greedily so that each group's request (``build(group)``)
+    counts at most ``budget`` prompt tokens. One item that does not fit alone raises
+    :class:`BudgetError`: it is never truncated."""
+    groups: list[list[T]] = []
+    current: list[T] = []
+    for item in items:
+        trial = [*current, item]
+        if counter.count_prompt_tokens(build(trial).messages) <= budget:
+            current = trial
+            continue
+        if current:
+            groups.append(current)
+        single = build([item])
+        if counter.count_prompt_tokens(single.messages) > budget:
+            check_budget(counter, single, budget)  # raises, with how it was counted
+        current = [item]
+    if current:
+        groups.append(current)
+    return groups
+
+
+def check_context_window(counter: TokenCounter, request: Request, context_window: int) -> int:
+    """Refuse before the call a request whose prompt and answer room exceed the model's
+    context window; return the prompt's count. Backends that know their window call it."""
+    room = context_window - max(request.max_new_tokens, 0)
+    if room <= 0:
+        raise BudgetError(
+            f"{request.max_new_tokens} new tokens do not fit the model's context window"
+            f" of {context_window}; nothing was sent",
+            fix="lower max_new_tokens or use a model with a larger window",
+        )
+    return check_budget(counter, request, room)

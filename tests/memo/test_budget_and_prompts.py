@@ -1,0 +1,94 @@
+"""Workflow 1's requests sized from the model's context window, schemas that name the
+allowed ids, and prompts with no placeholder a model could copy literally."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pytest
+
+from preuve.core.errors import BudgetError
+from preuve.core.facts import Fact
+from preuve.memo.reader import READER_SYSTEM, read_signals, reader_requests
+from preuve.memo.writer import WRITER_SYSTEM, writer_request
+from preuve.models.base import Completion, Message, ModelIdentity, Request
+from preuve.models.budget import counter_for
+
+PAGES = ("a" * 300, "b" * 300, "c" * 300, "d" * 900)
+# Prompt sizes of this reader request (system prompt, headers, pages), in characters:
+# page 1 alone 1465, pages 1-2 1782, 1-3 2099, 1-4 3016, 3 alone 1465, 3-4 2382, 4 alone 2065.
+
+
+class WindowedModel:
+    """A model with a known context window whose tokenizer counts one token per character
+    (so group sizes are exact); it answers no signal."""
+
+    identity = ModelIdentity("test", "windowed")
+    tokens_exact = True
+
+    def __init__(self, context_window: int) -> None:
+        self.context_window = context_window
+        self.requests: list[Request] = []
+
+    def count_prompt_tokens(self, messages: Sequence[Message]) -> int:
+        return sum(len(m.content) for m in messages)
+
+    def complete(self, request: Request) -> Completion:
+        self.requests.append(request)
+        return Completion('{"signals": []}', "stop", 1, 1)
+
+
+def pages_of(request: Request) -> list[int]:
+    return [p["page"] for p in request.payload["pages"]]
+
+
+@pytest.mark.parametrize(
+    ("window", "groups"),
+    [(3016, [[1, 2, 3, 4]]), (2382, [[1, 2, 3], [4]]), (2098, [[1, 2], [3], [4]])],
+    ids=["all-fit", "two-chunks", "three-chunks"],
+)
+def test_reader_chunks_fit_the_window_less_the_answer_room(
+    window: int, groups: list[list[int]]
+) -> None:
+    model = WindowedModel(window + 2048)  # the reader keeps 2048 tokens for its answer
+    requests = reader_requests("Acme SA", PAGES, model=model)
+    assert [pages_of(r) for r in requests] == groups
+    counter = counter_for(model)
+    assert all(counter.count_prompt_tokens(r.messages) <= window for r in requests)
+
+
+def test_a_page_that_cannot_fit_alone_is_refused_before_any_call() -> None:
+    model = WindowedModel(2048 + 2064)  # page 4 alone needs 2065
+    with pytest.raises(BudgetError, match=r"2065 tokens .* over its budget of 2064; nothing was"):
+        read_signals(model, "Acme SA", PAGES)
+    assert model.requests == []
+
+
+def test_without_a_window_the_character_chunks_stay() -> None:
+    requests = reader_requests("Acme SA", PAGES, max_chars=700)
+    assert [pages_of(r) for r in requests] == [[1, 2], [3], [4]]
+
+
+def test_reader_schema_names_the_pages_of_its_request() -> None:
+    [request] = reader_requests("Acme SA", PAGES[:2])
+    assert request.response_schema is not None
+    item = request.response_schema["properties"]["signals"]["items"]
+    assert item["properties"]["page"] == {"type": "integer", "enum": [1, 2]}
+
+
+def test_writer_schema_names_the_fact_ids() -> None:
+    facts = (Fact("R-1", "Marge 2024 : 5 %"), Fact("Q-2", "« Une phrase. » (p. 3)"))
+    request = writer_request("Acme SA", facts, [2024])
+    assert request.response_schema is not None
+    item = request.response_schema["properties"]["paragraphs"]["items"]
+    assert item["properties"]["sources"]["items"] == {"type": "string", "enum": ["R-1", "Q-2"]}
+
+
+# A literal a model can copy as its answer: "...", <something>, ID, N as a value.
+_PLACEHOLDER = re.compile(r'"\.\.\."|<[a-z ]+>|"ID"|:\s*N\b|\[\.\.\.\]\}')
+
+
+@pytest.mark.parametrize("prompt", [READER_SYSTEM, WRITER_SYSTEM], ids=["reader", "writer"])
+def test_memo_prompts_hold_no_copyable_placeholder(prompt: str) -> None:
+    assert _PLACEHOLDER.findall(prompt) == []

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -120,6 +121,24 @@ def _why(err: sqlite3.Error) -> str | None:
     return None
 
 
+_BUSY_RETRY_SECONDS = 30.0
+
+
+def _retry_when_busy(statement: Callable[[], object]) -> None:
+    """Run an idempotent statement, retrying while another connection holds the lock."""
+    deadline = time.monotonic() + _BUSY_RETRY_SECONDS
+    delay = 0.01
+    while True:
+        try:
+            statement()
+            return
+        except sqlite3.OperationalError as err:
+            if ("locked" not in str(err) and "busy" not in str(err)) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
 class DigestStore:
     """An open digest store. ``read_only`` opens it for reading only (serve, history).
 
@@ -153,8 +172,11 @@ class DigestStore:
         self._conn.execute("PRAGMA busy_timeout = 30000")
         self._conn.execute("PRAGMA foreign_keys = ON")
         if not read_only:
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.executescript(SCHEMA_SQL)
+            # Two builders opening one new store at once: switching to WAL and creating the
+            # schema can get SQLITE_BUSY without the busy handler (SQLite's deadlock
+            # avoidance). Both statements are idempotent, so they are simply retried.
+            _retry_when_busy(lambda: self._conn.execute("PRAGMA journal_mode = WAL"))
+            _retry_when_busy(lambda: self._conn.executescript(SCHEMA_SQL))
         if max_bytes is not None:
             page = int(self._conn.execute("PRAGMA page_size").fetchone()[0])
             self._conn.execute(f"PRAGMA max_page_count = {max(1, max_bytes // page)}")

@@ -53,6 +53,7 @@ __all__ = [
     "complete_coverage",
     "criteria",
     "criterion_scores",
+    "decision_object",
     "detect_products",
     "discriminating_words",
     "fold",
@@ -180,7 +181,8 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
             if remark is None:
                 continue
             for name in _name_candidates(remark.group(1)):
-                if name not in products and len(name) > 1:
+                generic = name.rstrip("s") in default_lexicon().generic_acronyms  # "SaaS"
+                if name not in products and len(name) > 1 and not generic:
                     aliases.setdefault(name, product)
     return aliases
 
@@ -356,18 +358,64 @@ def discriminating_words(
     return frozenset(w for w in _stems(question, lexicon) - named if counts[w] <= limit)
 
 
+_TOKEN = re.compile(r"[^\W_][\w-]*|['’]|[^\w\s]")
+
+
+def decision_object(question: str, lexicon: Lexicon) -> frozenset[str]:
+    """The stems of what the question decides on: the noun phrase a decision verb governs
+    ("doit retenir, avant ..., la solution de géolocalisation et de télématique qui ...",
+    "must pick the message broker that ...") or an interrogative asks about ("Quel serveur
+    d'inférence LLM la plateforme ..."), up to a relative word or punctuation, without
+    generic nouns ("solution", "service") or generic acronyms. Every word
+    list is the lexicon's (``[grammar]``); empty when the question has no such phrase."""
+    body = " ".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
+    tokens = [fold(t) for t in _TOKEN.findall(body)]
+    verbs = set(lexicon.words("decision_verbs")) | set(lexicon.words("interrogatives"))
+    start = next((i + 1 for i, t in enumerate(tokens) if t in verbs), None)
+    if start is None:
+        return frozenset()
+    if start < len(tokens) and tokens[start] == ",":  # ", avant la commission de 2027,"
+        closing = next((i for i in range(start + 1, len(tokens)) if tokens[i] == ","), None)
+        start = closing + 1 if closing is not None else start
+    skipped = set(lexicon.words("determiners"))
+    while start < len(tokens) and (tokens[start] in skipped or tokens[start] in "'"):
+        start += 1
+    linkers = set(lexicon.words("noun_linkers"))
+    stops = set(lexicon.words("relative_words")) | lexicon.stopwords | lexicon.question_words
+    generic = set(lexicon.words("generic_nouns")) | {fold(a) for a in lexicon.generic_acronyms}
+    words: set[str] = set()
+    for i in range(start, len(tokens)):
+        token = tokens[i]
+        if token in linkers or token in "'" or f"{token}'" in linkers:
+            continue
+        if not token[:1].isalnum() or token in stops or token in verbs:
+            break
+        if token not in generic and not token.isdigit():
+            words.add(stem(token))
+    return frozenset(words)
+
+
 def relevance(
     document: Mapping[str, Any], products: Sequence[str], words: frozenset[str],
-    lexicon: Lexicon, aliases: Mapping[str, str] | None = None,
+    lexicon: Lexicon, aliases: Mapping[str, str] | None = None, *,
+    about: frozenset[str] = frozenset(),
 ) -> str | None:  # fmt: skip
     """None when a document is relevant to the question, else the reason it is not: it
-    names a product (or an alias, or its short form), or its title has a discriminating
-    word of the question and its text (title included) four, or its title two, or its text
-    twelve."""
+    names a product (or an alias, or its short form), or what the question decides on
+    (``about``, :func:`decision_object`: a document sharing only the dossier's vocabulary
+    is about something else). Without a decision object: its title has a discriminating
+    word of the question and its text (title included) four, or its title two, or its
+    text twelve."""
     title = str(document["title"])
     body = f"{title}\n{document['text']}"
     if product_mentions(products, body, aliases):
         return None
+    if about:
+        if _stems(body, lexicon) & about:
+            return None
+        return (
+            f"names no product of the question, nor what it decides on ({', '.join(sorted(about))})"
+        )
     in_title = _stems(title, lexicon) & words
     in_body = _stems(body, lexicon) & words
     if (
@@ -407,10 +455,11 @@ def rules_plan(request: Request) -> str:
     found = criteria(question, products, lexicon)
     entities = [str(e) for e in payload.get("entities", ())]
     words = discriminating_words(question, payload["documents"], entities, lexicon)
+    about = decision_object(question, lexicon)
     groups: dict[str, list[str]] = {}
     aliases = {str(k): str(v) for k, v in payload.get("aliases", {}).items()}
     for document in payload["documents"]:
-        if relevance(document, products, words, lexicon, aliases) is not None:
+        if relevance(document, products, words, lexicon, aliases, about=about) is not None:
             continue
         scores = criterion_scores(str(document["title"]), str(document["text"]), found, lexicon)
         best = max(scores.values(), default=0)
@@ -439,6 +488,7 @@ def complete_coverage(
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     entities = question_entities(dossier.question, texts, products)
     words = discriminating_words(dossier.question, data, entities, lex)
+    about = decision_object(dossier.question, lex)
     subtasks = list(plan.subtasks)
     notes: list[tuple[str, str]] = list(plan.coverage)
     for doc_id in plan.uncovered(dossier.ids):
@@ -447,7 +497,7 @@ def complete_coverage(
             continue
         fields = {"title": document.title, "text": document.text}
         aliases = product_aliases(dossier.question, products)
-        reason = relevance(fields, products, words, lex, aliases)
+        reason = relevance(fields, products, words, lex, aliases, about=about)
         if reason is not None:
             notes.append((doc_id, reason))
             continue

@@ -333,6 +333,10 @@ def attribute_of(
     # the next term: "latence p99 de 38 ms pour un débit de ..." gives p99 to 38 ms only
     following = [t[0] for t in terms if t[0] >= max(value.end, chosen[1] if chosen else 0)]
     stop = min([right, *following])
+    # a parenthesis right after the value qualifies it: "2,5 m (CEP 50)", "4 ms (p99)"
+    aside = re.match(r"\s*\([^()]{1,40}\)", plain[value.end :])
+    if aside is not None and stop <= value.end + aside.end():
+        stop = value.end + aside.end()
     # (English writes the qualifier first: "p99 latency", "99th-percentile latency")
     begin = left
     if chosen and chosen[0] < value.start:

@@ -10,12 +10,14 @@ from decimal import Decimal
 
 import pytest
 
+from preuve.core.numbers import Locale
 from preuve.synthesis.contradictions import find_contradictions
 from preuve.synthesis.findings import Finding, Statement, StatementSource
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.matcher import attribute_key, related_attributes, value_key
 from preuve.synthesis.pricing import FREE_KEY, charged_item, free_price, is_free
 from preuve.synthesis.ranks import SourceInfo, SourceType
+from preuve.synthesis.reader import document_reads
 
 LEX = default_lexicon()
 
@@ -188,3 +190,24 @@ def test_two_candidates_for_one_name_are_ambiguous_and_not_merged() -> None:
         )
     ]
     assert find_contradictions(findings, SOURCES) == ()
+
+
+def test_a_table_cell_of_words_is_a_description_never_compared() -> None:
+    text = (
+        "  Product   Radio              Fallback\n"
+        "  Alpha     LTE-M and NB-IoT   none\n"
+        "  Beta      LTE Cat-1          GSM\n"
+    )
+    document = {"id": "d-1", "title": "Radio note", "text": text}
+    reads, _ = document_reads(document, ["Alpha", "Beta"], LEX, "en", Locale.EN)
+    found = {(r.subject, r.attribute, r.value, r.context) for r in reads}
+    assert ("Alpha", "Radio", "LTE-M and NB-IoT", ("description",)) in found
+    assert ("Beta", "Fallback", "GSM", ("description",)) in found
+
+    def described(value: str, doc: str) -> Statement:
+        return Statement(
+            "Alpha", "Radio", value, "", (StatementSource(doc, value, ""),), "description"
+        )
+
+    pair = (described("LTE-M and NB-IoT", "a"), described("LTE Cat-1", "b"))
+    assert find_contradictions([Finding("t", pair)], SOURCES) == ()

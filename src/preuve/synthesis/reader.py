@@ -507,7 +507,26 @@ def _rows(
         subject = subject_of(state.start, advisory)
         if subject is not None:
             rows.append((state, subject, advisory, ()))
+    if not rows and names_product and _described(sentence):
+        # a table cell of words ("LTE-M (4G Cat-M1) et NB-IoT") describes its subject: it
+        # is reported as written, in a context that is never compared
+        at = sentence.text.rfind(sentence.cell)
+        cell = Value(
+            "text", at, at + len(sentence.cell), sentence.cell, ("text", fold(sentence.cell))
+        )
+        subject = subject_of(at, sentence.head)
+        if subject is not None and at >= 0:
+            rows.append((cell, subject, sentence.head, ("description",)))
     return rows
+
+
+def _described(sentence: Sentence) -> bool:
+    return (
+        sentence.table
+        and bool(sentence.head.strip())
+        and bool(re.search(r"[^\W\d_]{2}", sentence.cell))
+        and not re.search(r"\d", sentence.head)
+    )
 
 
 def document_reads(

@@ -78,6 +78,8 @@ class Sentence:
     text: str
     label: str | None
     table: bool = False  # a cell of a table: its row (or column) label is its subject
+    head: str = ""  # a cell's attribute (its column header, or its row label by column)
+    cell: str = ""  # a cell's text as written
 
 
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>.*)\|[ \t]*$", re.MULTILINE)
@@ -139,7 +141,7 @@ def _cell_sentences(
             suffix = f" {unit}" if unit and re.fullmatch(r"[\d\s.,]+", cell) else ""
             subject, attribute = (name, label) if by_column else (label, name)
             text = f"{subject} : {attribute} {cell}{suffix}"
-            out.append(Sentence(start, end, text, subject, table=True))
+            out.append(Sentence(start, end, text, subject, table=True, head=attribute, cell=cell))
     return out
 
 

@@ -123,6 +123,12 @@ def test_is_free(value: str, free: bool) -> None:
             id="other-unit",
         ),
         pytest.param(
+            ("read speed", "500 MB/s"),
+            ("write speed", "300 MB/s"),
+            False,
+            id="one-kind-word-in-both-names-two-quantities",
+        ),
+        pytest.param(
             ("durée de pose", "1 h"),
             ("temps de trajet", "2 h"),
             False,

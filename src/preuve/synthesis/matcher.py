@@ -168,8 +168,9 @@ def related_attributes(
     - a price of 0 and an amount, the price of one item (one's words within the other's:
       "prix API REST: incluse, sans surcoût" and "prix API: 3,50 € par mois");
     - two attributes no concept names, with the same qualifiers and kind of value, each
-      with a word of one measurement kind of the lexicon (``[measures]``: "précision de
-      positionnement (CEP 50)" and "erreur horizontale médiane", both an accuracy at p50).
+      with a different word of one measurement kind of the lexicon (``[measures]``:
+      "précision de positionnement (CEP 50)" and "erreur horizontale médiane", both an
+      accuracy at p50; "read speed" and "write speed" share their kind word: two quantities).
     """
     lex = lexicon or default_lexicon()
     if a == b or a[0] != b[0]:
@@ -185,7 +186,12 @@ def related_attributes(
         )
     if a[0] == "words" and a[2:] == b[2:] and isinstance(a[1], frozenset):
         other = b[1]
-        return isinstance(other, frozenset) and bool(
-            _measure_kinds(a[1], lex) & _measure_kinds(other, lex)
+        if not isinstance(other, frozenset):
+            return False
+        # a word of the kind in both ("read speed", "write speed") names two quantities on
+        # purpose: only synonyms ("précision", "erreur") relate two names
+        named = {stem(n) for names in (lex.measures or {}).values() for n in names}
+        return bool(_measure_kinds(a[1], lex) & _measure_kinds(other, lex)) and not (
+            a[1] & other & named
         )
     return False

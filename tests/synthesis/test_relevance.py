@@ -9,7 +9,13 @@ from __future__ import annotations
 import pytest
 
 from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.planner import decision_object, product_aliases, relevance
+from preuve.synthesis.planner import (
+    checked_object,
+    decision_object,
+    detect_products,
+    product_aliases,
+    relevance,
+)
 
 LEX = default_lexicon()
 
@@ -40,6 +46,12 @@ LEX = default_lexicon()
             id="generic-noun-dropped-stops-at-our",
         ),
         pytest.param("Compare A and B on latency.", set(), id="no-decision-phrase"),
+        pytest.param(
+            "Le comité doit recommander une de ces offres. Lorsque deux documents divergent,"
+            " il veut savoir quelle valeur est retenue.",
+            set(),
+            id="only-the-first-deciding-sentence-counts",
+        ),
     ],
 )
 def test_decision_object(question: str, expected: set[str]) -> None:
@@ -75,3 +87,31 @@ def test_relevance_needs_a_candidate_or_the_decision_object(
 def test_a_generic_acronym_in_parentheses_is_no_alias() -> None:
     question = "Trois offres : Alpha (plateforme SaaS et boîtier AX-3) et Beta Pro."
     assert product_aliases(question, ["Alpha", "Beta Pro"]) == {"AX-3": "Alpha"}
+
+
+def test_an_object_that_leaves_most_documents_out_was_misread() -> None:
+    documents = [
+        {"title": "Note", "text": "Alpha Track mesure 2 m."},
+        {"title": "Cadrage", "text": "Projet de cartographie."},
+        {"title": "Devis", "text": "Prix unitaire 90 €."},
+    ]
+    about = frozenset({"cartographi"})
+    assert checked_object(about, documents, ["Alpha Track"], LEX) == about
+    assert checked_object(frozenset({"valeur"}), documents, ["Zeta"], LEX) == frozenset()
+
+
+def test_candidates_written_one_per_list_item_and_their_components() -> None:
+    question = (
+        "Two offers remain:\n\n"
+        "- **Alpha Data** — ArcBox 9 appliance running AlphaOS;\n"
+        "- **Beta Systems** : Vault X4 appliance.\n\n"
+        "1. restore time measured in our lab;\n"
+    )
+    texts = ["Alpha Data ships ArcBox 9.", "Beta Systems and Vault X4.", "AlphaOS 8.3 is out."]
+    products = detect_products(question, texts, LEX)
+    assert products == ("Alpha Data", "Beta Systems")
+    assert product_aliases(question, products) == {
+        "ArcBox": "Alpha Data",
+        "AlphaOS": "Alpha Data",
+        "Vault X4": "Beta Systems",
+    }

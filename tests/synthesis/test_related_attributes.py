@@ -217,3 +217,12 @@ def test_a_table_cell_of_words_is_a_description_never_compared() -> None:
 
     pair = (described("LTE-M and NB-IoT", "a"), described("LTE Cat-1", "b"))
     assert find_contradictions([Finding("t", pair)], SOURCES) == ()
+
+
+def test_a_label_naming_a_concept_is_the_attribute_not_the_subject() -> None:
+    text = "Alpha Box is our appliance.\n\nEnd of support: June 30, 2029."
+    document = {"id": "d-1", "title": "Alpha Box lifecycle notice", "text": text}
+    reads, _ = document_reads(document, ["Alpha Box", "Beta"], LEX, "en", Locale.EN)
+    assert [(r.subject, r.attribute, r.value) for r in reads] == [
+        ("Alpha Box", "end of support", "June 30, 2029")
+    ]

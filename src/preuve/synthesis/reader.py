@@ -33,6 +33,7 @@ from preuve.synthesis.statements import (
     sentences,
     setup_context,
     table_sentences,
+    term_pattern,
     values_in,
     with_branch,
     year_context,
@@ -460,9 +461,21 @@ def _rows(
     # spec sheet: the label is what the quantity measures, not who it is about
     label = sentence.label if one_product and not sentence.table else None
     colon = sentence.text.find(":")
+    # a label naming a concept of the lexicon ("End of support: June 30, 2029") is what its
+    # value is, never who it is about
+    conceptual = (
+        sentence.label is not None
+        and not sentence.table
+        and any(
+            re.search(term_pattern(t), fold(sentence.label))
+            for c in lexicon.concepts
+            for t in c.terms
+        )
+    )
     for value in values:
         spec_line = label is not None and value.kind == "quantity" and 0 <= colon < value.start
-        subject = subject_of(value.start, label if spec_line and label else "")
+        hint = sentence.label if (spec_line or conceptual) and 0 <= colon < value.start else None
+        subject = subject_of(value.start, hint or "")
         named = re.split(r"[\s'’]+", fold(subject)) if subject else []
         words = skip | frozenset(named)
         found = attribute_of(sentence.text, value, values, lexicon=lexicon, skip=words, lang=lang)

@@ -191,16 +191,16 @@ def test_synthesize_takes_a_lexicon_extension(tmp_path: Path) -> None:
     (folder / "documents").mkdir(parents=True)
     (folder / "question.md").write_text("Which tracker, Alpha or Beta?\n", encoding="utf-8")
     for doc_id, kind, day, body in (
-        ("d-1", "note-fournisseur", "2026-02-01", "Alpha has a positioning error of 2.5 m."),
-        ("d-2", "benchmark-interne", "2026-06-01", "Alpha: accuracy of 6.8 m in our test."),
-        ("d-3", "vendor note", "2026-02-01", "Beta has a positioning error of 3 m."),
+        ("d-1", "note-fournisseur", "2026-02-01", "Alpha has a time to repair of 2.5 h."),
+        ("d-2", "benchmark-interne", "2026-06-01", "Alpha: MTTR of 6.8 h in our test."),
+        ("d-3", "vendor note", "2026-02-01", "Beta has a time to repair of 3 h."),
     ):
         header = f"---\nid: {doc_id}\ntitle: Note\ndate: {day}\nsource_type: {kind}\n---\n\n"
         (folder / "documents" / f"{doc_id}.md").write_text(header + body + "\n", "utf-8")
-    extension = tmp_path / "gnss.toml"
+    extension = tmp_path / "repair.toml"  # a synonym the default lexicon does not know
     extension.write_text(
-        '[[concepts]]\nid = "accuracy"\nlabel = { en = "accuracy" }\n'
-        'terms = ["positioning error", "accuracy"]\n',
+        '[[concepts]]\nid = "repair_time"\nlabel = { en = "time to repair" }\n'
+        'terms = ["time to repair", "mttr"]\n',
         encoding="utf-8",
     )
     out = tmp_path / "out"
@@ -210,7 +210,7 @@ def test_synthesize_takes_a_lexicon_extension(tmp_path: Path) -> None:
     code, _, _ = invoke(*args, "--lexicon", str(extension))
     [found] = json.loads((out / "trajectory.json").read_text())["contradictions"]
     assert (code, found["subject"], found["retained"]["value"], found["rule"]) == (
-        0, "Alpha", "6.8 m", 1
+        0, "Alpha", "6.8 h", 1
     )  # fmt: skip
     code, _, stderr = invoke(*args, "--lexicon", str(tmp_path / "missing.toml"))
     assert code == 2 and "cannot read the lexicon" in stderr

@@ -3,6 +3,10 @@
 The scores are printed (one row per dossier); the assertions are the goals of issue 15 that
 hold for every dossier: the run is VALID, no contradiction outside the planted ones is listed
 (a trap is never reported as a contradiction), and no planted contradiction is swapped.
+
+:data:`BLIND` are the dossiers a second writer who never saw the code wrote last: copied as
+delivered and measured once before any change (their scores are the honest held-out figure,
+in the README). No planted contradiction is required of them, only the goals above.
 """
 
 from __future__ import annotations
@@ -20,13 +24,16 @@ from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 
 HERE = Path(__file__).parent / "synthesis"
 DOSSIERS = heldout_dossiers(HERE)
+BLIND = frozenset({"en-backup-storage", "fr-telereleve-eau"})
 
 
 def test_the_held_out_dossiers_are_there() -> None:
     assert [d.name for d in DOSSIERS] == [
         "en-backup-service",
+        "en-backup-storage",
         "en-message-broker",
         "fr-telematique-flotte",
+        "fr-telereleve-eau",
     ]
 
 
@@ -39,7 +46,8 @@ def test_rules_engine_on_a_held_out_dossier(folder: Path) -> None:
     print(f"\n{folder.name}, --model rules:", *run.score.lines(), sep="\n  ")
     assert run.status is LoopStatus.VALID
     assert run.unplanned == ()
-    assert run.score.contradictions_right  # at least one planted contradiction found
+    if folder.name not in BLIND:
+        assert run.score.contradictions_right  # at least one planted contradiction found
     assert result.worst == result.mean  # the rules engine gives the same run every time
 
 

@@ -261,9 +261,11 @@ def test_the_gap_between_retained_and_rejected_values() -> None:
     assert computed["K, latence p95 : rapport retenu / rejeté"] == Decimal("2.83")
 
 
+# (the default lexicon knows accuracy and error as one measurement kind: the synonym taught
+# here is one it does not know)
 ACCURACY = (
-    '[[concepts]]\nid = "accuracy"\nlabel = { en = "accuracy" }\n'
-    'terms = ["positioning error", "accuracy"]\n'
+    '[[concepts]]\nid = "repair_time"\nlabel = { en = "time to repair" }\n'
+    'terms = ["time to repair", "mttr"]\n'
 )
 
 
@@ -271,9 +273,9 @@ def _accuracy_dossier(root: Path, extension: str | None) -> Path:
     (root / "documents").mkdir(parents=True)
     (root / "question.md").write_text("Which tracker, Alpha or Beta?\n", encoding="utf-8")
     bodies = {
-        "d-1": ("vendor note", "2026-02-01", "Alpha has a positioning error of 2.5 m."),
-        "d-2": ("internal benchmark", "2026-06-01", "Alpha: accuracy of 6.8 m in our test."),
-        "d-3": ("vendor note", "2026-02-01", "Beta has a positioning error of 3 m."),
+        "d-1": ("vendor note", "2026-02-01", "Alpha has a time to repair of 2.5 h."),
+        "d-2": ("internal benchmark", "2026-06-01", "Alpha: MTTR of 6.8 h in our test."),
+        "d-3": ("vendor note", "2026-02-01", "Beta has a time to repair of 3 h."),
     }
     for doc_id, (kind, day, body) in bodies.items():
         header = f"---\nid: {doc_id}\ntitle: Note {doc_id}\ndate: {day}\nsource_type: {kind}\n---\n"
@@ -293,4 +295,4 @@ def test_a_dossier_s_lexicon_teaches_the_engine_a_synonym(
     assert len(run.contradictions) == found
     if found:
         [c] = run.contradictions
-        assert (c.subject, c.rule, c.retained and c.retained.value) == ("Alpha", 1, "6.8 m")
+        assert (c.subject, c.rule, c.retained and c.retained.value) == ("Alpha", 1, "6.8 h")

@@ -36,7 +36,7 @@ from preuve.synthesis.findings import (
     values_agree,
 )
 from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.matcher import group_key
+from preuve.synthesis.matcher import group_key, related_attributes
 from preuve.synthesis.ranks import Candidate, SourceInfo, SourceType, arbitrate
 
 __all__ = [
@@ -87,8 +87,47 @@ def group_values(findings: Iterable[Finding], locale: Locale = Locale.FR) -> tup
         ValueGroup(
             subject, attribute, tuple(SourcedValue(v, tuple(ids)) for v, ids in values), context
         )
-        for subject, attribute, context, values in groups.values()
+        for subject, attribute, context, values in _merge_related(groups, locale)
     )
+
+
+_Entry = tuple[str, str, str, list[tuple[str, list[str]]]]
+
+
+def _merge_related(groups: dict[Hashable, _Entry], locale: Locale) -> list[_Entry]:
+    """Groups of one subject and context whose attributes are related
+    (:func:`~preuve.synthesis.matcher.related_attributes`) are one group when each is the
+    other's only related group and no document states both (a document giving two values
+    under two names means two quantities)."""
+    keys = list(groups)
+    by_place: dict[tuple[Hashable, Hashable], list[Hashable]] = {}
+    for key in keys:
+        assert isinstance(key, tuple)
+        by_place.setdefault((key[0], key[2]), []).append(key)
+
+    def docs(key: Hashable) -> set[str]:
+        return {d for _, ids in groups[key][3] for d in ids}
+
+    partners: dict[Hashable, list[Hashable]] = {}
+    for place in by_place.values():
+        for key in place:
+            assert isinstance(key, tuple)
+            partners[key] = [
+                o for o in place if isinstance(o, tuple) and related_attributes(key[1], o[1])
+            ]
+    merged: set[Hashable] = set()
+    for key in keys:
+        mates = partners.get(key, [])
+        if key in merged or len(mates) != 1:
+            continue
+        (mate,) = mates
+        if mate in merged or partners.get(mate) != [key] or docs(key) & docs(mate):
+            continue
+        for value, ids in groups[mate][3]:
+            for doc_id in ids:
+                _add(groups[key][3], value, doc_id, locale)
+        merged.add(mate)
+    return [groups[k] for k in keys if k not in merged]
 
 
 def _info(doc_id: str, sources: Mapping[str, SourceInfo]) -> SourceInfo:

@@ -123,6 +123,8 @@ class Lexicon:
     passive_cues: tuple[str, ...] = ()
     yes_no: Mapping[str, tuple[str, str]] | None = None
     grammar: Mapping[str, tuple[str, ...]] | None = None
+    measures: Mapping[str, tuple[str, ...]] | None = None
+    pricing: Mapping[str, tuple[str, ...]] | None = None
 
     def words(self, name: str) -> tuple[str, ...]:
         """A list of the ``[grammar]`` table (clause words, articles, ...)."""
@@ -271,6 +273,8 @@ def lexicon_from_data(data: Mapping[str, Any]) -> Lexicon:
             deny_cues=_words(_table(data, "properties").get("deny", []), "lexicon"),
             passive_cues=_words(_table(data, "properties").get("passive", []), "lexicon"),
             grammar=_groups(_table(data, "grammar"), "lexicon: grammar"),
+            measures=_groups(_table(data, "measures"), "lexicon: measures"),
+            pricing=_groups(_table(data, "pricing"), "lexicon: pricing"),
             yes_no={
                 str(lang): (
                     str(word),

@@ -25,11 +25,19 @@ from functools import lru_cache
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, fold
+from preuve.synthesis.pricing import FREE_KEY, is_free
 from preuve.synthesis.reader import licence_values, status_of
 from preuve.synthesis.statements import distinguishing_words, stem, term_pattern
 from preuve.synthesis.values import Value, date_value, read_values
 
-__all__ = ["attribute_key", "group_key", "same_value", "subject_key", "value_key"]
+__all__ = [
+    "attribute_key",
+    "group_key",
+    "related_attributes",
+    "same_value",
+    "subject_key",
+    "value_key",
+]
 
 
 def subject_key(subject: str) -> str:
@@ -54,6 +62,8 @@ def _value_key(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
     status = status_of(value, lexicon, "fr")
     if status is not None:
         return status.key
+    if is_free(value, lexicon):
+        return FREE_KEY
     found = _values(value, lexicon)
     if found:
         return tuple(v.key for v in found)
@@ -77,6 +87,8 @@ def _kind(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
     """What kind of value ``value`` is: its dimension and per-unit denominators."""
     if status_of(value, lexicon, "fr") is not None:
         return ("status",)
+    if is_free(value, lexicon):
+        return ("free",)
     found = _values(value, lexicon)
     if not found:
         return ("text",)
@@ -138,3 +150,48 @@ def group_key(
 ) -> tuple[Hashable, ...]:
     """What two statements must share to be compared: subject, attribute, context."""
     return (subject_key(subject), attribute_key(attribute, value, lexicon), subject_key(context))
+
+
+def _measure_kinds(words: frozenset[Hashable], lexicon: Lexicon) -> set[str]:
+    return {
+        kind for kind, names in (lexicon.measures or {}).items() if words & {stem(n) for n in names}
+    }
+
+
+def related_attributes(
+    a: tuple[Hashable, ...], b: tuple[Hashable, ...], lexicon: Lexicon | None = None
+) -> bool:
+    """True when two different attribute keys (:func:`attribute_key`, of one subject and
+    context) may name one quantity under other words, to be compared when each is the
+    other's only such partner (see :func:`preuve.synthesis.contradictions.group_values`):
+
+    - a price of 0 and an amount, the price of one item (one's words within the other's:
+      "prix API REST: incluse, sans surcoût" and "prix API: 3,50 € par mois");
+    - two attributes no concept names, with the same qualifiers and kind of value, each
+      with a different word of one measurement kind of the lexicon (``[measures]``:
+      "précision de positionnement (CEP 50)" and "erreur horizontale médiane", both an
+      accuracy at p50; "read speed" and "write speed" share their kind word: two quantities).
+    """
+    lex = lexicon or default_lexicon()
+    if a == b or a[0] != b[0]:
+        return False
+    if a[0] == "concept" and len(a) == len(b) == 5 and a[1] == b[1] == "price":
+        kinds = {str(cast_kind[0]) for cast_kind in (a[3], b[3]) if isinstance(cast_kind, tuple)}
+        items = [x for x in (a[4], b[4]) if isinstance(x, frozenset) and x]
+        return (
+            kinds == {"free", "money"}
+            and a[2] == b[2]
+            and len(items) == 2
+            and (items[0] <= items[1] or items[1] <= items[0])
+        )
+    if a[0] == "words" and a[2:] == b[2:] and isinstance(a[1], frozenset):
+        other = b[1]
+        if not isinstance(other, frozenset):
+            return False
+        # a word of the kind in both ("read speed", "write speed") names two quantities on
+        # purpose: only synonyms ("précision", "erreur") relate two names
+        named = {stem(n) for names in (lex.measures or {}).values() for n in names}
+        return bool(_measure_kinds(a[1], lex) & _measure_kinds(other, lex)) and not (
+            a[1] & other & named
+        )
+    return False

@@ -50,9 +50,11 @@ __all__ = [
     "PLAN_SCHEMA",
     "Criterion",
     "check_plan",
+    "checked_object",
     "complete_coverage",
     "criteria",
     "criterion_scores",
+    "decision_object",
     "detect_products",
     "discriminating_words",
     "fold",
@@ -169,10 +171,38 @@ def _enumerated(
     return tuple(dict.fromkeys(best))
 
 
+# A list item of the question that starts with a name ("- **Aquanote** : compteur ...",
+# "* Beta Pro — appliance ..."): the name, and what the item says of it.
+_ITEM = re.compile(
+    r"^[ \t]*(?:[-*•+]|\d+[.)])[ \t]+(?:\*\*|__)?(?P<name>[A-ZÀ-Ý][^*_:—–(\n]{0,60}?)"
+    r"(?:\*\*|__)?[ \t]*(?:[:—–(]|[ \t]-[ \t])(?P<rest>[^\n]*)$",
+    re.MULTILINE,
+)
+
+
+def _listed_items(question: str, names: Sequence[str]) -> list[tuple[str, str]]:
+    """(name, rest of the item) for the question's list items that start with one of
+    ``names``: candidates written one per line."""
+    out = []
+    for item in _ITEM.finditer(question):
+        head = " ".join(item.group("name").split())
+        name = next((n for n in sorted(names, key=len, reverse=True) if head == n), None)
+        if name is not None:
+            out.append((name, item.group("rest")))
+    return out
+
+
 def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
     """Names the question writes in parentheses right after a product ("Géolis Track
-    (boîtier GT-40)"): other names of that product (a model, an edition)."""
+    (boîtier GT-40)"), or in the list item a product opens ("- **Halvard Data** — ArcBox 9
+    appliance running ArcOS"): other names of that product (a model, an edition, a
+    component)."""
     aliases: dict[str, str] = {}
+    generic_acronyms = default_lexicon().generic_acronyms
+    for product, rest in _listed_items(question, products):
+        for name in _name_candidates(rest):
+            if name not in products and len(name) > 1 and name.rstrip("s") not in generic_acronyms:
+                aliases.setdefault(name, product)
     for product in products:
         for start in mentions(product, question):
             after = question[start + len(product) :]
@@ -180,7 +210,8 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
             if remark is None:
                 continue
             for name in _name_candidates(remark.group(1)):
-                if name not in products and len(name) > 1:
+                generic = name.rstrip("s") in default_lexicon().generic_acronyms  # "SaaS"
+                if name not in products and len(name) > 1 and not generic:
                     aliases.setdefault(name, product)
     return aliases
 
@@ -216,6 +247,9 @@ def detect_products(
         for name in dict.fromkeys(_name_candidates(question))
         if _plausible(name, lowercase_words, lex) and any(mentions(name, t) for t in texts)
     ]
+    items = tuple(dict.fromkeys(name for name, _ in _listed_items(question, in_question)))
+    if len(items) >= 2:
+        return items  # the candidates the question lists one per line
     listed = _enumerated(question, in_question, lex)
     if len(listed) >= 2:
         return listed  # the candidates the question lists side by side
@@ -356,18 +390,90 @@ def discriminating_words(
     return frozenset(w for w in _stems(question, lexicon) - named if counts[w] <= limit)
 
 
+_TOKEN = re.compile(r"[^\W_][\w-]*|['’]|[^\w\s]")
+
+
+def decision_object(question: str, lexicon: Lexicon) -> frozenset[str]:
+    """The stems of what the question decides on: the noun phrase a decision verb governs
+    ("doit retenir, avant ..., la solution de géolocalisation et de télématique qui ...",
+    "must pick the message broker that ...") or an interrogative asks about ("Quel serveur
+    d'inférence LLM la plateforme ..."), up to a relative word or punctuation, without
+    generic nouns ("solution", "service") or generic acronyms. Every word
+    list is the lexicon's (``[grammar]``); empty when the question has no such phrase."""
+    body = " ".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
+    verbs = set(lexicon.words("decision_verbs")) | set(lexicon.words("interrogatives"))
+    # the first sentence that decides is the decision ("... quelle valeur est retenue" in a
+    # later sentence asks about contradictions, not about the choice)
+    for sentence in re.split(r"(?<=[.?!])\s+", body):
+        tokens = [fold(t) for t in _TOKEN.findall(sentence)]
+        start = next((i + 1 for i, t in enumerate(tokens) if t in verbs), None)
+        if start is not None:
+            return _object_words(tokens, start, verbs, lexicon)
+    return frozenset()
+
+
+def _object_words(
+    tokens: Sequence[str], start: int, verbs: set[str], lexicon: Lexicon
+) -> frozenset[str]:
+    """The content words of the noun phrase at ``start`` (see :func:`decision_object`)."""
+    if start < len(tokens) and tokens[start] == ",":  # ", avant la commission de 2027,"
+        closing = next((i for i in range(start + 1, len(tokens)) if tokens[i] == ","), None)
+        start = closing + 1 if closing is not None else start
+    skipped = set(lexicon.words("determiners"))
+    while start < len(tokens) and (tokens[start] in skipped or tokens[start] in "'"):
+        start += 1
+    linkers = set(lexicon.words("noun_linkers"))
+    stops = set(lexicon.words("relative_words")) | lexicon.stopwords | lexicon.question_words
+    generic = set(lexicon.words("generic_nouns")) | {fold(a) for a in lexicon.generic_acronyms}
+    words: set[str] = set()
+    for i in range(start, len(tokens)):
+        token = tokens[i]
+        if token in linkers or token in "'" or f"{token}'" in linkers:
+            continue
+        if not token[:1].isalnum() or token in stops or token in verbs:
+            break
+        if token not in generic and not token.isdigit():
+            words.add(stem(token))
+    return frozenset(words)
+
+
+def checked_object(
+    about: frozenset[str], documents: Sequence[Mapping[str, Any]], products: Sequence[str],
+    lexicon: Lexicon, aliases: Mapping[str, str] | None = None,
+) -> frozenset[str]:  # fmt: skip
+    """``about`` when most documents name a candidate or it; else nothing: a decision
+    object that leaves most of a dossier out was misread (a dossier's noise is a minority),
+    and relevance falls back to the question's discriminating words."""
+    kept = sum(
+        1
+        for d in documents
+        if product_mentions(products, f"{d['title']}\n{d['text']}", aliases)
+        or _stems(f"{d['title']}\n{d['text']}", lexicon) & about
+    )
+    return about if about and 2 * kept > len(documents) else frozenset()
+
+
 def relevance(
     document: Mapping[str, Any], products: Sequence[str], words: frozenset[str],
-    lexicon: Lexicon, aliases: Mapping[str, str] | None = None,
+    lexicon: Lexicon, aliases: Mapping[str, str] | None = None, *,
+    about: frozenset[str] = frozenset(),
 ) -> str | None:  # fmt: skip
     """None when a document is relevant to the question, else the reason it is not: it
-    names a product (or an alias, or its short form), or its title has a discriminating
-    word of the question and its text (title included) four, or its title two, or its text
-    twelve."""
+    names a product (or an alias, or its short form), or what the question decides on
+    (``about``, :func:`decision_object`: a document sharing only the dossier's vocabulary
+    is about something else). Without a decision object: its title has a discriminating
+    word of the question and its text (title included) four, or its title two, or its
+    text twelve."""
     title = str(document["title"])
     body = f"{title}\n{document['text']}"
     if product_mentions(products, body, aliases):
         return None
+    if about:
+        if _stems(body, lexicon) & about:
+            return None
+        return (
+            f"names no product of the question, nor what it decides on ({', '.join(sorted(about))})"
+        )
     in_title = _stems(title, lexicon) & words
     in_body = _stems(body, lexicon) & words
     if (
@@ -409,8 +515,11 @@ def rules_plan(request: Request) -> str:
     words = discriminating_words(question, payload["documents"], entities, lexicon)
     groups: dict[str, list[str]] = {}
     aliases = {str(k): str(v) for k, v in payload.get("aliases", {}).items()}
+    about = checked_object(
+        decision_object(question, lexicon), payload["documents"], products, lexicon, aliases
+    )
     for document in payload["documents"]:
-        if relevance(document, products, words, lexicon, aliases) is not None:
+        if relevance(document, products, words, lexicon, aliases, about=about) is not None:
             continue
         scores = criterion_scores(str(document["title"]), str(document["text"]), found, lexicon)
         best = max(scores.values(), default=0)
@@ -439,6 +548,8 @@ def complete_coverage(
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     entities = question_entities(dossier.question, texts, products)
     words = discriminating_words(dossier.question, data, entities, lex)
+    aliases = product_aliases(dossier.question, products)
+    about = checked_object(decision_object(dossier.question, lex), data, products, lex, aliases)
     subtasks = list(plan.subtasks)
     notes: list[tuple[str, str]] = list(plan.coverage)
     for doc_id in plan.uncovered(dossier.ids):
@@ -446,8 +557,7 @@ def complete_coverage(
         if document is None or not subtasks:
             continue
         fields = {"title": document.title, "text": document.text}
-        aliases = product_aliases(dossier.question, products)
-        reason = relevance(fields, products, words, lex, aliases)
+        reason = relevance(fields, products, words, lex, aliases, about=about)
         if reason is not None:
             notes.append((doc_id, reason))
             continue

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.lexicon import Lexicon, fold, fold1, normalize_type_name
+from preuve.synthesis.pricing import charged_item, free_price
 from preuve.synthesis.statements import (
     Read,
     Sentence,
@@ -32,6 +33,7 @@ from preuve.synthesis.statements import (
     sentences,
     setup_context,
     table_sentences,
+    term_pattern,
     values_in,
     with_branch,
     year_context,
@@ -447,16 +449,39 @@ def _rows(
     skip: frozenset[str],
     pending: list[str],
     names_product: bool = False,
+    one_product: bool = False,
 ) -> list[tuple[Value, str, str, tuple[str, ...]]]:
     """(value, subject, attribute, context) of every value of a sentence."""
     rows: list[tuple[Value, str, str, tuple[str, ...]]] = []
     values = values_in(sentence, lexicon, locale, lang)
+    price = lexicon.concept("price")
+    price_label = price.label(lang) if price else "price"
     read = []
+    # in a document about a product, "Précision de positionnement : 2,5 m" is a line of its
+    # spec sheet: the label is what the quantity measures, not who it is about
+    label = sentence.label if one_product and not sentence.table else None
+    colon = sentence.text.find(":")
+    # a label naming a concept of the lexicon ("End of support: June 30, 2029") is what its
+    # value is, never who it is about
+    conceptual = (
+        sentence.label is not None
+        and not sentence.table
+        and any(
+            re.search(term_pattern(t), fold(sentence.label))
+            for c in lexicon.concepts
+            for t in c.terms
+        )
+    )
     for value in values:
-        subject = subject_of(value.start, "")
+        spec_line = label is not None and value.kind == "quantity" and 0 <= colon < value.start
+        hint = sentence.label if (spec_line or conceptual) and 0 <= colon < value.start else None
+        subject = subject_of(value.start, hint or "")
         named = re.split(r"[\s'’]+", fold(subject)) if subject else []
         words = skip | frozenset(named)
         found = attribute_of(sentence.text, value, values, lexicon=lexicon, skip=words, lang=lang)
+        item = charged_item(sentence.text, value.start, lexicon, words)
+        if value.kind == "money" and item is not None:  # "option payante, facturée 3,50 €"
+            found = (f"{price_label} {item}", ("concept", "price", ()), found[2])
         read.append((value, subject, *found))
     for value, subject, attribute, key, modality in _inherit_qualifiers(read, lexicon, lang):
         if value.kind == "date" and key[0] != "concept":
@@ -478,7 +503,12 @@ def _rows(
         subject = subject_of(value.start, label)
         if subject is not None:
             rows.append((value, subject, label, ()))
-    if not [v for v in values if v.kind != "date"]:  # no quantity: maybe a yes/no property
+    free = free_price(sentence.text, lexicon, skip)
+    if free is not None and not [v for v in values if v.kind == "money"]:
+        subject = subject_of(free[0].start, "")
+        if subject is not None and names_product:
+            rows.append((free[0], subject, f"{price_label} {free[1]}", ()))
+    elif not [v for v in values if v.kind != "date"]:  # no quantity: maybe a yes/no property
         for value, attribute in property_values(sentence.text, lexicon, lang):
             subject = subject_of(value.start, attribute)
             if subject is not None and names_product:
@@ -490,7 +520,26 @@ def _rows(
         subject = subject_of(state.start, advisory)
         if subject is not None:
             rows.append((state, subject, advisory, ()))
+    if not rows and names_product and _described(sentence):
+        # a table cell of words ("LTE-M (4G Cat-M1) et NB-IoT") describes its subject: it
+        # is reported as written, in a context that is never compared
+        at = sentence.text.rfind(sentence.cell)
+        cell = Value(
+            "text", at, at + len(sentence.cell), sentence.cell, ("text", fold(sentence.cell))
+        )
+        subject = subject_of(at, sentence.head)
+        if subject is not None and at >= 0:
+            rows.append((cell, subject, sentence.head, ("description",)))
     return rows
+
+
+def _described(sentence: Sentence) -> bool:
+    return (
+        sentence.table
+        and bool(sentence.head.strip())
+        and bool(re.search(r"[^\W\d_]{2}", sentence.cell))
+        and not re.search(r"\d", sentence.head)
+    )
 
 
 def document_reads(
@@ -509,6 +558,7 @@ def document_reads(
     product = main_product(products, title, text, aliases)
     main = product or _nominal(title) or title
     skip = product_words(products)
+    single = len({p for _, p in product_at(products, f"{title}\n{text}", aliases)}) == 1
     reads: list[Read] = []
     gaps: list[str] = []
     for paragraph in [*sentences(text), *table_sentences(text, products)]:
@@ -531,6 +581,7 @@ def document_reads(
                 sentence, subject_of, lexicon=lexicon, locale=locale, lang=lang, skip=skip,
                 pending=pending,
                 names_product=product is not None or bool(product_at(products, sentence.text)),
+                one_product=single,
             ):  # fmt: skip
                 source, reference = _origin(sentence.text, value, catalogue, lexicon, doc_id)
                 if source is not None:

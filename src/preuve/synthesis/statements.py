@@ -78,6 +78,8 @@ class Sentence:
     text: str
     label: str | None
     table: bool = False  # a cell of a table: its row (or column) label is its subject
+    head: str = ""  # a cell's attribute (its column header, or its row label by column)
+    cell: str = ""  # a cell's text as written
 
 
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>.*)\|[ \t]*$", re.MULTILINE)
@@ -139,7 +141,7 @@ def _cell_sentences(
             suffix = f" {unit}" if unit and re.fullmatch(r"[\d\s.,]+", cell) else ""
             subject, attribute = (name, label) if by_column else (label, name)
             text = f"{subject} : {attribute} {cell}{suffix}"
-            out.append(Sentence(start, end, text, subject, table=True))
+            out.append(Sentence(start, end, text, subject, table=True, head=attribute, cell=cell))
     return out
 
 
@@ -333,6 +335,10 @@ def attribute_of(
     # the next term: "latence p99 de 38 ms pour un débit de ..." gives p99 to 38 ms only
     following = [t[0] for t in terms if t[0] >= max(value.end, chosen[1] if chosen else 0)]
     stop = min([right, *following])
+    # a parenthesis right after the value qualifies it: "2,5 m (CEP 50)", "4 ms (p99)"
+    aside = re.match(r"\s*\([^()]{1,40}\)", plain[value.end :])
+    if aside is not None and stop <= value.end + aside.end():
+        stop = value.end + aside.end()
     # (English writes the qualifier first: "p99 latency", "99th-percentile latency")
     begin = left
     if chosen and chosen[0] < value.start:

@@ -44,6 +44,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "NumberMention",
         "detect_locale",
         "extract_numbers",
+        "is_word_char",
         "number_extents",
         "parse_number",
         "reference_tokens",

@@ -31,12 +31,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from functools import lru_cache
 
 __all__ = [
     "Locale",
     "NumberMention",
     "detect_locale",
     "extract_numbers",
+    "is_word_char",
     "number_extents",
     "parse_number",
     "reference_tokens",
@@ -96,10 +98,8 @@ _BODY_EN = re.compile(
 # Every Unicode dash and minus that can stand before a number as its sign: hyphen-minus,
 # the dashes (U+2010-U+2015), minus U+2212, heavy minus U+2796, small and fullwidth
 # hyphen-minus; and the plus signs.
-NEGATIVE_SIGNS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\uff0d"
-POSITIVE_SIGNS = "+\u2795\ufe62\uff0b"
-_SIGNS = NEGATIVE_SIGNS + POSITIVE_SIGNS
-_NEGATIVE_SIGNS = NEGATIVE_SIGNS
+_NEGATIVE_SIGNS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\uff0d"
+_SIGNS = _NEGATIVE_SIGNS + "+\u2795\ufe62\uff0b"
 _CURRENCIES = "$€£¥"
 
 # (pattern, normalized unit, only when glued to the digits). Order matters: longest first.
@@ -427,12 +427,15 @@ _EXTENT_BODIES = (
 )
 
 
-def _joins(char: str) -> bool:
-    """A letter or digit before a dash makes it a hyphen; a footnote mark does not."""
-    return bool(char) and unicodedata.category(char) in _JOINING_CATEGORIES
+_WORD_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl"})
 
 
-_JOINING_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl"})
+@lru_cache(maxsize=4096)
+def is_word_char(char: str) -> bool:
+    """A letter, a combining mark or a decimal digit: what a word or a number is made of. A
+    superscript, subscript or circled digit is not (it is a footnote mark, a token of its
+    own), nor a dash: before the digits of a number it is its sign."""
+    return unicodedata.category(char) in _WORD_CATEGORIES
 
 
 def number_extents(text: str) -> list[tuple[int, int]]:
@@ -446,7 +449,11 @@ def number_extents(text: str) -> list[tuple[int, int]]:
             start, end = body.span()
             # A dash right before the digits belongs to them unless it joins a word or a
             # number before it (a quote that ends on "‒" of "‒7,4" cuts the number).
-            if start and text[start - 1] in _SIGNS and not _joins(text[start - 2 : start - 1]):
+            if (
+                start
+                and text[start - 1] in _SIGNS
+                and not (start >= 2 and is_word_char(text[start - 2]))
+            ):
                 start -= 1
             # "(1,577)", and "(18 )" as PDF extraction often spaces it.
             opening = start - 1 if text[start - 1 : start] == "(" else start - 2

@@ -368,7 +368,6 @@ class QuoteChecker:
             other
             for other in self._candidate_pages(needle)
             if other != index
-            and needle in self._normalized_page(other).text
             and _find_aligned(
                 self._normalized_page(other).text, self._normalized_tokens(other), needle
             )

@@ -17,24 +17,16 @@ The rules are the same for every tier; they are applied to the text a tier compa
 
 from __future__ import annotations
 
-import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import lru_cache
 
-from preuve.core.numbers import number_extents
+from preuve.core.numbers import is_word_char, number_extents
 
 __all__ = ["TokenCut", "TokenIndex"]
 
 # Hyphens that join two word characters into one token (with the forms NFKC folds into
 # them, so that every tier judges alike); an en dash does not (2024–2025).
 _JOINING_HYPHENS = "-\u2010\u2011\ufe63\uff0d"
-
-
-@lru_cache(maxsize=4096)
-def _is_word(char: str) -> bool:
-    category = unicodedata.category(char)
-    return category[0] in "LM" or category in {"Nd", "Nl"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +69,9 @@ class TokenIndex:
         glued to them whole ("5,5x", not "5x")."""
         text = self._text
         start = end = index
-        while start > 0 and (_is_word(text[start - 1]) or text[start - 1] in _JOINING_HYPHENS):
+        while start > 0 and (is_word_char(text[start - 1]) or text[start - 1] in _JOINING_HYPHENS):
             start -= 1
-        while end < len(text) and (_is_word(text[end]) or text[end] in _JOINING_HYPHENS):
+        while end < len(text) and (is_word_char(text[end]) or text[end] in _JOINING_HYPHENS):
             end += 1
         k = bisect_right(self._starts, start) - 1
         if k >= 0 and self._starts[k] < start <= self._ends[k]:
@@ -95,7 +87,7 @@ class TokenIndex:
         if not 0 < index < len(text):
             return False
         before, after = text[index - 1], text[index]
-        if _is_word(before) and _is_word(after):
+        if is_word_char(before) and is_word_char(after):
             return True
         # A point or comma between two digits belongs to them, whatever the reading.
         if after in ".," and before.isdigit() and text[index + 1 : index + 2].isdigit():
@@ -103,9 +95,9 @@ class TokenIndex:
         if before in ".," and after.isdigit() and index >= 2 and text[index - 2].isdigit():
             return True
         if before in _JOINING_HYPHENS:
-            return index >= 2 and _is_word(text[index - 2]) and _is_word(after)
+            return index >= 2 and is_word_char(text[index - 2]) and is_word_char(after)
         if after in _JOINING_HYPHENS:
-            return index + 1 < len(text) and _is_word(before) and _is_word(text[index + 1])
+            return index + 1 < len(text) and is_word_char(before) and is_word_char(text[index + 1])
         return False
 
     def cut(self, index: int, edge: str) -> TokenCut | None:

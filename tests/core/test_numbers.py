@@ -13,6 +13,7 @@ from preuve.core.numbers import (
     NumberMention,
     detect_locale,
     extract_numbers,
+    french_number,
     parse_number,
     same_magnitude,
     same_value,
@@ -398,3 +399,21 @@ def test_written_number_is_found_in_text(
 def test_small_numbers_in_a_list_are_never_glued(values: list[int], joiner: str) -> None:
     text = joiner.join(str(v) for v in values)
     assert [m.value for m in extract_numbers(text, FR)] == [Decimal(v) for v in values]
+
+
+@pytest.mark.parametrize(
+    ("value", "trim", "written"),
+    [
+        pytest.param("331200", True, "331 200", id="grouped"),
+        pytest.param("-0.69", True, "-0,69", id="negative-below-one-keeps-its-sign"),
+        pytest.param("-1234.5", True, "-1 234,5", id="negative-grouped"),
+        pytest.param("2.50", True, "2,5", id="trimmed"),
+        pytest.param("2.50", False, "2,50", id="untrimmed"),
+        pytest.param("0", True, "0", id="zero"),
+    ],
+)
+def test_french_number_keeps_the_sign_and_groups_digits(
+    value: str, trim: bool, written: str
+) -> None:
+    assert french_number(Decimal(value), trim=trim) == written
+    assert [m.value for m in extract_numbers(written, Locale.FR)] == [Decimal(value)]

@@ -296,3 +296,41 @@ def test_a_dossier_s_lexicon_teaches_the_engine_a_synonym(
     if found:
         [c] = run.contradictions
         assert (c.subject, c.rule, c.retained and c.retained.value) == ("Alpha", 1, "6.8 h")
+
+
+def _numbered_question_dossier(root: Path) -> Path:
+    """A committee question carrying numbers of its own (a fleet size, a standard's version)
+    and two latencies that disagree, so that code computes a negative gap."""
+    (root / "documents").mkdir(parents=True)
+    question = (
+        "Which picking robot for our 24 robots site, Alpha or Beta? Cover: 1. order latency "
+        "as measured by us; 2. support of the EDIFACT 2023011 standard.\n"
+    )
+    (root / "question.md").write_text(question, encoding="utf-8")
+    bodies = {
+        "d-1": ("vendor note", "2026-02-01", "Alpha has an order latency of 1.1 s."),
+        "d-2": ("internal benchmark", "2026-06-01", "Alpha: order latency of 0.41 s measured."),
+        "d-3": ("vendor note", "2026-02-01", "Beta has an order latency of 0.9 s."),
+    }
+    for doc_id, (kind, day, body) in bodies.items():
+        header = f"---\nid: {doc_id}\ntitle: Note {doc_id}\ndate: {day}\nsource_type: {kind}\n---\n"
+        (root / "documents" / f"{doc_id}.md").write_text(f"{header}\n{body}\n", encoding="utf-8")
+    return root
+
+
+def test_the_rules_synthesis_of_a_question_with_numbers_passes_the_number_check(
+    tmp_path: Path,
+) -> None:
+    """Found on a blind dossier: the rules synthesizer wrote its sub-tasks' questions as lead-ins
+    ("24 robots", "SCRIPT 2023011": numbers no finding holds) and lost the sign of a negative
+    computed gap ("0,69" for -0.69): the number check refused its own engine's synthesis twice."""
+    run = synthesize(
+        load_dossier(_numbered_question_dossier(tmp_path / "q")), synthesis_rules_model()
+    )
+    assert run.status is LoopStatus.VALID, run.defects
+    assert run.synthesis is not None
+    text = " ".join(p.text for p in run.synthesis.paragraphs)
+    assert "24" not in text and "2023011" not in text
+    gap = {c.label: c.value for c in run.synthesis.numbers}
+    assert Decimal("-0.69") in gap.values(), gap
+    assert "-0,69 s" in text

@@ -38,6 +38,7 @@ __all__ = [
     "NumberMention",
     "detect_locale",
     "extract_numbers",
+    "french_number",
     "is_word_char",
     "number_extents",
     "parse_number",
@@ -536,3 +537,13 @@ def detect_locale(text: str) -> Locale:
     french = sum(w in _FR_WORDS for w in words) + len(_FR_DECIMAL.findall(text))
     english = sum(w in _EN_WORDS for w in words) + len(_EN_DECIMAL.findall(text))
     return Locale.EN if english > french else Locale.FR
+
+
+def french_number(value: Decimal, *, trim: bool = True) -> str:
+    """``value`` written the French way, its sign kept: ``331 200``, ``-0,69``, ``1 234,5``
+    (``trim`` drops trailing zeros of the decimals: ``2,50`` is written ``2,5``)."""
+    sign, digits = ("-", -value) if value < 0 else ("", value)
+    whole, _, decimals = f"{digits:f}".partition(".")
+    decimals = decimals.rstrip("0") if trim else decimals
+    grouped = f"{int(whole):,}".replace(",", " ")
+    return f"{sign}{grouped}{',' + decimals if decimals else ''}"

@@ -36,7 +36,13 @@ from decimal import Decimal
 from enum import StrEnum
 
 from preuve.core.defects import Defect
-from preuve.core.numbers import Locale, NumberMention, extract_numbers, same_dimensions
+from preuve.core.numbers import (
+    Locale,
+    NumberMention,
+    extract_numbers,
+    french_number,
+    same_dimensions,
+)
 from preuve.synthesis.contradictions import candidates_of, find_contradictions
 from preuve.synthesis.findings import (
     ComputedValue,
@@ -310,13 +316,6 @@ class QuantityKind(StrEnum):
     FLOW = "flow"
 
 
-def _fr(value: Decimal) -> str:
-    sign, digits = ("-", -value) if value < 0 else ("", value)
-    whole, _, decimals = f"{digits:f}".partition(".")
-    groups = f"{int(whole):,}".replace(",", " ")
-    return f"{sign}{groups}{',' + decimals if decimals else ''}"
-
-
 def total_over_periods(
     label: str,
     parts: Sequence[tuple[str, Decimal]],
@@ -327,13 +326,13 @@ def total_over_periods(
     """The total of a flow over periods, e.g. yearly costs. A stock is refused: a fleet of
     6 GPU in 2026 and 12 in 2027 is 12 GPU at the end of 2027, never 18."""
     if kind is QuantityKind.STOCK:
-        periods = ", ".join(f"{_fr(v)} {unit} ({p})" for p, v in parts)
+        periods = ", ".join(f"{french_number(v, trim=False)} {unit} ({p})" for p, v in parts)
         raise ValueError(
             f"{label}: refusing to add a stock across periods ({periods}): a level at a "
             "date is not summed; report each period's value"
         )
     total = sum((value for _, value in parts), Decimal(0))
-    formula = " + ".join(f"{_fr(v)} {unit} ({p})" for p, v in parts)
+    formula = " + ".join(f"{french_number(v, trim=False)} {unit} ({p})" for p, v in parts)
     return ComputedValue(label, total, unit, formula, sources)
 
 
@@ -349,7 +348,7 @@ def product(
     value = Decimal(1)
     for factor, _ in factors:
         value *= factor
-    formula = " x ".join(f"{_fr(f)} {u}".strip() for f, u in factors)
+    formula = " x ".join(f"{french_number(f, trim=False)} {u}".strip() for f, u in factors)
     return ComputedValue(label, value, unit, formula, sources)
 
 

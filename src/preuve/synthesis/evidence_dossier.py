@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
+from preuve.core.numbers import french_number
 from preuve.synthesis.checks import DossierLimits, dossier_limits
 from preuve.synthesis.computations import compute_values
 from preuve.synthesis.contradictions import find_contradictions
@@ -52,7 +52,6 @@ __all__ = [
     "contradictions_from_dicts",
     "contradictions_to_dicts",
     "describe_source",
-    "fr_number",
     "limit_lines",
 ]
 
@@ -94,13 +93,6 @@ def describe_source(doc_id: str, sources: Mapping[str, SourceInfo]) -> str:
     return f"{doc_id} ({day}, {info.source_type.value}, rang {info.rank})"
 
 
-def fr_number(value: Decimal) -> str:
-    """A computed value written the French way: ``331 200``, ``1 234,5``."""
-    whole, _, decimals = f"{value:f}".partition(".")
-    grouped = f"{int(whole):,}".replace(",", " ")
-    return grouped + (f",{decimals.rstrip('0')}" if decimals.rstrip("0") else "")
-
-
 @dataclass(frozen=True, slots=True)
 class EvidenceDossier:
     """What the synthesizer is given (see the module docstring)."""
@@ -130,7 +122,7 @@ class EvidenceDossier:
         lines += [self._contradiction_line(c) for c in self.contradictions] or ["- aucune"]
         lines += ["", "VALEURS CALCULÉES PAR LE CODE (à reprendre telles quelles)"]
         lines += [
-            f"- {c.label} = {fr_number(c.value)} {c.unit} ({c.formula}) ; sources : "
+            f"- {c.label} = {french_number(c.value)} {c.unit} ({c.formula}) ; sources : "
             f"{', '.join(c.sources)}"
             for c in self.computed
         ] or ["- aucune"]

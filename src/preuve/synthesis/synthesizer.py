@@ -30,6 +30,7 @@ from typing import Any
 from preuve.core.defects import Defect
 from preuve.core.jsonout import parse_model_json
 from preuve.core.links import unsupported_links
+from preuve.core.numbers import french_number
 from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.loop import Checked, LoopResult, ask_verified
 from preuve.synthesis.checks import check_synthesis
@@ -40,7 +41,6 @@ from preuve.synthesis.evidence_dossier import (
     computed_to_dicts,
     contradictions_from_dicts,
     contradictions_to_dicts,
-    fr_number,
 )
 from preuve.synthesis.findings import (
     SYNTHESIS_SCHEMA,
@@ -233,6 +233,14 @@ def _head(subject: str, attribute: str, context: str) -> str:
     return f"{subject}, {attribute}" + (f" ({context})" if context else "")
 
 
+def _lead_in(question: str) -> str:
+    """A sub-task's question as a paragraph's lead-in, without its words that hold a digit:
+    a number of the committee's question ("24 robots", "SCRIPT 2023011") is no finding, and
+    the number check refuses every number that no cited finding holds."""
+    words = [w for w in question.split() if not any(c.isdigit() for c in w)]
+    return " ".join(words).strip(" ,;:")
+
+
 def _subtask_paragraph(
     task: Mapping[str, Any],
     contradictions: Sequence[Contradiction],
@@ -264,7 +272,7 @@ def _subtask_paragraph(
         cited += ids
     if not items:
         return None
-    text = f"{task['question']}. " + (" ; " if lang == "fr" else "; ").join(items) + "."
+    text = f"{_lead_in(task['question'])}. " + (" ; " if lang == "fr" else "; ").join(items) + "."
     return {"text": text, "sources": list(dict.fromkeys(cited))}
 
 
@@ -314,7 +322,7 @@ def rules_synthesis(request: Request) -> str:
     if computed:
         # computed values are written with space-grouped digits in both languages: the
         # number check reads them back unambiguously
-        values = " ; ".join(f"{c.label} : {fr_number(c.value)} {c.unit}" for c in computed)
+        values = " ; ".join(f"{c.label} : {french_number(c.value)} {c.unit}" for c in computed)
         sources = list(dict.fromkeys(d for c in computed for d in c.sources))
         text = _phrase(lang, "computed").format(values=values)
         paragraphs.append({"text": f"{text} {_cite(sources)}.", "sources": sources})
@@ -415,7 +423,7 @@ def synthesis_markdown(
         if synthesis.numbers:
             out += ["## Valeurs calculées par le code", ""]
             out += [
-                f"- {n.label} = {fr_number(n.value)} {n.unit} ({n.formula} ; sources : "
+                f"- {n.label} = {french_number(n.value)} {n.unit} ({n.formula} ; sources : "
                 f"{', '.join(n.sources)})"
                 for n in synthesis.numbers
             ]

@@ -62,6 +62,19 @@ def products(dossier: Dossier) -> tuple[str, ...]:
         pytest.param(
             "Quel outil retenir : Gamma ?", ["Rien à voir."], (), id="named-but-never-in-docs"
         ),
+        pytest.param(
+            "Two bids are left: the Osprey X2 of Dunmore Labs, sold with Nestkit, and the "
+            "Wren 5 of Caldor Inc, run by Wrenctl. Both must talk to our ERP Halden.",
+            ["Osprey X2 ships in May.", "Wren costs less.", "Nestkit and Wrenctl.", "ERP Halden."],
+            ("Osprey X2", "Wren"),
+            id="introduced-one-clause-each-maker-dropped",
+        ),
+        pytest.param(
+            "Quelle offre, avec ou sans le module ERP Halden ? Coût de ERP et ERP Halden.",
+            ["ERP Halden coûte peu.", "ERP seul."],
+            ("ERP Halden",),
+            id="a-name-inside-a-longer-one-is-no-list",
+        ),
     ],
 )
 def test_detect_products(question: str, texts: list[str], expected: tuple[str, ...]) -> None:
@@ -86,6 +99,19 @@ def test_bundled_products(products: tuple[str, ...]) -> None:
             id="english-after-a-cue",
         ),
         pytest.param("Which one, Alpha or Beta?", [], id="no-criterion"),
+        pytest.param(
+            "Our 12 depots (two shifts a day) renew their scanners before June. Alpha or Beta?\n"
+            "The review covers:\n1. scan rate on our floor;\n2. yearly cost,\n   spares included."
+            "\n\nSay which value you keep.",
+            ["scan rate on our floor", "yearly cost", "spares included"],
+            id="numbered-list-announced-context-ignored",
+        ),
+        pytest.param(
+            "Le site compte 40 quais et trois équipes. Alpha ou Beta ? Le jury tranchera sur "
+            "trois points : le débit réel ; la consommation ; la garantie.",
+            ["débit réel", "consommation", "garantie"],
+            id="semicolons-after-a-colon-context-ignored",
+        ),
     ],
 )
 def test_criteria_come_from_the_question(question: str, expected: list[str]) -> None:

@@ -149,6 +149,49 @@ def _segment(lexicon: Lexicon) -> re.Pattern[str]:
     return re.compile(rf"[,;:()\[\]?!.\n]|(?<!\S)(?:{joiners})(?=\s)", re.I)
 
 
+def _outermost(found: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Mentions that no longer mention contains: "WMS" inside "WMS Sylve" is no second
+    name written beside the first."""
+    return [
+        (start, name)
+        for start, name in found
+        if not any(
+            (s, n) != (start, name) and s <= start and start + len(name) <= s + len(n)
+            for s, n in found
+        )
+    ]
+
+
+def _introduced(question: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The candidates a sentence introduces after a colon, one clause each ("Two offers
+    remain: the A of X, run by B, and the C of Y"): the first name of each clause."""
+    for sentence in re.split(r"(?<=[.?!])\s+", question):
+        _, colon, rest = sentence.partition(":")
+        if not colon:
+            continue
+        clauses = re.split(r";|,?\s+(?:et|and|ou|or|versus|vs\.?)\s+", rest)
+        firsts = []
+        for clause in clauses:
+            found = _outermost(sorted((m, n) for n in names for m in mentions(n, clause)))
+            if found:
+                firsts.append(found[0][1])
+        chosen = tuple(dict.fromkeys(firsts))
+        if len(chosen) >= 2 and len(chosen) == len(firsts):
+            return chosen
+    return ()
+
+
+def _documented_head(name: str, texts: Sequence[str]) -> str | None:
+    """``name``, or its head before a connector ("Trellis T-600 d'Ormeau Robotique" is the
+    Trellis T-600 of its maker) when only the head is what documents write."""
+    if any(mentions(name, t) for t in texts):
+        return name
+    head = re.split(r"[ \u00a0](?:d['’]|(?:de|des|du|of)[ \u00a0])", name, maxsplit=1)[0]
+    if head != name and any(mentions(head, t) for t in texts):
+        return head
+    return None
+
+
 def _enumerated(
     question: str, names: Sequence[str], lexicon: Lexicon | None = None
 ) -> tuple[str, ...]:
@@ -156,7 +199,7 @@ def _enumerated(
     parenthesized remarks aside; other names (the company, a vendor, the system to replace)
     are entities, not candidates."""
     bare = re.sub(r"\([^()]*\)", " ", question)
-    found = sorted((m, name) for name in names for m in mentions(name, bare))
+    found = _outermost(sorted((m, name) for name in names for m in mentions(name, bare)))
     best: list[str] = []
     run: list[tuple[int, str]] = []
     for start, name in found:
@@ -242,17 +285,23 @@ def detect_products(
     documents. Longest name first among equals (``Orvet Pro`` is matched before ``Orvet``)."""
     lex = lexicon or default_lexicon()
     lowercase_words = set(_LOWERCASE.findall(" ".join((question, *texts))))
-    in_question = [
-        name
-        for name in dict.fromkeys(_name_candidates(question))
-        if _plausible(name, lowercase_words, lex) and any(mentions(name, t) for t in texts)
-    ]
+    in_question = list(
+        dict.fromkeys(
+            head
+            for name in dict.fromkeys(_name_candidates(question))
+            if _plausible(name, lowercase_words, lex)
+            and (head := _documented_head(name, texts)) is not None
+        )
+    )
     items = tuple(dict.fromkeys(name for name, _ in _listed_items(question, in_question)))
     if len(items) >= 2:
         return items  # the candidates the question lists one per line
     listed = _enumerated(question, in_question, lex)
     if len(listed) >= 2:
         return listed  # the candidates the question lists side by side
+    introduced = _introduced(question, in_question)
+    if len(introduced) >= 2:
+        return introduced  # the candidates a sentence introduces, one clause each
     if in_question:
         return tuple(in_question)
     counts: Counter[str] = Counter()
@@ -326,12 +375,44 @@ def _bare_label(text: str, lexicon: Lexicon) -> str:
     return " ".join(words)
 
 
+_LIST_LINE = re.compile(r"^[ \t]*(?:\d+[.)]|[-*•+])[ \t]+")
+
+
+def _announced(body: str) -> str | None:
+    """The part of a question that announces its criteria, when one does: the list lines
+    after a colon ("… covers:" then "1. …", "2. …"), or the rest of a sentence after a
+    colon when it enumerates with semicolons ("sur cinq points : … ; … ; …"). The sentences
+    around it (the context: a site, a fleet, a deadline) name no criterion."""
+    lines = body.splitlines()
+    for index, line in enumerate(lines):
+        if not line.rstrip().endswith(":"):
+            continue
+        items: list[str] = []
+        for following in lines[index + 1 :]:
+            if _LIST_LINE.match(following):
+                items.append(_LIST_LINE.sub("", following))
+            elif following.strip() and items:
+                items[-1] += " " + following.strip()  # an item continued on the next line
+            elif items or following.strip():
+                break
+        if len(items) >= 2:
+            return "\n".join(f"{item.rstrip(' .;')}." for item in items)
+    flat = " ".join(body.split())
+    for sentence in re.split(r"(?<=[.?!])\s+", flat):
+        _, colon, rest = sentence.partition(":")
+        if colon and rest.count(";") >= 2:
+            return rest
+    return None
+
+
 def criteria(question: str, products: Sequence[str], lexicon: Lexicon) -> tuple[Criterion, ...]:
     """The criteria named in the question: its enumerated segments (split at commas,
     parentheses, ``et``/``and``...), without function words, question words or product
     names; a segment naming a lexicon concept also finds that concept's synonyms."""
     named = {stem(w) for p in products for w in fold(p).split()}
     body = "\n".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
+    announced = _announced(body)
+    body = announced or body
     # the sentence that names the candidates asks which one; an introduction ("evidence
     # on:") announces the criteria: neither is one
     sentences = [s for s in re.split(r"(?<=[.?!])\s+", body) if not product_mentions(products, s)]
@@ -342,7 +423,8 @@ def criteria(question: str, products: Sequence[str], lexicon: Lexicon) -> tuple[
     ]
     out: list[Criterion] = []
     for segment in (piece for part in segments for piece in _segment(lexicon).split(part)):
-        text = _criterion_text(segment, lexicon)
+        # an announced criterion has lost its introduction already ("covers: scan rate on …")
+        text = segment if announced else _criterion_text(segment, lexicon)
         words = _stems(text, lexicon) - named
         if not words or len(words) > _MAX_CRITERION_WORDS:
             continue  # an empty segment, or a whole clause rather than a criterion

@@ -51,6 +51,17 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "synthesize",
         "verify_quote",
     ),
+    # gold data: the grading grid of workflow 2 (moved from preuve.synthesis.grid)
+    "preuve.eval.grid": (
+        "ContradictionSpec",
+        "FactSpec",
+        "Grid",
+        "GridScore",
+        "grade",
+        "grid_from_dict",
+        "load_grid",
+        "unplanned_contradictions",
+    ),
     "preuve.core.links": ("BARE_DOMAIN_TLDS", "find_links", "unsupported_links"),
     "preuve.core.markdown": ("escape_markdown", "markdown_quote"),
     "preuve.io.files": (

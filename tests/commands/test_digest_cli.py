@@ -95,7 +95,10 @@ def test_mutate_writes_its_report(corpus: CorpusInfo, tmp_path: Path) -> None:
 def test_audit_with_gold_and_prov_export(corpus: CorpusInfo, tmp_path: Path) -> None:
     dossier, store = corpus.dossier_dir("test-03"), tmp_path / "s.sqlite"
     invoke("build", dossier, "--store", store)
-    code, out, _ = invoke("audit", dossier, "--store", store, "--json", "--out", tmp_path / "out")
+    gold = corpus.gold_path("test-03")
+    code, out, _ = invoke(
+        "audit", dossier, "--store", store, "--gold", gold, "--json", "--out", tmp_path / "out"
+    )
     result = json.loads(out)
     assert code == 0
     assert result["audit"]["supported"] == 4 and result["audit"]["gold_tuples"] == 48

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
+from preuve.eval.grid import load_grid
 from preuve.eval.synthesis_eval import evaluate_bundled, evaluate_synthesis, grade_run
 from preuve.models import FunctionModel, LoopStatus
 from preuve.models.base import Completion, Model, Request
 from preuve.synthesis.dossier import load_dossier
-from preuve.synthesis.grid import load_grid
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.subagent import SUBAGENT_TASK
 from preuve.synthesis.synthesizer import SYNTHESIZER_TASK

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from preuve.core.quotes import QuoteChecker
+from preuve.eval.grid import load_grid
 from preuve.eval.synthesis_eval import evaluate_synthesis, heldout_dossiers
 from preuve.models import LoopStatus
 from preuve.synthesis.dossier import load_dossier
-from preuve.synthesis.grid import load_grid
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 
 HERE = Path(__file__).parent / "synthesis"

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from preuve.core.errors import InputError
+from preuve.eval.grid import load_grid
 from preuve.models.base import Completion
 from preuve.synthesis.dossier import DossierDocument
 from preuve.synthesis.findings import Finding, Paragraph, Statement, SubTask, Synthesis
-from preuve.synthesis.grid import load_grid
 from preuve.synthesis.pipeline import RUN_FORMAT, SynthesisRun
 from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.subagent import check_findings

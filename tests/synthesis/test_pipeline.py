@@ -14,11 +14,11 @@ import pytest
 
 from preuve.core.errors import BudgetError, ConfigError, InputError, ModelError
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
+from preuve.eval.grid import Grid, grade, grid_from_dict, load_grid
 from preuve.models import FunctionModel, Journal, LoopStatus, ScriptedModel
 from preuve.models.base import Completion, Request
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Contradiction, FindingStatus, synthesis_to_dict
-from preuve.synthesis.grid import Grid, grade, grid_from_dict, load_grid
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.planner import PLANNER_TASK
 from preuve.synthesis.subagent import SUBAGENT_TASK

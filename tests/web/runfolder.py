@@ -30,6 +30,7 @@ from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
+from preuve.eval.grid import grade, load_grid
 from preuve.io.store import DigestStore
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
@@ -37,7 +38,6 @@ from preuve.memo.rules_engine import memo_rules_model
 from preuve.models.base import Message, ModelIdentity
 from preuve.models.journal import CallRecord, Journal
 from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
-from preuve.synthesis.grid import grade, load_grid
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 
 __all__ = [

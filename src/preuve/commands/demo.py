@@ -44,6 +44,7 @@ from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
+from preuve.eval.grid import load_grid
 from preuve.eval.memo_eval import evaluate_run, load_gold
 from preuve.eval.synthesis_eval import grade_run
 from preuve.io.files import write_json_atomic
@@ -54,7 +55,6 @@ from preuve.memo.pipeline import run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.models.journal import Journal
 from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
-from preuve.synthesis.grid import load_grid
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 
 __all__ = ["demo_command"]

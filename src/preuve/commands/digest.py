@@ -65,7 +65,7 @@ from preuve.digest.prov import build_prov
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import ServeResult, serve_digest
-from preuve.eval.digest_eval import gold_for_snapshot, gold_tuples, read_gold
+from preuve.eval.digest_eval import gold_for_snapshot, read_gold
 from preuve.io.files import write_json_atomic
 from preuve.io.store import DigestStore
 
@@ -313,7 +313,7 @@ def audit_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Audit the current summary: references, support (affirmed lines only), duplicates, and
-    precision/recall against --gold (or the bundled corpus's gold)."""
+    precision/recall against --gold when given (gold is never guessed from the folder)."""
     target = open_dossier(
         dossier,
         versions=version,
@@ -330,8 +330,6 @@ def audit_command(
     facts = None
     if gold is not None:
         facts = gold_for_snapshot(read_gold(gold), target.snapshot, str(gold), target.folder)
-    elif target.corpus_root is not None:
-        facts = gold_tuples(target.corpus_root, dossier.resolve().name, target.snapshot)
     audit = audit_claims(served.claims, target.snapshot, facts, target.settings.grammar)
     entry = ReviewEntry(f"{dossier.name}: served", served.run_id, target.snapshot, served.claims)
     result = {

@@ -34,6 +34,7 @@ from preuve.commands.common import (
 )
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
+from preuve.eval.grid import grade, load_grid
 from preuve.eval.synthesis_eval import evaluate_dossiers, heldout_dossiers
 from preuve.io.files import write_json_atomic, write_text_atomic
 from preuve.io.registry import RegistryEntry, write_registry
@@ -41,7 +42,6 @@ from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Synthesis, synthesis_from_dict, synthesis_to_dict
-from preuve.synthesis.grid import grade, load_grid
 from preuve.synthesis.lexicon import merge_data, read_extension
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate, synthesis_markdown

@@ -7,7 +7,7 @@ Layout written under ``out_dir``::
     gold/synthesis_grid.json           the grading grid, kept apart from the dossier
 
 The dossier folder is the input format of ``preuve.synthesis.dossier`` (see there); the
-grid is read by ``preuve.synthesis.grid`` and by evaluation only, never by inference code.
+grid is read by ``preuve.eval.grid`` and by evaluation only, never by inference code.
 Texts live in :mod:`preuve.corpora.synthesis_texts`. The same call always writes the same
 bytes: nothing is random, dated from the clock or ordered by the file system.
 
@@ -155,7 +155,7 @@ def dossier_files() -> dict[str, str]:
 
 
 def grid_data() -> dict[str, Any]:
-    """The grading grid as JSON-ready data (the format ``preuve.synthesis.grid`` reads)."""
+    """The grading grid as JSON-ready data (the format ``preuve.eval.grid`` reads)."""
     return {
         "grid": "preuve-synthesis-grid",
         "generator": GENERATOR,

@@ -335,11 +335,12 @@ def _digest_cases() -> list[InputCase]:
            "{d}/store.sqlite"), built, "nope-a"),
         _c("store/prov-unknown-run", ("digest", "prov", "nope", "--store", "{d}/store.sqlite",
            "--out", "{d}/out/prov.json"), built, "nope", out="out"),
+        # gold is given explicitly (--gold): audit never guesses it from the folder's place
         _c("corpus/gold-malformed", ("digest", "audit", "{d}/corpus/dossiers/test-00", "--store",
-           "{d}/store.sqlite"), lambda f: write_corpus_layout(f, gold="{"),
-           "{d}/corpus/gold/test-00.json"),
+           "{d}/store.sqlite", "--gold", "{d}/corpus/gold/test-00.json"),
+           lambda f: write_corpus_layout(f, gold="{"), "{d}/corpus/gold/test-00.json"),
         _c("corpus/gold-without-a-document", ("digest", "audit", "{d}/corpus/dossiers/test-00",
-           "--store", "{d}/store.sqlite"),
+           "--store", "{d}/store.sqlite", "--gold", "{d}/corpus/gold/test-00.json"),
            lambda f: write_corpus_layout(f, gold=json.dumps({"documents": {}})),
            "{d}/corpus/gold/test-00.json"),
     ]  # fmt: skip

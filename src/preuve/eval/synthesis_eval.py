@@ -18,11 +18,11 @@ from typing import Any
 
 from preuve.core.errors import InputError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.eval.grid import Grid, GridScore, grade, load_grid, unplanned_contradictions
 from preuve.models.base import Model
 from preuve.models.loop import LoopStatus
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Synthesis
-from preuve.synthesis.grid import Grid, GridScore, grade, load_grid, unplanned_contradictions
 from preuve.synthesis.pipeline import SynthesisRun, synthesize
 
 __all__ = [

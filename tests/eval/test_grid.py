@@ -11,8 +11,8 @@ import pytest
 
 from preuve.core.errors import InputError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier, grid_data
+from preuve.eval.grid import Grid, grade, grid_from_dict, load_grid
 from preuve.synthesis.findings import Paragraph, Synthesis
-from preuve.synthesis.grid import Grid, grade, grid_from_dict, load_grid
 from tests.synthesis import reference
 
 

@@ -99,6 +99,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "NumberMention",
         "detect_locale",
         "extract_numbers",
+        "french_number",
         "is_word_char",
         "number_extents",
         "parse_number",

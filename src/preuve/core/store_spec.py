@@ -12,15 +12,19 @@ journal of model calls always go to the same backend.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from preuve.core.errors import InputError
 
 __all__ = ["StoreKind", "StoreSpec", "parse_store_spec", "redacted_url"]
 
 StoreKind = Literal["sqlite", "postgresql"]
+# user:password@ in the authority, and password=... among the query parameters.
+_PASSWORD = re.compile(r"^([a-z][a-z0-9+.-]*://[^:/@?#]*):[^@/?#]*@", re.IGNORECASE)
+_PASSWORD_PARAM = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
 _FIX = "give --store sqlite:PATH, a file path, or postgresql://USER@HOST:PORT/DATABASE"
 
 
@@ -39,13 +43,8 @@ class StoreSpec:
 
 def redacted_url(url: str) -> str:
     """``url`` with any password replaced by ``***`` (messages never carry a secret)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port is not None else ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+    hidden = _PASSWORD.sub(r"\1:***@", url)
+    return _PASSWORD_PARAM.sub(r"\1***", hidden)
 
 
 def parse_store_spec(spec: str) -> StoreSpec:

@@ -17,8 +17,8 @@ from preuve.digest.dossier import load_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.io import Store, open_store
-from preuve.io.stores import INCREMENTAL, SCHEMA_VERSION, TABLES
 from preuve.io.store_rows import NodeRecord, NodeRow
+from preuve.io.stores import INCREMENTAL, SCHEMA_VERSION, TABLES
 
 SETTINGS = DigestSettings()
 

@@ -148,8 +148,8 @@ class Store(Protocol):
         ...
 
     def load_rows(self, rows: Iterator[tuple[str, dict[str, Any]]]) -> dict[str, int]:
-        """Append dumped ``(table, row)`` pairs, ids kept, in one transaction; the store
-        must hold no run yet. Returns rows written per table."""
+        """Append dumped ``(table, row)`` pairs, ids kept, in one transaction, into an
+        empty store. Returns rows written per table."""
         ...
 
 

@@ -387,12 +387,13 @@ class SqlStore(ABC):
                 return
 
     def load_rows(self, rows: Iterator[tuple[str, dict[str, Any]]]) -> dict[str, int]:
-        """Append dumped rows (ids kept) in one transaction, into a store with no run."""
+        """Append dumped rows (ids kept) in one transaction, into an empty store."""
 
         def write(tx: _Tx) -> dict[str, int]:
-            if tx.query("SELECT count(*) AS n FROM runs")[0]["n"]:
+            held = sum(int(tx.query(f"SELECT count(*) AS n FROM {t}")[0]["n"]) for t in TABLES)
+            if held:
                 raise InputError(
-                    f"digest store {self.path} already holds runs",
+                    f"digest store {self.path} is not empty ({held} rows)",
                     fix="import into a new, empty store",
                 )
             counts = dict.fromkeys(TABLES, 0)

@@ -330,7 +330,7 @@ def record_from_row(row: Sequence[Any]) -> CallRecord:
 class JournaledModel:
     """Wraps a model: every call is journaled, failures and invalid generations included."""
 
-    def __init__(self, inner: Model, journal: Journal, run_id: str) -> None:
+    def __init__(self, inner: Model, journal: CallJournal, run_id: str) -> None:
         self.inner = inner
         self.journal = journal
         self.run_id = run_id

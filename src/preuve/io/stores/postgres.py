@@ -31,8 +31,10 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from preuve.core.errors import InputError
 from preuve.core.store_spec import redacted_url
+from preuve.io.store_rows import NodeRecord, RunInfo
 from preuve.io.stores.base import SCHEMA_VERSION, TABLES, now
 from preuve.io.stores.migrations import COMPONENT, pending, version_table_sql
+from preuve.io.stores.postgres_level import write_level
 from preuve.io.stores.sql import SqlStore, _Tx
 
 __all__ = ["PostgresStore"]
@@ -242,6 +244,10 @@ class PostgresStore(SqlStore):
                     time.sleep(delay * (1 + random.random()))
                     delay = min(delay * 2, 0.5)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _record_level(self, tx: _Tx, run: RunInfo, records: Sequence[NodeRecord]) -> dict[str, int]:
+        assert isinstance(tx, _PgTx)
+        return write_level(tx.conn, run, records)
 
     def _read(self, sql: str, args: Sequence[object] = ()) -> list[dict[str, Any]]:
         with (

@@ -162,10 +162,11 @@ class SqlStore(ABC):
         # in a cycle over the unique index.
         ordered = sorted(records, key=lambda r: (r.key, r.node_id))
 
-        def write(tx: _Tx) -> dict[str, int]:
-            return {record.node_id: self._record(tx, run, record) for record in ordered}
+        return self._transact(lambda tx: self._record_level(tx, run, ordered))
 
-        return self._transact(write)
+    def _record_level(self, tx: _Tx, run: RunInfo, records: Sequence[NodeRecord]) -> dict[str, int]:
+        """Write ``records`` (key order) in ``tx``; a backend may batch the statements."""
+        return {record.node_id: self._record(tx, run, record) for record in records}
 
     def _record(self, tx: _Tx, run: RunInfo, record: NodeRecord) -> int:
         created = now()

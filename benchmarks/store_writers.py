@@ -142,9 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--postgres", help="an existing server's URL (default: start one)")
     args = parser.parse_args(argv)
     rows = run(args.nodes, args.batch, args.postgres)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"store writers: {args.nodes} nodes, {args.batch} per transaction, writers are"
-        f" processes; {os.cpu_count()} cores"
+        f" processes; {os.cpu_count()} cores, load average {load}"
     )
     for line in _table(rows):
         print(line)

@@ -12,7 +12,8 @@ lock, so many openers at once apply each version once.
 A lost connection (server restart, ``pg_terminate_backend``) fails the operation in one
 line: the transaction it was in is rolled back by the server, nothing is half-written,
 and a rebuild reuses every level that was committed. Idle connections the server closed
-are replaced by the pool before use.
+fail at ``BEGIN``, before anything was sent, and are replaced (no check per checkout: it
+would cost every transaction a round trip).
 """
 
 from __future__ import annotations
@@ -134,6 +135,7 @@ class PostgresStore(SqlStore):
     ) -> None:
         self.path: str = redacted_url(url)
         self.read_only = read_only
+        self._size = max(1, max_connections)
         with self._guard():
             options = self._options(url, read_only, application_name)
             # One direct connection first: a server that is down is one precise line
@@ -144,9 +146,8 @@ class PostgresStore(SqlStore):
             self._pool = ConnectionPool(
                 url,
                 min_size=1,
-                max_size=max(1, max_connections),
+                max_size=self._size,
                 kwargs=options,
-                check=ConnectionPool.check_connection,
                 open=False,
                 name=f"preuve-{application_name}",
             )
@@ -230,32 +231,52 @@ class PostgresStore(SqlStore):
 
     def _transact(self, work: Callable[[_Tx], _T], *, serializable: bool = False) -> _T:
         delay = 0.005
+        rolled_back = 0
+        closed = 0
         with self._guard():
-            for attempt in range(1, _RETRIES + 1):
+            while True:
+                begun = False
+                conn: psycopg.Connection[Any] | None = None
                 try:
                     with self._pool.connection() as conn, conn.transaction():
+                        begun = True
                         if serializable:
                             conn.execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")
                         return work(_PgTx(conn))
                 except (errors.SerializationFailure, errors.DeadlockDetected):
                     # The server rolled the whole transaction back: running it again is safe.
-                    if attempt == _RETRIES:
+                    rolled_back += 1
+                    if rolled_back == _RETRIES:
                         raise
                     time.sleep(delay * (1 + random.random()))
                     delay = min(delay * 2, 0.5)
-        raise AssertionError("unreachable")  # pragma: no cover
+                except psycopg.OperationalError:
+                    # A connection the server closed while it sat in the pool fails at BEGIN,
+                    # before anything was sent: take another. Lost inside a transaction, it
+                    # fails the write (the server rolled it back).
+                    closed += 1
+                    if begun or conn is None or not conn.broken or closed > self._size:
+                        raise
 
     def _record_level(self, tx: _Tx, run: RunInfo, records: Sequence[NodeRecord]) -> dict[str, int]:
         assert isinstance(tx, _PgTx)
         return write_level(tx.conn, run, records)
 
     def _read(self, sql: str, args: Sequence[object] = ()) -> list[dict[str, Any]]:
-        with (
-            self._guard(),
-            self._pool.connection() as conn,
-            conn.cursor(row_factory=dict_row) as cursor,
-        ):
-            return cursor.execute(_sql(sql), tuple(args)).fetchall()
+        with self._guard():
+            for closed in range(self._size + 1):
+                conn: psycopg.Connection[Any] | None = None
+                try:
+                    with (
+                        self._pool.connection() as conn,
+                        conn.cursor(row_factory=dict_row) as cursor,
+                    ):
+                        return cursor.execute(_sql(sql), tuple(args)).fetchall()
+                except psycopg.OperationalError:
+                    # A read is idempotent: a connection the server closed is replaced.
+                    if conn is None or not conn.broken or closed == self._size:
+                        raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _size_bytes(self) -> int:
         rows = self._read(

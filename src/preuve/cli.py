@@ -18,6 +18,7 @@ from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_com
 from preuve.commands.models import models_command
 from preuve.commands.reliability import reliability_command
 from preuve.commands.statements import statements_command
+from preuve.commands.store import store_app
 from preuve.commands.synthesize import (
     check_synthesis_command,
     eval_synthesis_command,
@@ -62,6 +63,7 @@ def build_app() -> typer.Typer:
     app.command("check-synthesis")(check_synthesis_command)
     app.command("grade")(grade_command)
     app.add_typer(digest_app, name="digest")
+    app.add_typer(store_app, name="store")
     app.command("view")(view_command)
     app.command("reliability")(reliability_command)
     app.command("models")(models_command)

@@ -32,11 +32,11 @@ from preuve.commands.digest_state import (
     StoreOpt,
     VersionChoice,
     manifest_command,
+    open_digest_store,
     open_dossier,
     restore_command,
     revoke_command,
     set_version_command,
-    store_path,
     withdraw_command,
 )
 from preuve.commands.digest_views import (
@@ -67,7 +67,6 @@ from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import ServeResult, serve_digest
 from preuve.eval.digest_eval import gold_for_snapshot, read_gold
 from preuve.io.files import write_json_atomic
-from preuve.io.store import DigestStore
 
 __all__ = ["digest_app", "eval_digest_command"]
 
@@ -117,11 +116,11 @@ OutOpt = Annotated[Path | None, typer.Option("--out", help="Folder for the JSON 
 
 
 def _serve(
-    target: OpenDossier, store: Path | None, model: str | None, run: str | None
+    target: OpenDossier, store: str | None, model: str | None, run: str | None
 ) -> ServeResult:
     """Serve the dossier's summary from the store, read-only (STALE before any claim)."""
     identity = resolve_model(model, rules_summarizer).identity
-    with DigestStore(store_path(store), read_only=True) as opened:
+    with open_digest_store(store, read_only=True) as opened:
         return serve_digest(
             target.snapshot,
             opened,
@@ -163,7 +162,7 @@ def build_command(
         grammar=grammar,
     )
     summarizer = resolve_model(model, rules_summarizer)
-    with DigestStore(store_path(store)) as opened:
+    with open_digest_store(store) as opened:
         if target.manifest is not None:
             manifest = target.manifest
             opened.record_manifest(
@@ -256,7 +255,7 @@ def mutate_command(
     start = VersionChoice.FIRST if read_manifest(dossier) is None else VersionChoice.AUTO
     target = open_dossier(dossier, choice=start, principal=principal, grammar=grammar)
     summarizer = resolve_model(model, rules_summarizer)
-    with DigestStore(store_path(store)) as opened:
+    with open_digest_store(store) as opened:
         _, steps = run_mutations(
             dossier,
             summarizer,
@@ -283,7 +282,7 @@ def compare_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Compare two recorded runs node by node: keys, statuses, claims, token ids."""
-    with DigestStore(store_path(store), read_only=True) as opened:
+    with open_digest_store(store, read_only=True) as opened:
         comparison = compare_builds(stored_nodes(opened, run_a), stored_nodes(opened, run_b))
     if as_json:
         print_json(comparison.as_dict())
@@ -364,12 +363,13 @@ def history_command(
     as_json: JsonOpt = False,
 ) -> None:
     """List every recorded run, oldest first (nothing is ever overwritten)."""
-    with DigestStore(store_path(store), read_only=True) as opened:
+    with open_digest_store(store, read_only=True) as opened:
         runs = opened.runs(None if dossier is None else str(dossier.resolve()))
+        where = opened.path  # a URL without its password
     if as_json:
         print_json([run_dict(run) for run in runs])
     else:
-        print_history(runs, store_path(store))
+        print_history(runs, where)
 
 
 @digest_app.command("prov")
@@ -380,7 +380,7 @@ def prov_command(
     out: Annotated[Path | None, typer.Option("--out", help="Write the JSON-LD here.")] = None,
 ) -> None:
     """Export a run as W3C PROV (JSON-LD)."""
-    with DigestStore(store_path(store), read_only=True) as opened:
+    with open_digest_store(store, read_only=True) as opened:
         document = build_prov(opened, run)
     if out is None:
         print_json(document)

@@ -24,16 +24,18 @@ import typer
 from preuve.commands.common import console, error_console, handles_errors, print_json
 from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
+from preuve.core.store_spec import parse_store_spec
 from preuve.digest.dossier import list_versions, load_state
 from preuve.digest.grammar import GRAMMAR_FILE, default_grammar, load_grammar
 from preuve.digest.manifest import Manifest, apply_event, read_manifest, write_manifest
 from preuve.digest.summarize import DigestSettings
-from preuve.io.store import DigestStore
+from preuve.io import Store, open_store
 
 __all__ = [
     "OpenDossier",
     "VersionChoice",
     "manifest_command",
+    "open_digest_store",
     "open_dossier",
     "restore_command",
     "revoke_command",
@@ -61,12 +63,18 @@ class OpenDossier:
     overrides: tuple[str, ...]
 
 
-def store_path(store: Path | None) -> Path:
-    if store is not None:
-        return store
+def store_path(store: str | Path | None) -> str:
+    """The store spec: ``--store`` (or ``PREUVE_STORE``), else $PREUVE_HOME/digest.sqlite."""
+    if store is not None and str(store).strip():
+        return str(store)
     home = Path(os.environ.get("PREUVE_HOME") or Path.home() / ".preuve")
     home.mkdir(parents=True, exist_ok=True)
-    return home / "digest.sqlite"
+    return str(home / "digest.sqlite")
+
+
+def open_digest_store(store: str | Path | None, *, read_only: bool = False) -> Store:
+    """The store ``--store`` names (SQLite path or PostgreSQL URL), opened."""
+    return open_store(store_path(store), read_only=read_only)
 
 
 def corpus_root(folder: Path) -> Path | None:
@@ -146,13 +154,19 @@ def open_dossier(
 DossierArg = Annotated[Path, typer.Argument(help="A dossier folder: one sub-folder per document.")]
 DocArg = Annotated[str, typer.Argument(help="A document id (its folder name).")]
 StoreOpt = Annotated[
-    Path | None,
-    typer.Option("--store", help="The SQLite store (default: $PREUVE_HOME/digest.sqlite)."),
+    str | None,
+    typer.Option(
+        "--store",
+        envvar="PREUVE_STORE",
+        show_envvar=False,
+        help="sqlite:PATH, a file path, or postgresql://USER@HOST/DB (default: $PREUVE_STORE,"
+        " else $PREUVE_HOME/digest.sqlite).",
+    ),
 ]
 
 
 def _change(
-    folder: Path, store: Path | None, event: str, doc_id: str, version: str | None = None
+    folder: Path, store: str | None, event: str, doc_id: str, version: str | None = None
 ) -> None:
     available = list_versions(folder)
     manifest = read_manifest(folder) or Manifest(versions=_default_rule(folder))
@@ -167,7 +181,7 @@ def _change(
     changed = apply_event(manifest, event, doc_id, available, version=target)
     label = str(folder.resolve())
     # The store first: a manifest on disk that no store recorded would be history lost.
-    with DigestStore(store_path(store)) as opened:
+    with open_digest_store(store) as opened:
         opened.record_manifest(label, changed.sha256, f"{event} {doc_id}", changed.as_dict())
     path = write_manifest(folder, changed)
     state = changed.state(doc_id)
@@ -212,10 +226,10 @@ def manifest_command(
 ) -> None:
     """Show the dossier's state (manifest) and its recorded history in the store."""
     manifest = read_manifest(dossier)
-    path = store_path(store)
+    spec = parse_store_spec(store_path(store))
     history = []
-    if path.is_file():
-        with DigestStore(path, read_only=True) as opened:
+    if spec.kind != "sqlite" or Path(spec.target).is_file():
+        with open_digest_store(store, read_only=True) as opened:
             history = opened.manifests(str(dossier.resolve()))
     data = {
         "manifest": None if manifest is None else manifest.as_dict(),

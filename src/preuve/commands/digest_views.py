@@ -176,7 +176,7 @@ def run_dict(run: RunInfo) -> dict[str, Any]:
     }
 
 
-def print_history(runs: Sequence[RunInfo], where: Path) -> None:
+def print_history(runs: Sequence[RunInfo], where: Path | str) -> None:
     table = Table(title=f"digest runs in {where}")
     for column in ("run", "created", "mode", "dossier", "root", "calls", "hits", "new tokens"):
         table.add_column(column)

@@ -42,8 +42,8 @@ from preuve.digest.outcomes import (
 from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings, NodeResult, summarize_leaf, summarize_reduce
 from preuve.digest.tree import NodeKind, Tree, TreeNode, build_tree
-from preuve.io.store import INCREMENTAL, DigestStore
 from preuve.io.store_rows import GenerationRow, NodeRecord, NodeRow, RunInfo
+from preuve.io.stores import INCREMENTAL, Store
 from preuve.models.base import Model, ModelIdentity, request_hash
 
 __all__ = [
@@ -182,7 +182,7 @@ class _Build:
 
     snapshot: Snapshot
     model: Model
-    store: DigestStore
+    store: Store
     settings: DigestSettings
     keys: KeySettings
     tree: Tree
@@ -249,7 +249,7 @@ class _Build:
 def build_digest(
     snapshot: Snapshot,
     model: Model,
-    store: DigestStore,
+    store: Store,
     settings: DigestSettings,
     *,
     principal: str = "default",
@@ -315,7 +315,7 @@ class BuildPlan:
 
 def plan_digest(
     snapshot: Snapshot,
-    store: DigestStore,
+    store: Store,
     settings: DigestSettings,
     identity: ModelIdentity,
     *,

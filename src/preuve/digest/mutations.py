@@ -39,7 +39,7 @@ from preuve.digest.jsonfile import read_json_file
 from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
-from preuve.io.store import DigestStore
+from preuve.io.stores import Store
 from preuve.models.base import Model
 
 __all__ = [
@@ -251,7 +251,7 @@ class StoredNode:
     token_ids: tuple[int, ...] | None
 
 
-def stored_nodes(store: DigestStore, run_id: str) -> list[StoredNode]:
+def stored_nodes(store: Store, run_id: str) -> list[StoredNode]:
     """The nodes of a recorded run, for comparing two runs read back from the store."""
     store.run(run_id)  # an unknown run id is an InputError, never an empty (equal) run
     nodes = []
@@ -354,7 +354,7 @@ class MutationStep:
 def run_mutations(
     folder: Path,
     model: Model,
-    store: DigestStore,
+    store: Store,
     settings: DigestSettings,
     *,
     dossier: str,

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from preuve.io.store import DigestStore, NodeRow, RunInfo
+from preuve.io.store_rows import NodeRow, RunInfo
+from preuve.io.stores import Store
 
 __all__ = ["PROV_CONTEXT", "build_prov"]
 
@@ -90,7 +91,7 @@ def _result(row: NodeRow, node_id: str) -> dict[str, Any]:
 
 
 class _Exporter:
-    def __init__(self, store: DigestStore, run: RunInfo) -> None:
+    def __init__(self, store: Store, run: RunInfo) -> None:
         self.store = store
         self.run = run
         self.versions = {str(d["doc_id"]): int(d["version"]) for d in run.snapshot}
@@ -148,7 +149,7 @@ class _Exporter:
         self.graph.extend((entity, activity))
 
 
-def build_prov(store: DigestStore, run_id: str) -> dict[str, Any]:
+def build_prov(store: Store, run_id: str) -> dict[str, Any]:
     """The PROV JSON-LD document of the run ``run_id``."""
     run = store.run(run_id)
     exporter = _Exporter(store, run)

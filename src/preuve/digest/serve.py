@@ -32,7 +32,8 @@ from preuve.digest.lines import LineResolver, LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import ROOT_ID, NodeKind, build_tree
-from preuve.io.store import INCREMENTAL, DigestStore, RunInfo, RunNode
+from preuve.io.store_rows import RunInfo, RunNode
+from preuve.io.stores import INCREMENTAL, Store
 from preuve.models.base import ModelIdentity
 
 __all__ = ["ServeResult", "ServeStatus", "serve_digest"]
@@ -106,9 +107,7 @@ def _expected_keys(
     return None
 
 
-def _run_for(
-    store: DigestStore, dossier: str, principal: str, run_id: str | None
-) -> RunInfo | None:
+def _run_for(store: Store, dossier: str, principal: str, run_id: str | None) -> RunInfo | None:
     if run_id is not None:
         return store.run(run_id)
     return store.latest_run(dossier, principal, INCREMENTAL)
@@ -116,7 +115,7 @@ def _run_for(
 
 def serve_digest(
     snapshot: Snapshot,
-    store: DigestStore,
+    store: Store,
     settings: DigestSettings,
     principal: str = "default",
     *,

@@ -204,15 +204,20 @@ def concurrent_builds(
     state = integrity(store)
     reference = reference_build(dossier, principal)
     lost: tuple[str, ...] = ()
-    differences, expected, found = 0, 0, 0
+    differences, found = 0, 0
+    computed: set[int] = set()
     if state == "ok":
         lost = tuple(unreadable_runs(store, dict.fromkeys(runs, len(reference.nodes))))
         with DigestStore(store, read_only=True) as opened:
             for run_id in runs:
                 nodes = stored_nodes(opened, run_id)
                 differences += len(compare_builds(nodes, reference.nodes).differences)
-                expected += sum(r.outcome == "computed" for r in opened.run_nodes(run_id))
+                # A key both builds computed is stored once: both runs point at that row.
+                computed.update(
+                    r.node_row for r in opened.run_nodes(run_id) if r.outcome == "computed"
+                )
             found = opened.row_counts()["nodes"] - before
+    expected = len(computed)
     return ConcurrentReport(codes, state, runs, lost, differences, expected, found)
 
 

@@ -1,8 +1,8 @@
-"""The digest store's SQL schema and its plain records: what is written and read back.
+"""The digest store's plain records: what is written and read back.
 
 Every record field is JSON-ready data (strings, ints, lists, dicts), so records cross the
-store boundary without any type from the workflows; :mod:`preuve.io.store` reads and
-writes them. Every table is STRICT, and triggers refuse every UPDATE and DELETE.
+store boundary without any type from the workflows; the stores of :mod:`preuve.io.stores`
+read and write them. The schema itself is in ``preuve/io/stores/migrations/``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "SCHEMA_SQL",
     "TABLES",
     "CorruptRowError",
     "GenerationRow",
@@ -28,63 +27,6 @@ __all__ = [
 
 
 TABLES = ("runs", "run_ends", "nodes", "generations", "edges", "run_nodes", "manifests")
-
-_TABLES_SQL = """
-CREATE TABLE IF NOT EXISTS runs (
-    run_id TEXT PRIMARY KEY, created_at TEXT NOT NULL, namespace TEXT NOT NULL,
-    mode TEXT NOT NULL CHECK (mode IN ('incremental', 'full')), dossier TEXT NOT NULL,
-    principal TEXT NOT NULL, model TEXT NOT NULL, settings TEXT NOT NULL,
-    snapshot TEXT NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS runs_by_dossier ON runs (dossier, namespace, created_at);
-CREATE TABLE IF NOT EXISTS run_ends (
-    run_id TEXT PRIMARY KEY REFERENCES runs (run_id), finished_at TEXT NOT NULL,
-    root_key TEXT NOT NULL, root_status TEXT NOT NULL, counters TEXT NOT NULL,
-    seconds REAL NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS nodes (
-    row_id INTEGER PRIMARY KEY, namespace TEXT NOT NULL, key TEXT NOT NULL,
-    node_id TEXT NOT NULL, kind TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('VALID', 'INVALID', 'PARTIAL', 'INELIGIBLE')),
-    claims TEXT NOT NULL, spans TEXT NOT NULL, diagnostic TEXT NOT NULL, digest TEXT NOT NULL,
-    token_ids TEXT, calls INTEGER NOT NULL, prompt_tokens INTEGER NOT NULL,
-    generated_tokens INTEGER NOT NULL, reusable INTEGER NOT NULL CHECK (reusable IN (0, 1)),
-    run_id TEXT NOT NULL REFERENCES runs (run_id), created_at TEXT NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS nodes_by_key ON nodes (namespace, key, reusable, row_id);
-CREATE TABLE IF NOT EXISTS generations (
-    row_id INTEGER PRIMARY KEY, run_id TEXT NOT NULL REFERENCES runs (run_id),
-    node_row INTEGER NOT NULL REFERENCES nodes (row_id), node_id TEXT NOT NULL,
-    attempt INTEGER NOT NULL, task TEXT NOT NULL, request_hash TEXT NOT NULL,
-    model TEXT NOT NULL, messages TEXT NOT NULL, raw_output TEXT, finish_reason TEXT,
-    prompt_tokens INTEGER, generated_tokens INTEGER, token_ids TEXT, seconds REAL NOT NULL,
-    defects TEXT NOT NULL, error TEXT NOT NULL, created_at TEXT NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS generations_by_node ON generations (node_row, attempt);
-CREATE TABLE IF NOT EXISTS edges (
-    parent_row INTEGER NOT NULL REFERENCES nodes (row_id), position INTEGER NOT NULL,
-    child_row INTEGER NOT NULL REFERENCES nodes (row_id), PRIMARY KEY (parent_row, position)
-) STRICT;
-CREATE TABLE IF NOT EXISTS run_nodes (
-    run_id TEXT NOT NULL REFERENCES runs (run_id), node_id TEXT NOT NULL,
-    kind TEXT NOT NULL, level INTEGER NOT NULL, parent_id TEXT, key TEXT NOT NULL,
-    node_row INTEGER NOT NULL REFERENCES nodes (row_id),
-    outcome TEXT NOT NULL CHECK (outcome IN ('hit', 'computed')), status TEXT NOT NULL,
-    digest TEXT NOT NULL, PRIMARY KEY (run_id, node_id)
-) STRICT;
-CREATE TABLE IF NOT EXISTS manifests (
-    row_id INTEGER PRIMARY KEY, dossier TEXT NOT NULL, sha256 TEXT NOT NULL,
-    event TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS manifests_by_dossier ON manifests (dossier, row_id);
-"""
-_TRIGGERS = "".join(
-    f"CREATE TRIGGER IF NOT EXISTS {table}_no_{verb.lower()} BEFORE {verb} ON {table} "
-    f"BEGIN SELECT RAISE(ABORT, 'the digest store is append-only'); END;\n"
-    for table in TABLES
-    for verb in ("UPDATE", "DELETE")
-)
-SCHEMA_SQL = _TABLES_SQL + _TRIGGERS
 
 
 class CorruptRowError(ValueError):

@@ -1,4 +1,10 @@
-"""The journal: every model call, kept whole, in an append-only SQLite table.
+"""The journal: every model call, kept whole, in an append-only table.
+
+:class:`CallJournal` is what workflows write to; :class:`Journal` keeps it in an SQLite
+file (the default, ``journal.sqlite`` of a run folder), and
+:class:`~preuve.models.journal_postgres.PostgresJournal` in the PostgreSQL database of a
+``postgresql://`` store. :func:`open_journal` picks the backend from the store spec, so
+the journal of model calls goes where the digest store goes.
 
 Each call records its run id, task, messages, raw output, finish reason, token counts (and
 ids where the backend has them), seconds, prompt hash (:func:`request_hash` with the model
@@ -16,15 +22,16 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, Self, cast
 
 from preuve.core.errors import InputError
+from preuve.core.store_spec import parse_store_spec
 from preuve.models.base import (
     Completion,
     Message,
@@ -39,10 +46,12 @@ from preuve.models.secrets import REDACTED, Scrubber
 
 __all__ = [
     "REDACTED",
+    "CallJournal",
     "CallRecord",
     "CallStatus",
     "Journal",
     "JournaledModel",
+    "open_journal",
     "scrub_secrets",
     "secret_values_of",
     "settings_of",
@@ -81,7 +90,7 @@ CREATE TRIGGER IF NOT EXISTS calls_no_delete BEFORE DELETE ON calls
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
 
-_COLUMNS = (
+COLUMNS = (
     "created_at, run_id, task, request_hash, backend, model_name, tokenizer, model_version,"
     " messages, settings, raw_output, finish_reason, prompt_tokens, generated_tokens,"
     " tokens_estimated, token_ids, seconds, status, error"
@@ -145,6 +154,70 @@ def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+def call_row(call: CallRecord, clean: Callable[[str], str]) -> tuple[object, ...]:
+    """The stored columns of ``call`` (in ``COLUMNS`` order), every text scrubbed."""
+    messages = [{"role": m.role, "content": clean(m.content)} for m in call.messages]
+    return (
+        call.created_at or datetime.now(UTC).isoformat(timespec="milliseconds"),
+        call.run_id,
+        call.task,
+        call.request_hash,
+        call.identity.backend,
+        call.identity.name,
+        call.identity.tokenizer,
+        clean(call.identity.version),
+        _dumps(messages),
+        clean(_dumps(call.settings)),
+        None if call.raw_output is None else clean(call.raw_output),
+        call.finish_reason,
+        call.prompt_tokens,
+        call.generated_tokens,
+        int(call.tokens_estimated),
+        None if call.token_ids is None else _dumps(list(call.token_ids)),
+        call.seconds,
+        call.status,
+        clean(call.error),
+    )
+
+
+class CallJournal(Protocol):
+    """An append-only journal of model calls, safe to share between threads."""
+
+    def record(self, call: CallRecord, *, secrets: Sequence[str] = ()) -> int:
+        """Append one call (secret values scrubbed) and return its id."""
+        ...
+
+    def calls(self, run_id: str | None = None) -> list[CallRecord]: ...
+
+    def run_ids(self) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+
+def open_journal(store: str | None, default: Path, *, secrets: Sequence[str] = ()) -> CallJournal:
+    """The journal beside the store ``store`` names: its PostgreSQL database for a
+    ``postgresql://`` spec, else the SQLite file ``default`` (a run folder's journal)."""
+    if store is not None and parse_store_spec(store).kind == "postgresql":
+        try:
+            from preuve.models.journal_postgres import PostgresJournal
+        except ImportError as err:
+            raise InputError(
+                f"a PostgreSQL journal needs psycopg ({err})",
+                fix="pip install 'preuve[postgres]'",
+            ) from None
+        return PostgresJournal(store, secrets=secrets)
+    return Journal(default, secrets=secrets)
+
+
 class Journal:
     """An append-only SQLite journal of model calls; safe to share between threads."""
 
@@ -202,44 +275,22 @@ class Journal:
     def record(self, call: CallRecord, *, secrets: Sequence[str] = ()) -> int:
         """Append one call (secret values scrubbed) and return its id."""
         clean = Scrubber((*self._secrets, *secrets)).scrub
-
-        messages = [{"role": m.role, "content": clean(m.content)} for m in call.messages]
-        row = (
-            call.created_at or datetime.now(UTC).isoformat(timespec="milliseconds"),
-            call.run_id,
-            call.task,
-            call.request_hash,
-            call.identity.backend,
-            call.identity.name,
-            call.identity.tokenizer,
-            clean(call.identity.version),
-            _dumps(messages),
-            clean(_dumps(call.settings)),
-            None if call.raw_output is None else clean(call.raw_output),
-            call.finish_reason,
-            call.prompt_tokens,
-            call.generated_tokens,
-            int(call.tokens_estimated),
-            None if call.token_ids is None else _dumps(list(call.token_ids)),
-            call.seconds,
-            call.status,
-            clean(call.error),
-        )
+        row = call_row(call, clean)
         marks = ", ".join("?" * len(row))
         with self._lock, self._storage():
-            cursor = self._db.execute(f"INSERT INTO calls ({_COLUMNS}) VALUES ({marks})", row)
+            cursor = self._db.execute(f"INSERT INTO calls ({COLUMNS}) VALUES ({marks})", row)
         return int(cast(int, cursor.lastrowid))
 
     def calls(self, run_id: str | None = None) -> list[CallRecord]:
         """Every recorded call, oldest first; only those of ``run_id`` when given."""
-        query = f"SELECT id, {_COLUMNS} FROM calls"
+        query = f"SELECT id, {COLUMNS} FROM calls"
         params: tuple[str, ...] = ()
         if run_id is not None:
             query += " WHERE run_id = ?"
             params = (run_id,)
         with self._lock, self._storage():
             rows = self._db.execute(query + " ORDER BY id", params).fetchall()
-        return [_record_from_row(row) for row in rows]
+        return [record_from_row(row) for row in rows]
 
     def run_ids(self) -> list[str]:
         """Run ids in the order their first call was recorded."""
@@ -250,7 +301,8 @@ class Journal:
         return [str(row[0]) for row in rows]
 
 
-def _record_from_row(row: Sequence[Any]) -> CallRecord:
+def record_from_row(row: Sequence[Any]) -> CallRecord:
+    """A stored row (``id`` then ``COLUMNS``) as a :class:`CallRecord`."""
     (id_, created, run_id, task, hash_, backend, name, tokenizer, version) = row[:9]
     (messages, settings, raw, finish, prompt, generated, estimated, ids) = row[9:17]
     (seconds, status, error) = row[17:]
@@ -278,7 +330,7 @@ def _record_from_row(row: Sequence[Any]) -> CallRecord:
 class JournaledModel:
     """Wraps a model: every call is journaled, failures and invalid generations included."""
 
-    def __init__(self, inner: Model, journal: Journal, run_id: str) -> None:
+    def __init__(self, inner: Model, journal: CallJournal, run_id: str) -> None:
         self.inner = inner
         self.journal = journal
         self.run_id = run_id

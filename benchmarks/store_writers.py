@@ -1,0 +1,159 @@
+"""Store benchmark: node writes per second, SQLite versus PostgreSQL, 1 to 8 writers.
+
+Each writer is a separate process (spawned; Python threads would share one GIL) that
+opens the store itself, starts a run and records ``nodes / writers`` results in
+transactions of ``batch`` nodes (a tree level), each result with one model call. Writers
+write distinct keys, so the figure is the store's write throughput, not its conflict
+handling (tests/io/test_store_postgres.py covers conflicts). All writers start together
+at a barrier; the wall time runs from that barrier to the last commit. PostgreSQL is a
+real server started for the run (``initdb`` + ``pg_ctl``, fsync on), or ``--postgres URL``.
+
+Printed side by side: nodes/s per backend and writer count, and each as a ratio to that
+backend's own single writer, with the core count. The issue's goal: PostgreSQL with 8
+writers >= 1.8x its single writer (on 2 cores). :func:`measure` is what other benchmarks
+(benchmarks/scale.py) call.
+
+    .venv/bin/python -m benchmarks.store_writers [--nodes 2000] [--batch 4] [--postgres URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import multiprocessing
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from preuve.io import open_store
+from preuve.io.store_rows import GenerationRow, NodeRecord, NodeRow
+from preuve.io.stores import INCREMENTAL
+from preuve.io.stores.pg_local import local_postgres
+
+__all__ = ["GOAL", "WRITERS", "main", "measure"]
+
+GOAL = 1.8
+WRITERS = (1, 2, 4, 8)
+_TEXT = "The company reported revenue of 12.4 million euros in 2024. " * 16  # ~1 kB
+
+
+def _record(writer: int, number: int) -> NodeRecord:
+    key = hashlib.sha256(f"{writer}:{number}".encode()).hexdigest()
+    node_id = f"leaf:w{writer}-{number}"
+    row = NodeRow(
+        INCREMENTAL, key, node_id, "leaf", "VALID",
+        [{"subject": "ACME", "field": "revenue", "value": "12.4", "evidence": ["d:1"]}],
+        [{"id": "d:1", "quote": _TEXT[:60]}], [], "0" * 64, None, 1, 300, 40, True,
+    )  # fmt: skip
+    call = GenerationRow(
+        node_id, 1, "digest.map", "0" * 64, {"backend": "bench"},
+        [{"role": "user", "content": _TEXT}], '{"claims": []}', "stop", 300, 40, None, 0.2,
+        [], "",
+    )  # fmt: skip
+    return NodeRecord(node_id, "leaf", 0, None, key, new_node=row, generations=(call,))
+
+
+def _writer(spec: str, writer: int, nodes: int, *, batch: int, barrier: Any, out: Any) -> None:
+    records = [_record(writer, n) for n in range(nodes)]
+    with open_store(spec) as store:
+        run = store.begin_run(
+            mode="incremental", dossier="bench", principal="p", model={}, settings={}, snapshot=[]
+        )
+        barrier.wait(timeout=300)
+        started = time.perf_counter()
+        for start in range(0, nodes, batch):
+            store.record_nodes(run, records[start : start + batch])
+        out.put((started, time.perf_counter()))
+
+
+def measure(spec: str, writers: int, nodes: int, *, batch: int = 4) -> float:
+    """Node writes per second of ``writers`` processes writing ``nodes`` results in all
+    into the store ``spec`` (opened and migrated before the clock starts)."""
+    open_store(spec).close()  # create the schema once, outside the measurement
+    context = multiprocessing.get_context("spawn")
+    barrier, out = context.Barrier(writers), context.Queue()
+    each = max(1, nodes // writers)
+    processes = [
+        context.Process(
+            target=_writer,
+            args=(spec, w, each),
+            kwargs={"batch": batch, "barrier": barrier, "out": out},
+        )
+        for w in range(writers)
+    ]
+    for process in processes:
+        process.start()
+    spans = [out.get(timeout=600) for _ in processes]
+    for process in processes:
+        process.join(timeout=60)
+        if process.exitcode != 0:
+            raise RuntimeError(f"a writer exited with {process.exitcode}")
+    wall = float(max(end for _, end in spans) - min(start for start, _ in spans))
+    return each * writers / wall
+
+
+def _new_database(url: str, name: str) -> str:
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        conn.execute(f"CREATE DATABASE {name}")
+    return url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def _table(rows: dict[str, dict[int, float]]) -> list[str]:
+    lines = [
+        f"{'writers':>7}  {'sqlite nodes/s':>14} {'x1':>6}  {'postgresql nodes/s':>18} {'x1':>6}"
+    ]
+    for writers in WRITERS:
+        sq, pg = rows["sqlite"][writers], rows["postgresql"][writers]
+        lines.append(
+            f"{writers:>7}  {sq:>14.0f} {sq / rows['sqlite'][1]:>5.2f}x"
+            f"  {pg:>18.0f} {pg / rows['postgresql'][1]:>5.2f}x"
+        )
+    return lines
+
+
+def run(nodes: int, batch: int, postgres: str | None) -> dict[str, dict[int, float]]:
+    rows: dict[str, dict[int, float]] = {"sqlite": {}, "postgresql": {}}
+    with tempfile.TemporaryDirectory(prefix="preuve-bench-") as folder:
+        for writers in WRITERS:
+            spec = f"sqlite:{Path(folder) / f'w{writers}.sqlite'}"
+            rows["sqlite"][writers] = measure(spec, writers, nodes, batch=batch)
+    if postgres is not None:
+        for writers in WRITERS:
+            url = _new_database(postgres, f"preuve_bench_w{writers}")
+            rows["postgresql"][writers] = measure(url, writers, nodes, batch=batch)
+        return rows
+    with local_postgres(fsync=True) as server:
+        for writers in WRITERS:
+            url = _new_database(server.url, f"bench_w{writers}")
+            rows["postgresql"][writers] = measure(url, writers, nodes, batch=batch)
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=2000, help="results written per run")
+    parser.add_argument("--batch", type=int, default=4, help="results per transaction")
+    parser.add_argument("--postgres", help="an existing server's URL (default: start one)")
+    args = parser.parse_args(argv)
+    rows = run(args.nodes, args.batch, args.postgres)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"store writers: {args.nodes} nodes, {args.batch} per transaction, writers are"
+        f" processes; {os.cpu_count()} cores, load average {load}"
+    )
+    for line in _table(rows):
+        print(line)
+    ratio = rows["postgresql"][8] / rows["postgresql"][1]
+    verdict = "met" if ratio >= GOAL else "missed"
+    print(f"goal: postgresql 8 writers >= {GOAL}x its single writer: {ratio:.2f}x ({verdict})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

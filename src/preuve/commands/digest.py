@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from preuve.commands.cluster import ExecutorOpt, executor_model, open_executor
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -26,6 +27,7 @@ from preuve.commands.common import (
     resolve_model,
 )
 from preuve.commands.digest_evaluate import eval_digest_command
+from preuve.commands.digest_fleet import build_many_command
 from preuve.commands.digest_state import (
     DossierArg,
     OpenDossier,
@@ -82,6 +84,7 @@ digest_app.command("revoke")(revoke_command)
 digest_app.command("restore")(restore_command)
 digest_app.command("set-version")(set_version_command)
 digest_app.command("manifest")(manifest_command)
+digest_app.command("build-many")(build_many_command)
 
 
 ModelOpt = Annotated[
@@ -150,6 +153,7 @@ def build_command(
         bool, typer.Option("--full", help="Recompute every node (reads no cache).")
     ] = False,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
+    executor: ExecutorOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Build (or bring up to date) the summary tree of a dossier."""
@@ -162,8 +166,11 @@ def build_command(
         principal=principal,
         grammar=grammar,
     )
-    summarizer = resolve_model(model, rules_summarizer)
-    with DigestStore(store_path(store)) as opened:
+    with (
+        open_executor(executor, concurrency) as runner,
+        DigestStore(store_path(store)) as opened,
+    ):
+        summarizer = executor_model(model, rules_summarizer, runner)
         if target.manifest is not None:
             manifest = target.manifest
             opened.record_manifest(
@@ -178,6 +185,7 @@ def build_command(
             mode="full" if full else "incremental",
             concurrency=concurrency,
             dossier=target.label,
+            executor=runner,
         )
     if as_json:
         print_json(build_dict(report))

@@ -74,7 +74,8 @@ class ModelSpec:
     kind: SpecKind
     target: str = ""
     base_url: str = ""
-    base_urls: tuple[str, ...] = ()
+    # More base URLs serving the same model (openai:NAME@URL1,URL2...), after base_url.
+    replicas: tuple[str, ...] = ()
 
 
 def shown_spec(spec: str) -> str:
@@ -116,7 +117,7 @@ def parse_spec(spec: str) -> ModelSpec:
         for url in urls:
             if not url.startswith(("http://", "https://")):
                 raise _unknown(spec, f"base URL {shown_spec(url)!r} is not http(s)")
-        return ModelSpec(SpecKind.OPENAI, name, urls[0], urls)
+        return ModelSpec(SpecKind.OPENAI, name, urls[0], urls[1:])
     return ModelSpec(SpecKind(kind), rest)
 
 
@@ -206,7 +207,7 @@ def _backend(
                 allow_network=allow_network,
                 context_window=_declared_window(env),
             )
-            for url in parsed.base_urls or (parsed.base_url,)
+            for url in (parsed.base_url, *parsed.replicas)
         ]
         if len(factories) == 1 and slots is None:
             return factories[0]()

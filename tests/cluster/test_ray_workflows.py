@@ -1,0 +1,42 @@
+"""Workflow 1 on Ray: one task per report, the same memos and journal as threads here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from preuve.cluster.executor import LocalExecutor, make_executor
+from preuve.corpora.memo_reports import generate_memo_corpus
+from preuve.memo.pipeline import MemoRun, load_reports, run_memo
+from preuve.memo.rules_engine import memo_rules_model
+from preuve.models.journal import Journal
+
+SLUGS = ("ferlac", "solvea", "helvane")
+
+
+def _comparable(run: MemoRun) -> list[dict[str, Any]]:
+    memos = []
+    for company in run.companies:
+        data = company.to_dict()
+        data.pop("seconds", None)
+        memos.append(data)
+    return memos
+
+
+def _calls(journal: Journal, run_id: str) -> list[tuple[str, str, str | None]]:
+    calls = journal.calls(run_id)
+    return sorted((c.task, c.request_hash, c.raw_output) for c in calls)
+
+
+def test_reports_distributed_on_ray_give_the_local_memos(ray_cluster: Any, tmp_path: Path) -> None:
+    generate_memo_corpus(tmp_path / "corpus")
+    reports = load_reports([tmp_path / "corpus" / "reports" / f"{s}.pdf" for s in SLUGS])
+    runs = {}
+    for name, executor in (("local", LocalExecutor(3)), ("ray", make_executor("ray"))):
+        with Journal(tmp_path / f"{name}.sqlite") as journal:
+            run = run_memo(reports, memo_rules_model(), journal=journal, executor=executor)
+            runs[name] = (run, _calls(journal, run.run_id))
+    (local, local_calls), (remote, remote_calls) = runs["local"], runs["ray"]
+    assert [c.report for c in remote.companies] == [r for r, _ in reports]
+    assert _comparable(remote) == _comparable(local)
+    assert remote_calls == local_calls and len(remote_calls) == len(remote.calls) > 0

@@ -1,4 +1,5 @@
-"""Workflow 1 on Ray: one task per report, the same memos and journal as threads here."""
+"""Workflows 1 and 2 on Ray (a task per report, per sub-agent call): the same runs and
+journals as with threads here."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ from typing import Any
 
 from preuve.cluster.executor import LocalExecutor, make_executor
 from preuve.corpora.memo_reports import generate_memo_corpus
+from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.memo.pipeline import MemoRun, load_reports, run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.models.journal import Journal
+from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
+from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from preuve.synthesis.subagent import SUBAGENT_TASK
 
 SLUGS = ("ferlac", "solvea", "helvane")
 
@@ -40,3 +45,19 @@ def test_reports_distributed_on_ray_give_the_local_memos(ray_cluster: Any, tmp_p
     assert [c.report for c in remote.companies] == [r for r, _ in reports]
     assert _comparable(remote) == _comparable(local)
     assert remote_calls == local_calls and len(remote_calls) == len(remote.calls) > 0
+
+
+def test_sub_agents_on_ray_give_the_local_synthesis(ray_cluster: Any, tmp_path: Path) -> None:
+    corpus = generate_synthesis_dossier(tmp_path / "synthesis")
+    dossier = load_synthesis_dossier(corpus.dossier)
+    runs = {}
+    for name, executor in (("local", LocalExecutor(4)), ("ray", make_executor("ray"))):
+        with Journal(tmp_path / f"s-{name}.sqlite") as journal:
+            run = synthesize(
+                dossier, synthesis_rules_model(), journal=journal, run_id=name, executor=executor
+            )
+            runs[name] = (run.to_dict(), _calls(journal, name))
+    (local, local_calls), (remote, remote_calls) = runs["local"], runs["ray"]
+    assert remote == local
+    subagent_calls = [call for call in remote_calls if call[0] == SUBAGENT_TASK]
+    assert remote_calls == local_calls and len(subagent_calls) >= 2

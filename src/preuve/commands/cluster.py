@@ -19,12 +19,11 @@ from typing import Annotated
 import typer
 
 from preuve.cluster.executor import EXECUTOR_ENV_VAR, EXECUTOR_FORMS, Executor, make_executor
-from preuve.commands.common import resolve_model
 from preuve.core.errors import ConfigError
 from preuve.models.base import Model
 from preuve.models.spec import endpoint_concurrency, load_model
 
-__all__ = ["ExecutorOpt", "executor_model", "open_executor"]
+__all__ = ["ExecutorOpt", "open_executor", "shipped_model"]
 
 ExecutorOpt = Annotated[
     str | None,
@@ -47,10 +46,9 @@ def open_executor(spec: str | None, concurrency: int) -> Iterator[Executor]:
         executor.close()
 
 
-def executor_model(spec: str | None, rules: Callable[[], Model], executor: Executor) -> Model:
-    """``resolve_model`` for a local executor; a model that can be shipped for a remote one."""
-    if not executor.remote:
-        return resolve_model(spec, rules)
+def shipped_model(spec: str | None, rules: Callable[[], Model], executor: Executor) -> Model:
+    """The model for a remote executor: one that can be shipped to its workers, its
+    endpoint slots the executor's (a command calls ``resolve_model`` for a local one)."""
     if os.environ.get("PREUVE_RECORD"):
         raise ConfigError(
             "$PREUVE_RECORD records in this process, and a remote executor calls the model "

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from preuve.commands.cluster import ExecutorOpt, executor_model, open_executor
+from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -170,7 +170,11 @@ def build_command(
         open_executor(executor, concurrency) as runner,
         DigestStore(store_path(store)) as opened,
     ):
-        summarizer = executor_model(model, rules_summarizer, runner)
+        summarizer = (
+            shipped_model(model, rules_summarizer, runner)
+            if runner.remote
+            else resolve_model(model, rules_summarizer)
+        )
         if target.manifest is not None:
             manifest = target.manifest
             opened.record_manifest(

@@ -13,8 +13,15 @@ from typing import Annotated
 
 import typer
 
-from preuve.commands.cluster import ExecutorOpt, executor_model, open_executor
-from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_errors, print_json
+from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
+from preuve.commands.common import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    console,
+    handles_errors,
+    print_json,
+    resolve_model,
+)
 from preuve.commands.digest_state import StoreOpt, open_dossier, store_path
 from preuve.commands.digest_views import build_dict
 from preuve.core.errors import InputError
@@ -55,7 +62,11 @@ def build_many_command(
         open_executor(executor, concurrency) as runner,
         DigestStore(store_path(store)) as opened,
     ):
-        summarizer = executor_model(model, rules_summarizer, runner)
+        summarizer = (
+            shipped_model(model, rules_summarizer, runner)
+            if runner.remote
+            else resolve_model(model, rules_summarizer)
+        )
         for target in targets:
             if target.manifest is not None:
                 manifest = target.manifest

@@ -25,7 +25,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from preuve.commands.cluster import ExecutorOpt, executor_model, open_executor
+from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -275,7 +275,11 @@ def memo_command(
     rules = load_mapping(mapping) if mapping is not None else ()
     loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
     with open_executor(executor, 1) as runner:
-        chosen = executor_model(model, memo_rules_model, runner)
+        chosen = (
+            shipped_model(model, memo_rules_model, runner)
+            if runner.remote
+            else resolve_model(model, memo_rules_model)
+        )
         out.mkdir(parents=True, exist_ok=True)
         with Journal(out / "journal.sqlite") as journal:
             run = run_memo(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from preuve.cluster.executor import LocalExecutor, make_executor
+from preuve.core.errors import ConfigError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.dossier import load_dossier
 from preuve.digest.fleet import DossierJob, build_dossiers
@@ -15,6 +17,7 @@ from preuve.digest.mutations import compare_builds, stored_nodes
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import serve_digest
 from preuve.io.store import DigestStore
+from preuve.models.base import Completion, ModelIdentity, Request
 from tests.cluster.builds import SETTINGS, build, run_integrity
 
 TREE_NODES = 16  # 12 leaves, 3 reduces, the root
@@ -87,3 +90,26 @@ def test_many_dossiers_at_once_on_ray_equal_their_local_builds(
     runs = [r.run.run_id for r in reports["ray"]]
     counts = run_integrity(tmp_path / "ray.sqlite", runs)
     assert counts["rows"] == counts["referenced"] == counts["generations"]
+
+
+class _Unshippable:
+    """A model holding a lock: it cannot be pickled to a worker."""
+
+    def __init__(self) -> None:
+        self.inner = rules_summarizer()
+        self.lock = threading.Lock()
+
+    @property
+    def identity(self) -> ModelIdentity:
+        return self.inner.identity
+
+    def complete(self, request: Request) -> Completion:
+        return self.inner.complete(request)
+
+
+def test_a_model_that_cannot_be_shipped_is_one_config_error(
+    ray_cluster: Any, corpus: CorpusInfo, tmp_path: Path
+) -> None:
+    folder = corpus.dossier_dir("test-07")
+    with pytest.raises(ConfigError, match="cannot be shipped to Ray workers"):
+        build(folder, tmp_path / "s.sqlite", make_executor("ray"), model=_Unshippable())

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hashlib
 import itertools
+import pickle
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -159,7 +160,13 @@ class RayExecutor:
     def map(self, function: Callable[[T], R], items: Sequence[T]) -> list[R]:
         if not items:
             return []
-        shipped = ray.put(function)
+        try:
+            shipped = ray.put(function)
+        except (TypeError, AttributeError, pickle.PicklingError) as err:
+            raise ConfigError(
+                f"this work cannot be shipped to Ray workers ({str(err).splitlines()[0][:200]})",
+                fix="use a model a worker can rebuild (rules, openai:...), or --executor local",
+            ) from None
         chunks = [list(items[i : i + self.threads]) for i in range(0, len(items), self.threads)]
         refs = [_task.remote(shipped, chunk, self.threads) for chunk in chunks]
         try:

@@ -157,9 +157,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", default="1,2,4,8")
     parser.add_argument("--no-ray", action="store_true", help="Only the local executor.")
     args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="preuve-scale-") as folder:
+        return _run(args, Path(folder))
+
+
+def _run(args: argparse.Namespace, root: Path) -> int:
     counts = [int(x) for x in args.endpoints.split(",")]
     worker_counts = [] if args.no_ray else [int(x) for x in args.workers.split(",")]
-    root = Path(tempfile.mkdtemp(prefix="preuve-scale-"))
     jobs = _jobs(args.dossiers, root / "corpus")
     distinct = list({id(j.snapshot): j.snapshot for j in jobs}.values())
     with DigestStore(root / "rehearsal.sqlite") as store:

@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -26,6 +27,7 @@ from preuve.commands.common import (
     resolve_model,
 )
 from preuve.commands.digest_evaluate import eval_digest_command
+from preuve.commands.digest_fleet import build_many_command
 from preuve.commands.digest_state import (
     DossierArg,
     OpenDossier,
@@ -81,6 +83,7 @@ digest_app.command("revoke")(revoke_command)
 digest_app.command("restore")(restore_command)
 digest_app.command("set-version")(set_version_command)
 digest_app.command("manifest")(manifest_command)
+digest_app.command("build-many")(build_many_command)
 
 
 ModelOpt = Annotated[
@@ -149,6 +152,7 @@ def build_command(
         bool, typer.Option("--full", help="Recompute every node (reads no cache).")
     ] = False,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
+    executor: ExecutorOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Build (or bring up to date) the summary tree of a dossier."""
@@ -161,8 +165,15 @@ def build_command(
         principal=principal,
         grammar=grammar,
     )
-    summarizer = resolve_model(model, rules_summarizer)
-    with open_digest_store(store) as opened:
+    with (
+        open_executor(executor, concurrency) as runner,
+        open_digest_store(store) as opened,
+    ):
+        summarizer = (
+            shipped_model(model, rules_summarizer, runner)
+            if runner.remote
+            else resolve_model(model, rules_summarizer)
+        )
         if target.manifest is not None:
             manifest = target.manifest
             opened.record_manifest(
@@ -177,6 +188,7 @@ def build_command(
             mode="full" if full else "incremental",
             concurrency=concurrency,
             dossier=target.label,
+            executor=runner,
         )
     if as_json:
         print_json(build_dict(report))

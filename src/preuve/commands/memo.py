@@ -25,6 +25,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -262,6 +263,7 @@ def memo_command(
             "sentence ids from a catalogue; code resolves the text). Same checks.",
         ),
     ] = "copy",
+    executor: ExecutorOpt = None,
 ) -> None:
     """Cited risk signals and a verified credit memo from annual reports."""
     if lang is not None and lang not in {"fr", "en"}:
@@ -271,13 +273,24 @@ def memo_command(
     language = None if lang is None else Locale(lang)
     _check_reports(reports)
     rules = load_mapping(mapping) if mapping is not None else ()
-    chosen = resolve_model(model, memo_rules_model)
     loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
-    out.mkdir(parents=True, exist_ok=True)
-    with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(
-            loaded, chosen, journal=journal, mapping=rules, language=language, quotes=quotes
+    with open_executor(executor, 1) as runner:
+        chosen = (
+            shipped_model(model, memo_rules_model, runner)
+            if runner.remote
+            else resolve_model(model, memo_rules_model)
         )
+        out.mkdir(parents=True, exist_ok=True)
+        with Journal(out / "journal.sqlite") as journal:
+            run = run_memo(
+                loaded,
+                chosen,
+                journal=journal,
+                mapping=rules,
+                language=language,
+                quotes=quotes,
+                executor=runner,
+            )
     append_rates(_rates_path(rates), rates_of(run, source="memo"))
     dashboard = build_dashboard(run)
     files = write_memo_run(run, dashboard, out)

@@ -23,6 +23,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -149,6 +150,7 @@ def synthesize_command(
     dossier_dir: Annotated[
         Path, typer.Argument(help="A dossier folder (question.md, documents/).")
     ],
+    *,
     model: ModelOpt = "rules",
     out: Annotated[Path, typer.Option("--out", help="Where to write the run.")] = Path(
         "preuve-out/synthesis"
@@ -161,16 +163,22 @@ def synthesize_command(
             "words of your domain); repeatable, after the dossier's own lexicon.toml.",
         ),
     ] = None,
+    executor: ExecutorOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Synthesize a dossier: plan, sub-agents, evidence dossier, synthesis, checks in code."""
     dossier = load_dossier(dossier_dir)
     for path in lexicons or ():
         dossier = replace(dossier, lexicon=merge_data(dossier.lexicon, read_extension(path)))
-    chosen = resolve_model(model, synthesis_rules_model)
-    out.mkdir(parents=True, exist_ok=True)
-    with Journal(out / "journal.sqlite") as journal:
-        run = synthesize(dossier, chosen, journal=journal)
+    with open_executor(executor, 4) as runner:
+        chosen = (
+            shipped_model(model, synthesis_rules_model, runner)
+            if runner.remote
+            else resolve_model(model, synthesis_rules_model)
+        )
+        out.mkdir(parents=True, exist_ok=True)
+        with Journal(out / "journal.sqlite") as journal:
+            run = synthesize(dossier, chosen, journal=journal, executor=runner)
     files = write_run(run, out, dossier)
     if as_json:
         print_json(

@@ -18,14 +18,15 @@ model calls by task, cache hits, and the prompt and generated tokens of new call
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Literal, TypeVar
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
 
+from preuve.cluster.executor import Executor, LocalExecutor
 from preuve.core.documents import Snapshot
-from preuve.core.errors import ConfigError
+from preuve.core.errors import ConfigError, InputError
 from preuve.digest.integrity import verified_row
 from preuve.digest.keys import KeySettings, access_fingerprint, leaf_key, reduce_key
 from preuve.digest.lines import LineResolver, LineSpan
@@ -43,7 +44,7 @@ from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings, NodeResult, summarize_leaf, summarize_reduce
 from preuve.digest.tree import NodeKind, Tree, TreeNode, build_tree
 from preuve.io.store_rows import GenerationRow, NodeRecord, NodeRow, RunInfo
-from preuve.io.stores import INCREMENTAL, Store
+from preuve.io.stores import INCREMENTAL, Store, open_store
 from preuve.models.base import Model, ModelIdentity, request_hash
 
 __all__ = [
@@ -62,15 +63,6 @@ __all__ = [
 ]
 
 BuildMode = Literal["incremental", "full"]
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-def _parallel(function: Callable[[T], R], items: Sequence[T], concurrency: int) -> list[R]:
-    if concurrency <= 1 or len(items) <= 1:
-        return [function(item) for item in items]
-    with ThreadPoolExecutor(min(concurrency, len(items)), thread_name_prefix="digest") as pool:
-        return list(pool.map(function, items))
 
 
 def _node_key(
@@ -176,44 +168,133 @@ def _reuse(
     return reused, invalidated
 
 
+class _StoreRef:
+    """The build's store as a node task reaches it: the same object in this process; in
+    another (a Ray worker), the store its spec names, reopened there once per process."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (_reopened, (self.store.spec,))
+
+
+_REOPENED: dict[str, Store] = {}
+_REOPENED_LOCK = threading.Lock()
+
+
+def _reopened(spec: str) -> _StoreRef:
+    with _REOPENED_LOCK:
+        if spec not in _REOPENED:
+            _REOPENED[spec] = open_store(spec)
+        return _StoreRef(_REOPENED[spec])
+
+
+@dataclass(frozen=True, slots=True)
+class _NodeJob:
+    """One node to compute: its key and its children's outcomes (plain, picklable data)."""
+
+    node: TreeNode
+    key: str
+    children: tuple[NodeOutcome, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _NodeTask:
+    """Computes one node and records it in the run, where the executor runs it.
+
+    Idempotent, so that a task retried after its worker died gives the same result: a
+    node the run already recorded (the lost attempt got that far) is read back, never
+    computed or written twice (``run_nodes`` is unique per run and node, so a second
+    write could not commit either).
+    """
+
+    snapshot: Snapshot
+    model: Model
+    store: _StoreRef
+    settings: DigestSettings
+    tree: Tree
+    run: RunInfo
+
+    def __call__(self, job: _NodeJob) -> NodeOutcome:
+        store = self.store.store
+        recorded = self._recorded(store, job)
+        if recorded is not None:
+            return recorded
+        result = self.compute(job)
+        record = _record(self.tree, self.run, self.model.identity, job, result)
+        try:
+            rows = store.record_nodes(self.run, [record])
+        except InputError:
+            recorded = self._recorded(store, job)
+            if recorded is None:
+                raise
+            return recorded
+        return computed_outcome(job.node, job.key, result, rows[job.node.node_id])
+
+    def compute(self, job: _NodeJob) -> NodeResult:
+        node = job.node
+        if node.kind is NodeKind.LEAF:
+            doc = self.snapshot.documents[node.doc_id or ""]
+            return summarize_leaf(doc, self.snapshot, self.model, self.settings)
+        return summarize_reduce(list(job.children), self.snapshot, self.model, self.settings)
+
+    def _recorded(self, store: Store, job: _NodeJob) -> NodeOutcome | None:
+        node_id = job.node.node_id
+        found = [n for n in store.run_nodes(self.run.run_id) if n.node_id == node_id]
+        if not found:
+            return None
+        row = store.node(found[0].node_row)
+        where = f"digest store {store.path}, {node_id} recorded by an earlier attempt"
+        verified_row(row, where, recorded_key=job.key)
+        spans, problems = revalidate(row, LineResolver(self.snapshot))
+        if problems:
+            raise InputError(f"{where}: " + "; ".join(problems))
+        return replace(
+            outcome_from_row(job.node, row, spans),
+            outcome=Outcome.COMPUTED,
+            calls=row.calls,
+            prompt_tokens=row.prompt_tokens,
+            generated_tokens=row.generated_tokens,
+        )
+
+
+def _record(
+    tree: Tree, run: RunInfo, identity: ModelIdentity, job: _NodeJob, result: NodeResult
+) -> NodeRecord:
+    node = job.node
+    return NodeRecord(
+        node.node_id,
+        node.kind.value,
+        node.level,
+        tree.parent(node.node_id),
+        job.key,
+        new_node=_new_row(run.namespace, job.key, node, result),
+        generations=_generations(node.node_id, result, identity),
+        child_rows=tuple(child.row_id for child in job.children),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Build:
     """What every level of one build shares."""
 
     snapshot: Snapshot
-    model: Model
     store: Store
-    settings: DigestSettings
     keys: KeySettings
     tree: Tree
     run: RunInfo
     incremental: bool
-    concurrency: int
+    executor: Executor
     resolver: LineResolver
-
-    def compute(self, node: TreeNode, done: Mapping[str, NodeOutcome]) -> NodeResult:
-        if node.kind is NodeKind.LEAF:
-            doc = self.snapshot.documents[node.doc_id or ""]
-            return summarize_leaf(doc, self.snapshot, self.model, self.settings)
-        children = [done[child] for child in node.children]
-        return summarize_reduce(children, self.snapshot, self.model, self.settings)
-
-    def record(
-        self, node: TreeNode, key: str, result: NodeResult, done: Mapping[str, NodeOutcome]
-    ) -> NodeRecord:
-        return NodeRecord(
-            node.node_id,
-            node.kind.value,
-            node.level,
-            self.tree.parent(node.node_id),
-            key,
-            new_node=_new_row(self.run.namespace, key, node, result),
-            generations=_generations(node.node_id, result, self.model.identity),
-            child_rows=tuple(done[child].row_id for child in node.children),
-        )
+    task: _NodeTask
 
     def level(self, nodes: Sequence[TreeNode], done: dict[str, NodeOutcome]) -> None:
-        """Key, reuse or compute, and record one level; its nodes are independent."""
+        """Key, reuse or compute, and record one level; its nodes are independent.
+
+        The nodes to compute go to the executor, each recorded by its own task; the
+        reused and invalidated ones are recorded here, in one transaction.
+        """
         digests = {node_id: outcome.digest for node_id, outcome in done.items()}
         planned = [(node, _node_key(node, self.snapshot, self.keys, digests)) for node in nodes]
         stored = (
@@ -222,10 +303,13 @@ class _Build:
             else {}
         )
         where = f"digest store {self.store.path}"
-        reused, results = _reuse(planned, stored, self.resolver, where)
-        todo = [(n, k) for n, k in planned if n.node_id not in reused and n.node_id not in results]
-        computed = _parallel(lambda item: self.compute(item[0], done), todo, self.concurrency)
-        results.update(zip((n.node_id for n, _ in todo), computed, strict=True))
+        reused, invalid = _reuse(planned, stored, self.resolver, where)
+        jobs = [
+            _NodeJob(node, key, tuple(done[child] for child in node.children))
+            for node, key in planned
+            if node.node_id not in reused and node.node_id not in invalid
+        ]
+        computed = {o.node_id: o for o in self.executor.map(self.task, jobs)}
         records = [
             NodeRecord(
                 node.node_id,
@@ -236,13 +320,23 @@ class _Build:
                 hit=stored[key],
             )
             if node.node_id in reused
-            else self.record(node, key, results[node.node_id], done)
+            else _record(
+                self.tree,
+                self.run,
+                self.task.model.identity,
+                _NodeJob(node, key, tuple(done[child] for child in node.children)),
+                invalid[node.node_id],
+            )
             for node, key in planned
+            if node.node_id not in computed
         ]
-        rows = self.store.record_nodes(self.run, records)
+        rows = self.store.record_nodes(self.run, records) if records else {}
         for node, key in planned:
-            done[node.node_id] = reused.get(node.node_id) or computed_outcome(
-                node, key, results[node.node_id], rows[node.node_id]
+            node_id = node.node_id
+            done[node_id] = (
+                reused.get(node_id)
+                or computed.get(node_id)
+                or computed_outcome(node, key, invalid[node_id], rows[node_id])
             )
 
 
@@ -256,8 +350,12 @@ def build_digest(
     mode: BuildMode = "incremental",
     concurrency: int = 4,
     dossier: str = "",
+    executor: Executor | None = None,
 ) -> BuildReport:
-    """Build the summary tree of ``snapshot`` and record the run in ``store``."""
+    """Build the summary tree of ``snapshot`` and record the run in ``store``.
+
+    The nodes of a level are computed by ``executor`` (default: ``concurrency`` threads);
+    a remote executor gets the model and the snapshot pickled, and reopens the store."""
     if mode not in ("incremental", "full"):
         raise ConfigError(f"build mode must be 'incremental' or 'full', not {mode!r}")
     started = time.perf_counter()
@@ -273,15 +371,14 @@ def build_digest(
     )
     build = _Build(
         snapshot,
-        model,
         store,
-        settings,
         settings.key_settings(identity, principal),
         tree,
         run,
         mode == "incremental",
-        concurrency,
+        executor or LocalExecutor(concurrency),
         LineResolver(snapshot),
+        _NodeTask(snapshot, model, _StoreRef(store), settings, tree, run),
     )
     done: dict[str, NodeOutcome] = {}
     for level in tree.levels():

@@ -11,14 +11,15 @@ analysis can then run ``concurrency`` companies at a time, since model calls mos
 
 from __future__ import annotations
 
+import tempfile
 import time
 import uuid
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from preuve.cluster.executor import Executor, LocalExecutor
 from preuve.core.facts import Fact
 from preuve.core.numbers import Locale
 from preuve.core.quotes import QuoteChecker
@@ -271,6 +272,30 @@ def load_reports(report_paths: Sequence[Path]) -> list[LoadedReport]:
     return [(str(path), load_pages(path)) for path in report_paths]
 
 
+@dataclass(frozen=True, slots=True)
+class _RemoteReport:
+    """One report analysed where a remote executor runs it: its calls are journaled in a
+    journal of the worker's own, and come back with the memo for the run's journal."""
+
+    model: Model
+    run_id: str
+    mapping: tuple[LabelRule, ...]
+    language: Locale | None
+    quotes: str
+
+    def __call__(self, report: LoadedReport) -> tuple[CompanyMemo, list[CallRecord]]:
+        name, pages = report
+        with (
+            tempfile.TemporaryDirectory(prefix="preuve-memo-") as folder,
+            Journal(Path(folder) / "journal.sqlite") as journal,
+        ):
+            journaled = JournaledModel(self.model, journal, self.run_id)
+            company = analyse_report(
+                name, pages, journaled, self.mapping, self.language, quotes=self.quotes
+            )
+            return company, journal.calls(self.run_id)
+
+
 def run_memo(
     report_paths: Sequence[Path] | Sequence[LoadedReport],
     model: Model,
@@ -281,32 +306,41 @@ def run_memo(
     mapping: tuple[LabelRule, ...] = (),
     language: Locale | None = None,
     quotes: str = "copy",
+    executor: Executor | None = None,
 ) -> MemoRun:
     """Run workflow 1 on each report (paths, or reports already loaded by
-    :func:`load_reports`); every model call is journaled under ``run_id``."""
+    :func:`load_reports`); every model call is journaled under ``run_id``.
+
+    The reports are analysed by ``executor`` (default: ``concurrency`` threads); on a
+    remote one (Ray: one task per report) each worker journals its calls apart and this
+    process appends them to ``journal``, report by report."""
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     started = time.perf_counter()
     run_id = run_id or uuid.uuid4().hex
-    journaled = JournaledModel(model, journal, run_id)
+    runner = executor or LocalExecutor(concurrency)
     documents = [
         item if isinstance(item, tuple) else (str(item), load_pages(item)) for item in report_paths
     ]
     with step(model, "memo", len(documents), "reports") as bar:
-
-        def analyse(name: str, pages: Sequence[str]) -> CompanyMemo:
-            company = analyse_report(name, pages, journaled, mapping, language, quotes=quotes)
-            bar.advance()
-            return company
-
-        if concurrency == 1 or len(documents) < 2:
-            companies = [analyse(name, pages) for name, pages in documents]
+        if runner.remote:
+            task = _RemoteReport(model, run_id, mapping, language, quotes)
+            companies = []
+            for company, calls in runner.map(task, documents):
+                for call in calls:
+                    journal.record(call)
+                companies.append(company)
+                bar.advance()
         else:
-            with ThreadPoolExecutor(
-                max_workers=concurrency, thread_name_prefix="preuve-memo"
-            ) as pool:
-                futures = [pool.submit(analyse, name, pages) for name, pages in documents]
-                companies = [future.result() for future in futures]
+            journaled = JournaledModel(model, journal, run_id)
+
+            def analyse(document: LoadedReport) -> CompanyMemo:
+                name, pages = document
+                company = analyse_report(name, pages, journaled, mapping, language, quotes=quotes)
+                bar.advance()
+                return company
+
+            companies = runner.map(analyse, documents)
     return MemoRun(
         run_id=run_id,
         engine=engine_label(model),

@@ -3,6 +3,8 @@
     rules                     the deterministic rules engine (the offline default)
     openai:NAME@BASE_URL      any OpenAI-compatible endpoint, e.g.
                               openai:qwen2.5:1.5b@http://localhost:11434/v1 (Ollama)
+    openai:NAME@URL1,URL2...  replicas serving the same model, load-balanced, at most
+                              $PREUVE_ENDPOINT_CONCURRENCY (default 8) calls in flight each
     hf:PATH                   a local Hugging Face model folder or .gguf file (extra
                               ``local``; ``preuve models`` lists the ones found)
     replay:FILE               answers recorded earlier by RecordingModel
@@ -23,10 +25,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 
 from preuve.core.errors import ConfigError
 from preuve.models.base import Model
+from preuve.models.pool import BalancedModel, EndpointLimits, EndpointSlots
 from preuve.models.replay import ReplayModel
 from preuve.models.secrets import Scrubber, ScrubbingModel, environment_secrets
 
@@ -35,6 +39,7 @@ __all__ = [
     "API_KEY_ENV_VAR",
     "ModelSpec",
     "SpecKind",
+    "endpoint_concurrency",
     "load_model",
     "parse_spec",
     "shown_spec",
@@ -46,6 +51,10 @@ ACCEPTED_FORMS = "rules, openai:NAME@BASE_URL, hf:PATH, replay:FILE"
 API_KEY_ENV_VAR = "PREUVE_API_KEY_ENV"
 # The context window of an openai: model (the API does not tell it), e.g. 8192 for SmolLM2.
 CONTEXT_WINDOW_ENV_VAR = "PREUVE_CONTEXT_WINDOW"
+ENDPOINT_CONCURRENCY_ENV_VAR = "PREUVE_ENDPOINT_CONCURRENCY"
+DEFAULT_ENDPOINT_CONCURRENCY = 8
+# The test marker that keeps network backends off in tests (read by the openai backend).
+_NETWORK_ENV = ("PYTEST_CURRENT_TEST",)
 # What a spec may hold that is a credential: user:password@ after a scheme, query values.
 _USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]*:[/\\]{2})[^/\\?#\s]*@")
 _QUERY_VALUE = re.compile(r"=[^&#\s]*")
@@ -65,6 +74,8 @@ class ModelSpec:
     kind: SpecKind
     target: str = ""
     base_url: str = ""
+    # More base URLs serving the same model (openai:NAME@URL1,URL2...), after base_url.
+    replicas: tuple[str, ...] = ()
 
 
 def shown_spec(spec: str) -> str:
@@ -102,9 +113,11 @@ def parse_spec(spec: str) -> ModelSpec:
                 fix=f"remove it and put the key in ${DEFAULT_API_KEY_ENV} (or name another "
                 f"variable with ${API_KEY_ENV_VAR})",
             )
-        if not base_url.startswith(("http://", "https://")):
-            raise _unknown(spec, f"base URL {shown_spec(base_url)!r} is not http(s)")
-        return ModelSpec(SpecKind.OPENAI, name, base_url)
+        urls = tuple(url.strip() for url in base_url.split(","))
+        for url in urls:
+            if not url.startswith(("http://", "https://")):
+                raise _unknown(spec, f"base URL {shown_spec(url)!r} is not http(s)")
+        return ModelSpec(SpecKind.OPENAI, name, urls[0], urls[1:])
     return ModelSpec(SpecKind(kind), rest)
 
 
@@ -132,8 +145,12 @@ def load_model(
     rules: Model | None,
     env: Mapping[str, str],
     allow_network: bool | None = None,
+    slots: EndpointSlots | None = None,
 ) -> Model:
-    """The model a spec names. ``rules`` is the rules engine the caller built, if any."""
+    """The model a spec names. ``rules`` is the rules engine the caller built, if any.
+
+    Several openai base URLs make a :class:`~preuve.models.pool.BalancedModel`; so does
+    one when ``slots`` is given (an executor's, shared by every worker)."""
     parsed = parse_spec(spec)
     if parsed.kind is SpecKind.RULES:
         if rules is None:
@@ -141,7 +158,7 @@ def load_model(
         return rules
     scrubber = Scrubber(environment_secrets(env))
     try:
-        return ScrubbingModel(_backend(parsed, env, allow_network), scrubber)
+        return ScrubbingModel(_backend(parsed, env, allow_network, slots), scrubber)
     except ConfigError as err:
         raise scrubber.error(err) from None
 
@@ -157,19 +174,45 @@ def _declared_window(env: Mapping[str, str]) -> int | None:
     return int(raw)
 
 
-def _backend(parsed: ModelSpec, env: Mapping[str, str], allow_network: bool | None) -> Model:
+def endpoint_concurrency(env: Mapping[str, str]) -> int:
+    """Calls in flight per endpoint of a balanced model (``$PREUVE_ENDPOINT_CONCURRENCY``)."""
+    raw = env.get(ENDPOINT_CONCURRENCY_ENV_VAR, "").strip()
+    if not raw:
+        return DEFAULT_ENDPOINT_CONCURRENCY
+    if not raw.isdigit() or int(raw) <= 0:
+        raise ConfigError(f"${ENDPOINT_CONCURRENCY_ENV_VAR} must be a positive number, not {raw!r}")
+    return int(raw)
+
+
+def _backend(
+    parsed: ModelSpec,
+    env: Mapping[str, str],
+    allow_network: bool | None,
+    slots: EndpointSlots | None,
+) -> Model:
     if parsed.kind is SpecKind.OPENAI:
         # Imported here: the openai SDK is slow to import and rules-only runs never need it.
         from preuve.models.openai import OpenAIModel
 
-        return OpenAIModel(
-            parsed.target,
-            parsed.base_url,
-            api_key_env=env.get(API_KEY_ENV_VAR) or DEFAULT_API_KEY_ENV,
-            env=env,
-            allow_network=allow_network,
-            context_window=_declared_window(env),
-        )
+        key_env = env.get(API_KEY_ENV_VAR) or DEFAULT_API_KEY_ENV
+        # What a worker that rebuilds the model needs of the environment, and nothing more.
+        kept = {name: env[name] for name in (key_env, *_NETWORK_ENV) if name in env}
+        factories = [
+            partial(
+                OpenAIModel,
+                parsed.target,
+                url,
+                api_key_env=key_env,
+                env=kept,
+                allow_network=allow_network,
+                context_window=_declared_window(env),
+            )
+            for url in (parsed.base_url, *parsed.replicas)
+        ]
+        if len(factories) == 1 and slots is None:
+            return factories[0]()
+        shared = slots if slots is not None else EndpointLimits(endpoint_concurrency(env))
+        return BalancedModel(factories, shared)
     if parsed.kind is SpecKind.HF:
         return _load_hf(Path(parsed.target))
     return ReplayModel(Path(parsed.target))

@@ -25,9 +25,10 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from preuve.cluster.executor import Executor
 from preuve.core.defects import Defect
-from preuve.core.errors import BudgetError, InputError, ModelError
-from preuve.models.base import Completion, Model
+from preuve.core.errors import BudgetError, InputError, ModelError, PreuveError
+from preuve.models.base import Completion, Model, ModelIdentity, Request
 from preuve.models.journal import Journal, JournaledModel
 from preuve.models.loop import (
     Attempt,
@@ -340,15 +341,75 @@ def _checker(
     return check
 
 
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """One sub-agent call where the executor runs it; a refusal comes back as a value."""
+
+    model: Model
+
+    def __call__(self, request: Request) -> Completion | PreuveError:
+        try:
+            return self.model.complete(request)
+        except PreuveError as err:
+            return err
+
+
+class _Answered:
+    """Answers already computed elsewhere, given back in this process so that the run's
+    wrappers (the journal) record them as if called here."""
+
+    def __init__(self, identity: ModelIdentity, answers: Mapping[int, Completion | PreuveError]):
+        self._identity = identity
+        self.answers = answers
+
+    @property
+    def identity(self) -> ModelIdentity:
+        return self._identity
+
+    def complete(self, request: Request) -> Completion:
+        answer = self.answers[id(request)]
+        if isinstance(answer, PreuveError):
+            raise answer
+        return answer
+
+
+@dataclass(frozen=True, slots=True)
+class _RemoteCalls:
+    """Sub-agent calls on a remote executor (Ray: one task per call of a round); the
+    answers pass through ``wrap`` here (the journal), in the requests' order."""
+
+    executor: Executor
+    model: Model
+    wrap: Callable[[Model], Model]
+
+    def complete(self, requests: Sequence[Request]) -> list[Completion | PreuveError]:
+        answers = self.executor.map(_Call(self.model), requests)
+        local = self.wrap(
+            _Answered(
+                self.model.identity, {id(r): a for r, a in zip(requests, answers, strict=True)}
+            )
+        )
+        return [_Call(local)(request) for request in requests]
+
+
 def _drive(
-    model: Model, flows: Sequence[VerificationFlow[Finding]], concurrency: int
+    model: Model,
+    flows: Sequence[VerificationFlow[Finding]],
+    concurrency: int,
+    remote: _RemoteCalls | None = None,
 ) -> list[LoopResult[Finding] | BudgetError]:
-    """Drive the flows together: each round sends every pending request concurrently."""
+    """Drive the flows together: each round sends every pending request concurrently
+    (on ``remote``'s executor when there is one)."""
     pending = {i: next(flow) for i, flow in enumerate(flows)}
     results: dict[int, LoopResult[Finding] | BudgetError] = {}
     while pending:
         order = list(pending)
-        outcomes = complete_many(model, [pending[i] for i in order], concurrency=concurrency)
+        requests = [pending[i] for i in order]
+        outcomes = (
+            remote.complete(requests)
+            if remote is not None
+            else complete_many(model, requests, concurrency=concurrency)
+        )
         pending = {}
         for index, outcome in zip(order, outcomes, strict=True):
             if isinstance(outcome, BudgetError):
@@ -371,7 +432,13 @@ def _drive(
 
 
 def _investigate(
-    plan: Plan, dossier: Dossier, products: Sequence[str], model: Model, concurrency: int
+    plan: Plan,
+    dossier: Dossier,
+    products: Sequence[str],
+    model: Model,
+    concurrency: int,
+    *,
+    remote: _RemoteCalls | None = None,
 ) -> tuple[tuple[Finding, ...], tuple[RoleCall, ...]]:
     """Every sub-agent, concurrently; a failed sub-task is kept as NOT INVESTIGATED."""
     scopes = [
@@ -394,7 +461,7 @@ def _investigate(
     ]
     findings, calls = [], []
     for task, documents, result in zip(
-        plan.subtasks, scopes, _drive(model, flows, concurrency), strict=True
+        plan.subtasks, scopes, _drive(model, flows, concurrency, remote), strict=True
     ):
         read = tuple(d.id for d in documents)
         if isinstance(result, BudgetError):
@@ -418,12 +485,21 @@ def synthesize(
     journal: Journal | None = None,
     run_id: str | None = None,
     concurrency: int = 4,
+    executor: Executor | None = None,
 ) -> SynthesisRun:
     """Run workflow 2 on ``dossier`` with ``model`` (see the module docstring). With a
-    ``journal``, every call is recorded under ``run_id`` (a fresh one by default)."""
+    ``journal``, every call is recorded under ``run_id`` (a fresh one by default). On a
+    remote ``executor`` (Ray) the sub-agents' calls run as its tasks, the plan, the
+    checks and the synthesis here."""
     engine = engine_label(model)
-    if journal is not None:
-        model = JournaledModel(model, journal, run_id or uuid.uuid4().hex)
+    shipped = model
+    run = run_id or uuid.uuid4().hex
+
+    def wrap(inner: Model) -> Model:
+        return inner if journal is None else JournaledModel(inner, journal, run)
+
+    model = wrap(model)
+    remote = _RemoteCalls(executor, shipped, wrap) if executor and executor.remote else None
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     lexicon = extended_lexicon(dossier.lexicon)
     products = detect_products(dossier.question, texts, lexicon)
@@ -448,7 +524,9 @@ def synthesize(
     if planned.value is None:
         return base
     plan = complete_coverage(planned.value, dossier, products, lexicon)
-    findings, subagent_calls = _investigate(plan, dossier, subjects, model, concurrency)
+    findings, subagent_calls = _investigate(
+        plan, dossier, subjects, model, concurrency, remote=remote
+    )
     evidence = build_evidence_dossier(dossier.question, plan, findings, dossier.source_infos())
     written = write_synthesis(evidence, model, engine)
     return _finished(base, plan, evidence, written, subagent_calls)

@@ -125,6 +125,10 @@ class PostgresStore(SqlStore):
     kind = "postgresql"
     _order = "seq"
 
+    @property
+    def spec(self) -> str:
+        return self._url
+
     def __init__(
         self,
         url: str,
@@ -134,6 +138,7 @@ class PostgresStore(SqlStore):
         application_name: str = "preuve",
     ) -> None:
         self.path: str = redacted_url(url)
+        self._url = url
         self.read_only = read_only
         self._size = max(1, max_connections)
         with self._guard():

@@ -110,6 +110,10 @@ class SqliteStore(SqlStore):
 
     kind = "sqlite"
 
+    @property
+    def spec(self) -> str:
+        return f"sqlite:{self.path}"
+
     def __init__(
         self, path: Path | str, *, read_only: bool = False, max_bytes: int | None = None
     ) -> None:

@@ -1,0 +1,218 @@
+"""Scale benchmark: many dossiers against slow loopback endpoints, locally and on Ray.
+
+``--dossiers`` (default 200) dossiers of 12 documents (16 nodes: 12 leaves, 3 reduces,
+the root) are built in full (no cache) through OpenAI-compatible servers on 127.0.0.1
+that answer each call after ``--delay`` s (200 ms) with the rules engine's answer
+(rehearsed first, :mod:`benchmarks.rules_endpoints`), with 1, 2 and 4 endpoints taking
+``--per-endpoint`` (8) calls each at once. Wall times of the local executor and of Ray
+with 1, 2, 4, 8 workers are printed against the ideal, calls × latency ÷ (endpoints ×
+per-endpoint): the physical limit here. Then, from the measured per-node cost (the CPU a
+node takes outside its call), a simulation projects 10 000 dossiers on 64 workers and 16
+endpoints; and the store-writers benchmark (:mod:`benchmarks.store_writers`) runs if
+present.
+
+Goals: Ray within 1.2x of the ideal at every endpoint count; 4 endpoints >= 3.5x the
+throughput of one. Figures are printed, never asserted.
+
+    .venv/bin/python benchmarks/scale.py [--dossiers 200] [--workers 1,2,4,8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import math
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks.rules_endpoints import rehearse, running_servers
+from preuve.cluster.executor import Executor, LocalExecutor
+from preuve.corpora.digest_corpus import generate_digest_corpus
+from preuve.digest.dossier import load_dossier
+from preuve.digest.fleet import DossierJob, build_dossiers
+from preuve.digest.summarize import DigestSettings
+from preuve.io.store import DigestStore
+from preuve.models.base import Model
+from preuve.models.pool import EndpointSlots
+from preuve.models.spec import load_model
+
+__all__ = ["main", "simulate"]
+
+NODES = 16
+LEVELS = (12, 3, 1)
+SETTINGS = DigestSettings()
+
+
+def _jobs(count: int, root: Path) -> list[DossierJob]:
+    corpus = generate_digest_corpus(root)
+    names = corpus.dossiers
+    snapshots = {name: load_dossier(corpus.dossier_dir(name)) for name in names}
+    return [
+        DossierJob(f"bench-{i:05d}", snapshots[names[i % len(names)]], SETTINGS)
+        for i in range(count)
+    ]
+
+
+def _model(urls: Sequence[str], slots: EndpointSlots) -> Model:
+    return load_model(
+        "openai:rules@" + ",".join(urls),
+        rules=None,
+        env=dict(os.environ),
+        allow_network=True,
+        slots=slots,
+    )
+
+
+def _timed(jobs: list[DossierJob], model: Model, store: Path, executor: Executor) -> float:
+    started = time.perf_counter()
+    with DigestStore(store) as opened:
+        reports = build_dossiers(jobs, model, opened, executor, mode="full", concurrency=4)
+    seconds = time.perf_counter() - started
+    bad = [r.run.dossier for r in reports if r.root.status.value != "VALID"]
+    if bad or sum(r.counters.model_calls for r in reports) != NODES * len(jobs):
+        raise SystemExit(f"builds did not verify: {bad[:3]}")
+    return seconds
+
+
+def per_node_cpu(jobs: list[DossierJob], answers: dict[str, str], root: Path) -> float:
+    """Seconds a node costs outside its call: a serial build through a zero-delay server."""
+    sample = jobs[: min(len(jobs), 10)]
+    with running_servers(1, answers, 0.0) as servers:
+        model = _model([servers[0].url], LocalExecutor(1).endpoint_slots(1))
+        seconds = _timed(sample, model, root / "cpu.sqlite", LocalExecutor(1))
+    return seconds / (NODES * len(sample))
+
+
+def simulate(dossiers: int, workers: int, slots: int, *, delay: float, cpu: float) -> float:
+    """Projected wall time: each node takes ``cpu`` on one of ``workers`` CPUs, then holds
+    one of ``endpoints * per_endpoint`` slots for ``delay``; a dossier's level starts when
+    the one below is done; dossiers start in order. Event-driven, greedy, FIFO."""
+    ready: list[tuple[float, int, int]] = [(0.0, d, 0) for d in range(dossiers)]
+    heapq.heapify(ready)
+    cpus = [0.0] * workers  # when each CPU is free
+    slot_free = [0.0] * slots
+    level_left: dict[tuple[int, int], int] = {}
+    level_end: dict[tuple[int, int], float] = {}
+    end = 0.0
+    while ready:
+        at, dossier, level = heapq.heappop(ready)
+        for _ in range(LEVELS[level]):
+            cpu_at = heapq.heappop(cpus)
+            start = max(at, cpu_at)
+            heapq.heappush(cpus, start + cpu)
+            slot_at = heapq.heappop(slot_free)
+            call = max(start + cpu, slot_at)
+            finish = call + delay
+            heapq.heappush(slot_free, finish)
+            key = (dossier, level)
+            level_end[key] = max(level_end.get(key, 0.0), finish)
+            level_left[key] = level_left.get(key, LEVELS[level]) - 1
+        if level + 1 < len(LEVELS):
+            heapq.heappush(ready, (level_end[(dossier, level)], dossier, level + 1))
+        end = max(end, level_end[(dossier, level)])
+    return end
+
+
+def _ray_executor(workers: int, threads: int) -> Any:
+    import ray
+
+    from preuve.cluster.ray_executor import RayExecutor
+
+    if ray.is_initialized():
+        ray.shutdown()
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        dict.fromkeys([str(Path(__file__).resolve().parent.parent / "src"), *sys.path])
+    )
+    ray.init(
+        num_cpus=workers,
+        include_dashboard=False,
+        namespace="preuve",
+        log_to_driver=False,
+        configure_logging=False,
+    )
+    return RayExecutor(threads=threads)
+
+
+def _store_writers() -> None:
+    """Store throughput, SQLite vs PostgreSQL, 1-8 writers (benchmarks/store_writers.py)."""
+    from benchmarks import store_writers
+
+    store_writers.main(["--nodes", "1000"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dossiers", type=int, default=200)
+    parser.add_argument("--delay", type=float, default=0.2)
+    parser.add_argument("--per-endpoint", type=int, default=8)
+    parser.add_argument("--endpoints", default="1,2,4")
+    parser.add_argument("--workers", default="1,2,4,8")
+    parser.add_argument("--no-ray", action="store_true", help="Only the local executor.")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="preuve-scale-") as folder:
+        return _run(args, Path(folder))
+
+
+def _run(args: argparse.Namespace, root: Path) -> int:
+    counts = [int(x) for x in args.endpoints.split(",")]
+    worker_counts = [] if args.no_ray else [int(x) for x in args.workers.split(",")]
+    jobs = _jobs(args.dossiers, root / "corpus")
+    distinct = list({id(j.snapshot): j.snapshot for j in jobs}.values())
+    with DigestStore(root / "rehearsal.sqlite") as store:
+        answers = rehearse(distinct, SETTINGS, store)
+    calls = NODES * len(jobs)
+    print(f"cores: {os.cpu_count()}; {len(jobs)} dossiers x {NODES} nodes = {calls} calls;")
+    print(f"endpoints answer after {args.delay * 1000:.0f} ms, {args.per_endpoint} at once each")
+    cpu = per_node_cpu(jobs, answers, root)
+    print(f"measured per-node cost outside the call: {cpu * 1000:.1f} ms")
+    walls: dict[tuple[str, int], float] = {}
+    with running_servers(max(counts), answers, args.delay) as servers:
+        for count in counts:
+            slots = LocalExecutor().endpoint_slots(args.per_endpoint)
+            model = _model([s.url for s in servers[:count]], slots)
+            local = LocalExecutor(count * args.per_endpoint)
+            walls[("local", count)] = _timed(jobs, model, root / f"l{count}.sqlite", local)
+        for workers in worker_counts:
+            for count in counts:
+                threads = max(1, math.ceil(count * args.per_endpoint / workers))
+                executor = _ray_executor(workers, threads)
+                model = _model([s.url for s in servers[:count]], executor.endpoint_slots(8))
+                path = root / f"r{workers}-{count}.sqlite"
+                walls[(f"ray {workers}w", count)] = _timed(jobs, model, path, executor)
+        if worker_counts:
+            import ray
+
+            ray.shutdown()
+    ideal = {c: calls * args.delay / (c * args.per_endpoint) for c in counts}
+    print()
+    print(
+        "wall time in s (ratio to ideal)   " + "".join(f"{c} endpoint(s)".rjust(20) for c in counts)
+    )
+    print("ideal".ljust(34) + "".join(f"{ideal[c]:>14.1f}  1.00x" for c in counts))
+    for name in ["local", *(f"ray {w}w" for w in worker_counts)]:
+        cells = "".join(
+            f"{walls[(name, c)]:>14.1f} {walls[(name, c)] / ideal[c]:>5.2f}x" for c in counts
+        )
+        print(name.ljust(34) + cells)
+    if 1 in counts and 4 in counts:
+        for name in ["local", *(f"ray {w}w" for w in worker_counts)]:
+            gain = walls[(name, 1)] / walls[(name, 4)]
+            print(f"{name}: 4 endpoints give {gain:.2f}x the throughput of 1 (goal >= 3.5x)")
+    print("goal: Ray within 1.20x of ideal at every endpoint count")
+    projected = simulate(10_000, 64, 16 * args.per_endpoint, delay=args.delay, cpu=cpu)
+    ideal_big = 10_000 * NODES * args.delay / (16 * args.per_endpoint)
+    print(
+        f"projected (simulation, measured per-node cost): 10 000 dossiers on 64 workers and "
+        f"16 endpoints: {projected:.0f} s; ideal {ideal_big:.0f} s ({projected / ideal_big:.2f}x)"
+    )
+    _store_writers()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,96 @@
+"""`preuve digest build-many DOSSIER...`: many dossiers at once, on the chosen executor.
+
+Each dossier is read as ``digest build`` reads it (its manifest, its grammar), and its
+build is one item of the executor's map (:func:`preuve.digest.fleet.build_dossiers`): one
+Ray task per dossier with ``--executor ray[:ADDRESS]``, threads otherwise. Every build
+records its own run in the one store. Exit 1 if any root is INVALID, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
+from preuve.commands.common import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    console,
+    handles_errors,
+    print_json,
+    resolve_model,
+)
+from preuve.commands.digest_state import StoreOpt, open_dossier, store_path
+from preuve.commands.digest_views import build_dict
+from preuve.core.errors import InputError
+from preuve.digest.fleet import DossierJob, build_dossiers
+from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.schema import NodeStatus
+from preuve.io.store import DigestStore
+
+__all__ = ["build_many_command"]
+
+
+@handles_errors
+def build_many_command(
+    dossiers: Annotated[list[Path], typer.Argument(help="Dossier folders to build.")],
+    *,
+    store: StoreOpt = None,
+    model: Annotated[
+        str | None,
+        typer.Option("--model", help="rules (default), openai:NAME@URL[,URL...], hf:, replay:."),
+    ] = None,
+    executor: ExecutorOpt = None,
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", min=1, help="Threads per dossier (and local dossiers).")
+    ] = 4,
+    full: Annotated[
+        bool, typer.Option("--full", help="Recompute every node (reads no cache).")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Build (or bring up to date) several dossiers at once, one run each."""
+    targets = [open_dossier(folder) for folder in dossiers]
+    labels = [t.label for t in targets]
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    if repeated:
+        raise InputError(f"dossier listed twice: {repeated[0]}")
+    jobs = [DossierJob(t.label, t.snapshot, t.settings, t.principal) for t in targets]
+    with (
+        open_executor(executor, concurrency) as runner,
+        DigestStore(store_path(store)) as opened,
+    ):
+        summarizer = (
+            shipped_model(model, rules_summarizer, runner)
+            if runner.remote
+            else resolve_model(model, rules_summarizer)
+        )
+        for target in targets:
+            if target.manifest is not None:
+                manifest = target.manifest
+                opened.record_manifest(
+                    target.label, manifest.sha256, "read by build", manifest.as_dict()
+                )
+        reports = build_dossiers(
+            jobs,
+            summarizer,
+            opened,
+            runner,
+            mode="full" if full else "incremental",
+            concurrency=concurrency,
+        )
+    if as_json:
+        print_json([{"dossier": r.run.dossier, **build_dict(r)} for r in reports])
+    else:
+        for report in reports:
+            counters = report.counters
+            console.print(
+                f"{report.run.dossier}: {report.root.status.value}, run {report.run_id}, "
+                f"{counters.recomputed} recomputed, {counters.cache_hits} hits, "
+                f"{counters.model_calls} calls",
+                markup=False,
+            )
+    refused = any(n.status is NodeStatus.INVALID for r in reports for n in r.nodes)
+    raise typer.Exit(EXIT_REJECTED if refused else EXIT_OK)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from hypothesis import HealthCheck, settings
+
+from preuve.io.stores.pg_local import LocalPostgres, ServerUnavailableError, local_postgres
 
 # Property tests gate every landing: the same examples on every run (exploration is the job
 # of the atheris harnesses in fuzz/), and no wall-clock deadline on a loaded 2-core machine.
@@ -46,3 +50,42 @@ def financebench_dir(shared_dir: Path) -> Path:
     if not (folder / "evidence.jsonl").is_file():
         pytest.skip(f"FinanceBench sample not found in {folder}")
     return folder
+
+
+# A real PostgreSQL server for the store tests (tests/io, tests/cluster): one per session, a
+# database per test. Debian's initdb + pg_ctl in a temporary folder, on 127.0.0.1 and a free
+# port (as root it runs as the postgres user), stopped when the session ends; a machine
+# without PostgreSQL skips those cases with the reason.
+_NAMES = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[LocalPostgres]:
+    try:
+        # fsync off: the tests check behaviour, not durability across a power cut.
+        with local_postgres(fsync=False) as server:
+            yield server
+    except ServerUnavailableError as err:
+        pytest.skip(f"no PostgreSQL server: {err}")
+
+
+def new_database(server: LocalPostgres) -> str:
+    name = f"t{next(_NAMES)}"
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return server.database(name)
+
+
+@pytest.fixture
+def pg_url(pg_server: LocalPostgres) -> str:
+    """A fresh, empty database on the session's server."""
+    return new_database(pg_server)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_spec(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A spec of a new, empty store of each backend."""
+    if request.param == "sqlite":
+        return f"sqlite:{tmp_path / 'store.sqlite'}"
+    server: LocalPostgres = request.getfixturevalue("pg_server")
+    return new_database(server)

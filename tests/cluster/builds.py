@@ -10,7 +10,7 @@ from preuve.digest.dossier import load_dossier
 from preuve.digest.integrity import verified_row
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
-from preuve.io.store import DigestStore
+from preuve.io import open_store
 from preuve.models.base import Model
 
 SETTINGS = DigestSettings()
@@ -18,14 +18,14 @@ SETTINGS = DigestSettings()
 
 def build(
     folder: Path,
-    store_path: Path,
+    store_path: Path | str,
     executor: Executor,
     *,
     model: Model | None = None,
     mode: str = "incremental",
 ) -> BuildReport:
     snapshot = load_dossier(folder)
-    with DigestStore(store_path) as store:
+    with open_store(store_path) as store:
         return build_digest(
             snapshot,
             model or rules_summarizer(),
@@ -37,7 +37,7 @@ def build(
         )
 
 
-def run_integrity(store_path: Path, run_ids: list[str]) -> dict[str, int]:
+def run_integrity(store_path: Path | str, run_ids: list[str]) -> dict[str, int]:
     """Every node of the runs read back and verified, and counts that reveal duplicates or
     losses in a store these runs alone wrote to.
 
@@ -46,7 +46,7 @@ def run_integrity(store_path: Path, run_ids: list[str]) -> dict[str, int]:
     duplicate a lost attempt left behind); ``generations``: rows of model calls.
     """
     referenced: set[int] = set()
-    with DigestStore(store_path, read_only=True) as store:
+    with open_store(store_path, read_only=True) as store:
         for run_id in run_ids:
             records = store.run_nodes(run_id)
             for record in records:

@@ -35,7 +35,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusInfo:
 
 def _served(spec: Path | str, folder: Path) -> list[tuple[str, str, tuple[object, ...]]]:
     identity = rules_summarizer().identity
-    out = []
+    out: list[tuple[str, str, tuple[object, ...]]] = []
     with open_store(spec, read_only=True) as store:
         for snapshot in (load_dossier(folder), load_dossier(folder, {"doc-00": 2})):
             result = serve_digest(snapshot, store, SETTINGS, identity=identity, dossier=folder.name)

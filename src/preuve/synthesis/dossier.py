@@ -50,6 +50,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from preuve.core.documents import PAGE_SEPARATOR, Document
 from preuve.core.errors import InputError
 from preuve.synthesis.lexicon import read_extension
 from preuve.synthesis.rank_files import load_rank_table, split_rank_section
@@ -80,6 +81,19 @@ class DossierDocument:
     @property
     def source_info(self) -> SourceInfo:
         return SourceInfo(self.id, self.date, self.source_type, self.rank)
+
+    @property
+    def document(self) -> Document:
+        """This document as the core :class:`~preuve.core.documents.Document` every span
+        indexes (version 1; pages split on form feeds, one page without any)."""
+        return Document(
+            self.id,
+            1,
+            self.title,
+            self.date.isoformat(),
+            self.source_type.value,
+            tuple(self.text.split(PAGE_SEPARATOR)),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -159,6 +159,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "AccessState",
         "Document",
         "Snapshot",
+        "document_id",
         "text_sha256",
     ),
     "preuve.core.evidence": (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -37,8 +38,10 @@ def with_override(task: str, handler: Callable[[Request], str]) -> Model:
 def skip_longevity_sources(request: Request) -> str:
     """A sub-agent that reads past doc-30 and doc-31 (the planner cannot lose them any more:
     code assigns every relevant document a plan leaves out)."""
-    documents = [d for d in request.payload["documents"] if d["id"] not in {"doc-30", "doc-31"}]
-    skipped = replace(request, payload={**request.payload, "documents": documents})
+    blocks = re.compile(r'<document id="doc-3[01]".*?\n</document>', re.DOTALL)
+    system, user, *rest = request.messages
+    shown = replace(user, content=blocks.sub("", user.content))  # the rules read the prompt
+    skipped = replace(request, messages=(system, shown, *rest))
     return synthesis_rules_model().complete(skipped).text
 
 

@@ -158,9 +158,10 @@ def test_computed_value_keeps_decimal() -> None:
     [
         ("findings", {
             "SYNTHESIS_SCHEMA", "ComputedValue", "Contradiction", "Finding", "FindingStatus",
-            "Paragraph", "Plan", "SourcedValue", "Statement", "StatementSource", "SubTask",
-            "Synthesis", "distinct_values", "is_merged", "normalize_key", "sources_by_value",
-            "synthesis_from_dict", "synthesis_to_dict", "values_agree",
+            "Paragraph", "Plan", "RefusedStatement", "SourcedValue", "Statement",
+            "StatementSource", "SubTask", "Synthesis", "distinct_values", "is_merged",
+            "normalize_key", "sources_by_value", "synthesis_from_dict", "synthesis_to_dict",
+            "values_agree",
         }),
         ("dossier", {"Dossier", "DossierDocument", "load_dossier", "parse_document"}),
         ("contradictions", {

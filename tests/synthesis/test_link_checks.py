@@ -34,7 +34,7 @@ def answer(value: str) -> Completion:
         "attribute": "latence p95",
         "value": value,
         "text": f"Kestrel Serve : {value}.",
-        "sources": [{"doc_id": "doc-01"}],
+        "sources": [{"doc_id": "doc-01", "quote": "Kestrel Serve : latence p95 de 120 ms."}],
     }
     return Completion(json.dumps({"statements": [statement], "gaps": []}), "stop", 10, 10)
 

@@ -76,6 +76,10 @@ def rules_run(dossier: Dossier) -> SynthesisRun:
     return synthesize(dossier, synthesis_rules_model())
 
 
+# The passages of doc-16 and doc-17 (bundled dossier) on the Orvet advisory.
+UNFIXED = "ORV-SA-2026-004 : vulnérabilité critique, aucun correctif disponible."
+FIXED = "ORV-SA-2026-004 : corrigée dans Orvet 3.4.2."
+
 # The rules plan's sub-task for the question's criterion "l'état de sécurité".
 SECURITY = "etat-securit"
 
@@ -350,16 +354,16 @@ def _never() -> Any:
 def test_a_merged_statement_is_flagged_and_its_contradiction_still_found(
     dossier: Dossier, grid: Grid
 ) -> None:
-    merged = {
+    merged = {  # one statement folding doc-16 and doc-17, each source with its own quote
         "statements": [
             {
                 "subject": "Orvet",
                 "attribute": "ORV-SA-2026-004",
-                "value": "corrigée en 3.4.2",
+                "value": "corrigée dans Orvet 3.4.2",
                 "text": "ORV-SA-2026-004 : vulnérabilité critique, corrigée dans Orvet 3.4.2.",
                 "sources": [
-                    {"doc_id": "doc-16", "value": "sans correctif"},
-                    {"doc_id": "doc-17", "value": "corrigée en 3.4.2"},
+                    {"doc_id": "doc-16", "value": "aucun correctif", "quote": UNFIXED},
+                    {"doc_id": "doc-17", "value": "corrigée dans Orvet 3.4.2", "quote": FIXED},
                 ],
             }
         ],
@@ -376,7 +380,8 @@ def test_a_merged_statement_is_flagged_and_its_contradiction_still_found(
     assert len(security.merged_statements()) == 1
     assert "[FUSION" in run.evidence
     assert any("fusionne" in line for line in run.limit_lines)
-    assert ("Orvet", "ORV-SA-2026-004", "corrigée en 3.4.2", "sans correctif", 3) in table(
+    # values as written in the quoted passages (a value must be read inside its quote)
+    assert ("Orvet", "ORV-SA-2026-004", "corrigée dans Orvet 3.4.2", "aucun correctif", 3) in table(
         run.contradictions
     )
     assert run.status is LoopStatus.VALID
@@ -486,3 +491,74 @@ def test_gold_is_never_opened_by_inference(
     assert any(p.endswith("doc-06.md") for p in opened_paths)  # the recorder does see reads
     gold = str(corpus.grid.parent)
     assert [p for p in opened_paths if p.startswith(gold) or "grid" in p] == []
+
+
+INVENTED = "Tamaris Inference est publié sous licence MIT."
+
+
+def _with_invented_licence(request: Request) -> str:
+    """The rules answer, where doc-04's licence statement is replaced by an invented one:
+    a licence doc-04 never states, on a sentence doc-04 does not hold."""
+    answer = rules_answer(request)
+    if not any(d["id"] == "doc-04" for d in request.payload["documents"]):
+        return json.dumps(answer, ensure_ascii=False)
+    kept = [
+        s for s in answer["statements"]
+        if not (s["attribute"] == "licence" and any(x["doc_id"] == "doc-04" for x in s["sources"]))
+    ]  # fmt: skip
+    invented = {"subject": "Tamaris Inference", "attribute": "licence", "value": "MIT",
+                "text": INVENTED, "context": "",
+                "sources": [{"doc_id": "doc-04", "value": "MIT", "quote": INVENTED}]}  # fmt: skip
+    answer["statements"] = [*kept, invented]
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def test_an_invented_licence_quote_is_refused_counted_and_never_used(
+    dossier: Dossier, grid: Grid
+) -> None:
+    """Issue 13: the sub-agent answer inventing "licence MIT" against doc-04 was accepted
+    (its value's digits were all that was checked) and the run stayed VALID. Now the quote
+    check refuses the statement, the re-ask names the defect, the statement still failing is
+    dropped and counted; the run is VALID only with it listed under its limits."""
+    run = synthesize(dossier, routed({SUBAGENT_TASK: _with_invented_licence}))
+    [finding] = [f for f in run.findings if "doc-04" in f.docs_read]
+    [refused] = finding.refused
+    assert (refused.statement.value, refused.statement.doc_ids) == ("MIT", ("doc-04",))
+    assert [d.code for d in refused.defects] == ["quote_not_found"]
+    tamaris = [s for f in run.findings for s in f.statements if s.subject == "Tamaris Inference"]
+    assert all(s.value != "MIT" for s in tamaris)
+    assert run.statements_refused == 1 and run.to_dict()["statements_refused"] == 1
+    [call] = [
+        c for c in run.calls if c.task == SUBAGENT_TASK and c.subtask_id == finding.subtask_id
+    ]
+    assert call.status == "REFUSED" and len(call.attempts) == 2  # re-asked once, then refused
+    assert "quote_not_found" in [d.code for d in call.attempts[0].defects]
+    assert any("licence = 'MIT' (doc-04) refused" in line for line in run.limits.lines())
+    assert any("= 'MIT' (doc-04) refusé" in line for line in run.limit_lines)
+    assert "refusé" in run.evidence  # the synthesizer is told what was dropped
+    synthesis = run.synthesis or _never()
+    assert all(
+        v.value != "MIT" for c in run.contradictions if c.subject == "Tamaris Inference"
+        for v in c.values
+    )  # fmt: skip
+    assert INVENTED not in json.dumps(synthesis_to_dict(synthesis), ensure_ascii=False)
+    assert run.status is LoopStatus.VALID  # the synthesis rests only on verified statements
+    assert "C2" not in grade(grid, synthesis).contradictions_right  # and says it lost C2
+    again = SynthesisRun.from_dict(json.loads(json.dumps(run.to_dict())))
+    assert again.findings == run.findings
+
+
+def test_every_accepted_source_has_the_span_its_value_is_read_in(
+    dossier: Dossier, rules_run: SynthesisRun
+) -> None:
+    checked = 0
+    for finding in rules_run.findings:
+        assert finding.refused == ()
+        for statement in finding.statements:
+            for source in statement.sources:
+                span = source.span
+                assert span is not None and span.doc_id == source.doc_id
+                document = dossier.get(source.doc_id) or _never()
+                assert document.text[span.start : span.end] == span.quote
+                checked += 1
+    assert checked > 40

@@ -270,13 +270,17 @@ def completion(data: object) -> Completion:
     return Completion(json.dumps(data, ensure_ascii=False), "stop", 10, 10)
 
 
+QUOTE = "Zephyr Serve : latence p95 de 200 ms."
+
+
 def statement(doc_id: str, value: str = "200 ms", **source: Any) -> dict[str, Any]:
+    """A statement whose one source quotes :data:`QUOTE` unless ``quote`` is given."""
     return {
         "subject": "Zephyr Serve",
         "attribute": "latence p95",
         "value": value,
         "text": "Zephyr Serve : latence p95 de 200 ms.",
-        "sources": [{"doc_id": doc_id, **source}],
+        "sources": [{"doc_id": doc_id, "quote": QUOTE, **source}],
     }
 
 
@@ -322,8 +326,8 @@ def test_merged_values_pass_the_check_and_are_flagged() -> None:
             {
                 **statement("n-1", value="200 ms"),
                 "sources": [
-                    {"doc_id": "n-1", "value": "200 ms"},
-                    {"doc_id": "n-2", "value": "90 ms"},
+                    {"doc_id": "n-1", "value": "200 ms", "quote": QUOTE},
+                    {"doc_id": "n-2", "value": "90 ms", "quote": "latence p95 de 90 ms"},
                 ],
             }
         ],
@@ -390,3 +394,89 @@ def test_the_request_carries_the_documents_for_both_engines() -> None:
     assert [d["id"] for d in request.payload["documents"]] == ["n-1"]
     assert request.response_schema is not None
     assert "Zephyr Serve : latence p95 de 200 ms." in request.messages[1].content
+
+
+# --- the quote of each source, resolved to a span -------------------------------------------
+
+NOTE = (
+    "Zephyr Serve : latence p95 de 200 ms.\n"
+    "Le débit mesuré est de 2 400 tok/s sur le banc commun.\n"
+    "Zephyr Serve prend en charge OIDC. Licence : Apache-2.0."
+)
+NOTE_SCOPE = [doc("n-1", NOTE)]
+
+
+def quoted(value: str, quote: str | None, attribute: str = "latence p95") -> dict[str, Any]:
+    source: dict[str, Any] = {"doc_id": "n-1", "value": value}
+    if quote is not None:
+        source["quote"] = quote
+    return {"statements": [{"subject": "Zephyr Serve", "attribute": attribute, "value": value,
+                            "text": "", "sources": [source]}], "gaps": []}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("answer", "codes"),
+    [
+        pytest.param(quoted("200 ms", "Zephyr Serve : latence p95 de 200 ms."), [], id="verbatim"),
+        pytest.param(quoted("200 ms", "zephyr serve : LATENCE p95 de 200 ms"), [],
+                     id="case-and-final-dot"),
+        pytest.param(quoted("2400 tok/s", "Le débit mesuré est de 2 400 tok/s"), [],
+                     id="value-by-meaning"),
+        pytest.param(quoted("Apache 2.0", "Licence : Apache-2.0.", "licence"), [],
+                     id="licence-spelt-with-a-dash"),
+        pytest.param(quoted("oui", "Zephyr Serve prend en charge OIDC.", "OIDC"), [],
+                     id="yes-from-its-cue"),
+        pytest.param(quoted("200 ms", None), ["quote_missing"], id="no-quote"),
+        pytest.param(quoted("MIT", "Zephyr Serve est publié sous licence MIT.", "licence"),
+                     ["quote_not_found"], id="invented"),
+        pytest.param(quoted("200 ms", "Zephyr Serve affiche une latence p95 de 200 ms."),
+                     ["quote_not_found"], id="paraphrased"),
+        pytest.param(
+            quoted("200 ms", "Zephyr Serve : latence p95 de 200 ms. Zephyr Serve prend en charge"),
+            ["quote_not_found"], id="glued-passages",
+        ),
+        pytest.param(quoted("200 ms", "200 ms."), ["quote_too_short"], id="too-short"),
+        pytest.param(quoted("2 400 tok/s", "Zephyr Serve : latence p95 de 200 ms."),
+                     ["value_not_in_source"], id="value-elsewhere-in-the-document"),
+        pytest.param(quoted("non", "Zephyr Serve prend en charge OIDC.", "OIDC"),
+                     ["value_not_in_source"], id="no-against-a-yes-cue"),
+    ],
+)  # fmt: skip
+def test_each_source_rests_on_its_verbatim_quote(answer: dict[str, Any], codes: list[str]) -> None:
+    checked = check_findings(completion(answer), TASK, NOTE_SCOPE)
+    assert [d.code for d in checked.defects] == codes
+    if codes:
+        assert checked.defects[0].path.startswith("statements[0].sources[0]")
+        return
+    assert checked.value is not None
+    [source] = checked.value.statements[0].sources
+    span = source.span
+    assert span is not None and (span.doc_id, span.page, span.version) == ("n-1", 1, 1)
+    assert NOTE[span.start : span.end] == span.quote
+
+
+def test_a_statement_still_failing_after_the_re_ask_is_dropped_and_counted() -> None:
+    good = quoted("200 ms", "Zephyr Serve : latence p95 de 200 ms.")
+    bad = quoted("MIT", "Zephyr Serve est publié sous licence MIT.", "licence")
+    answer = completion({"statements": good["statements"] + bad["statements"], "gaps": []})
+    request = subagent_request(TASK, NOTE_SCOPE, "Quel produit ?", PRODUCTS)
+    model = ScriptedModel([answer, answer])
+    result = ask_verified(model, request, lambda c: check_findings(c, TASK, NOTE_SCOPE))
+    assert result.status is LoopStatus.REFUSED
+    assert "quote_not_found" in model.requests[1].messages[-1].content  # the re-ask says why
+    finding = finding_from_result(TASK, result, ("n-1",), NOTE_SCOPE)
+    assert finding.status is FindingStatus.OK
+    assert [s.value for s in finding.statements] == ["200 ms"]
+    assert [(r.statement.value, r.defects[0].code) for r in finding.refused] == [
+        ("MIT", "quote_not_found")
+    ]
+    data = json.loads(json.dumps(finding_to_dict(finding)))
+    assert data["statements_refused"] == 1
+    assert finding_from_dict(data) == finding  # spans and refusals round-trip
+
+
+def test_the_rules_sub_agent_quotes_the_text_the_model_is_given() -> None:
+    request = subagent_request(TASK, NOTE_SCOPE, "Quel produit ?", PRODUCTS)
+    assert all("text" not in d for d in request.payload["documents"])  # no side channel
+    checked = check_findings(completion(json.loads(rules_findings(request))), TASK, NOTE_SCOPE)
+    assert checked.value is not None and checked.value.statements

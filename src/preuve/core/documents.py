@@ -29,6 +29,7 @@ __all__ = [
     "AccessState",
     "Document",
     "Snapshot",
+    "document_id",
     "text_sha256",
 ]
 
@@ -42,6 +43,16 @@ _DOC_ID = re.compile(r"[^\s\x00-\x1f\x7f]+")
 def text_sha256(text: str) -> str:
     """SHA-256 hex digest of ``text`` encoded as UTF-8."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def document_id(name: str) -> str:
+    """A valid document id from a file name or label: its last path part without the
+    extension, each run of whitespace or control characters as one ``-``
+    (``reports/Rapport 2025.pdf`` is ``Rapport-2025``); ``document`` when nothing is left."""
+    base = re.split(r"[\\/]", name)[-1]
+    stem = base.rsplit(".", 1)[0] if "." in base[1:] else base
+    cleaned = re.sub(r"[\s\x00-\x1f\x7f]+", "-", stem).strip("-")
+    return cleaned or "document"
 
 
 def _is_int(value: object) -> bool:
@@ -166,6 +177,14 @@ class Document:
     def with_access(self, access: AccessState) -> Document:
         """The same version with another access state."""
         return replace(self, access=access)
+
+    @classmethod
+    def from_pages(
+        cls, name: str, pages: Iterable[str], *, title: str = "", source_type: str = ""
+    ) -> Document:
+        """Version 1 of the document extracted from file ``name`` (id: :func:`document_id`)
+        with its page texts, e.g. a report of workflow 1 read by :mod:`preuve.io.pdf`."""
+        return cls(document_id(name), 1, title or name, "", source_type, tuple(pages))
 
 
 def _check_date(doc_id: str, value: object) -> None:

@@ -1,5 +1,9 @@
 """Spans (evidence): exact pieces of a document version's text, and their validation.
 
+One :class:`Span` type is the evidence of every workflow: a quote of workflow 1 resolved by
+the quote check (``QuoteResult.span``, a memo signal's ``span``), the passage each source of
+a workflow 2 statement rests on, and the lines a digest claim cites.
+
 A span is ``doc_id, version, page (optional), start, end, quote, text_sha256``; ``start``
 and ``end`` are half-open Python ``str`` indices into :attr:`Document.text` (pages joined
 by a form feed), and its id is ``"{doc_id}@{version}:{start}:{end}"``.
@@ -70,6 +74,11 @@ class Span:
     @property
     def id(self) -> str:
         return span_id(self.doc_id, self.version, self.start, self.end)
+
+    @property
+    def text(self) -> str:
+        """The exact text of the span (``quote``: the document's characters, not a model's)."""
+        return self.quote
 
     def as_dict(self) -> dict[str, object]:
         """Plain JSON-ready form, with its id (read back by :func:`span_from_mapping`)."""

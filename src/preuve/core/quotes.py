@@ -33,6 +33,8 @@ from enum import StrEnum
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from preuve.core.documents import Document
+from preuve.core.evidence import Span, make_span
 from preuve.core.text import Lenient, Normalized, lenient, normalize, normalize_quote
 from preuve.core.tokens import TokenCut, TokenIndex
 
@@ -103,7 +105,12 @@ class Diagnostic:
 
 @dataclass(frozen=True, slots=True)
 class QuoteResult:
-    """The verdict on one (page, quote): verified or not, where, and why not."""
+    """The verdict on one (page, quote): verified or not, where, and why not.
+
+    ``start``/``end`` index the cited page; ``span`` is the same passage as the one
+    :class:`~preuve.core.evidence.Span` of every workflow (offsets into the whole document
+    text), set on a verified quote when the checker knows its document
+    (:meth:`QuoteChecker.of`)."""
 
     verified: bool
     verdict: Verdict
@@ -114,9 +121,10 @@ class QuoteResult:
     reason: str = ""
     other_page: int | None = None
     diagnostic: Diagnostic | None = None
+    span: Span | None = None
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready, in a stable key order."""
+        """JSON-ready, in a stable key order (the span, when known, last)."""
         return {
             "verified": self.verified,
             "verdict": self.verdict.value,
@@ -127,6 +135,7 @@ class QuoteResult:
             "reason": self.reason,
             "other_page": self.other_page,
             "diagnostic": self.diagnostic.to_dict() if self.diagnostic else None,
+            **({"span": self.span.as_dict()} if self.span is not None else {}),
         }
 
 
@@ -279,6 +288,15 @@ class QuoteChecker:
         self._tokens: dict[tuple[int, bool], TokenIndex] = {}
         self._token_pages: dict[str, int] | None = None
         self._joined_lenient: tuple[str, list[int]] | None = None
+        self._document: Document | None = None
+
+    @classmethod
+    def of(cls, document: Document, *, lenient: bool = True, diagnose: bool = True) -> QuoteChecker:
+        """A checker over ``document``'s pages whose verified results carry their
+        :class:`~preuve.core.evidence.Span` in that document."""
+        checker = cls(document.pages, lenient=lenient, diagnose=diagnose)
+        checker._document = document
+        return checker
 
     @property
     def n_pages(self) -> int:
@@ -310,7 +328,15 @@ class QuoteChecker:
         found = self._locate(index, quote.strip(), needle, cuts)
         if found is not None:
             verdict, start, end = found
-            return QuoteResult(True, verdict, page, start, end, self._pages[index][start:end])
+            return QuoteResult(
+                True,
+                verdict,
+                page,
+                start,
+                end,
+                self._pages[index][start:end],
+                span=self._span(page, start, end),
+            )
         other = self._other_page(index, needle)
         if other is not None:
             return QuoteResult(
@@ -331,6 +357,21 @@ class QuoteChecker:
                 ),
             )
         return self._not_found(index, needle)
+
+    def find(self, quote: str) -> QuoteResult:
+        """Check ``quote`` when no page is cited: on page 1, else on the page the check
+        finds it on (same tiers); a refusal names page 1."""
+        first = self.verify(1, quote)
+        if first.verdict is Verdict.FOUND_ON_OTHER_PAGE and first.other_page is not None:
+            return self.verify(first.other_page, quote)
+        return first
+
+    def _span(self, page: int, start: int, end: int) -> Span | None:
+        document = self._document
+        if document is None or start >= end:
+            return None
+        offset = document.page_offset(page)
+        return make_span(document, offset + start, offset + end)
 
     # -- tiers on the cited page ------------------------------------------------------
 

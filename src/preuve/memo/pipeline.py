@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from preuve.cluster.executor import Executor, LocalExecutor
+from preuve.core.documents import Document
 from preuve.core.facts import Fact
 from preuve.core.numbers import Locale
 from preuve.core.quotes import QuoteChecker
@@ -244,7 +245,8 @@ def analyse_report(
     lang = language or statements.locale
     ratios = compute_ratios(statements, company, lang)
     alerts = compute_alerts(statements, ratios, company, lang)
-    reading = read_signals(model, company.name, pages, checker=QuoteChecker(pages), quotes=quotes)
+    checker = QuoteChecker.of(Document.from_pages(report, pages))  # signals carry their spans
+    reading = read_signals(model, company.name, pages, checker=checker, quotes=quotes)
     facts = build_facts(company, ratios, alerts, reading.verified, lang)
     memo = write_memo(model, company.name, facts, statements.years, lang)
     return CompanyMemo(

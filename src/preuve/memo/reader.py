@@ -30,6 +30,7 @@ from typing import Any
 
 from preuve.core.defects import Defect
 from preuve.core.errors import ConfigError
+from preuve.core.evidence import Span
 from preuve.core.jsonout import parse_model_json
 from preuve.core.quotes import QuoteChecker, QuoteResult
 from preuve.memo.cues import CATEGORIES, classify_sentence, fold, page_sentences
@@ -107,7 +108,11 @@ READER_SYSTEM = (
 
 @dataclass(frozen=True, slots=True)
 class VerifiedSignal:
-    """A signal whose quote was found on its page: ``matched == page[start:end]``."""
+    """A signal whose quote was found on its page: ``matched == page[start:end]``.
+
+    ``span`` is the same passage as the one :class:`~preuve.core.evidence.Span` of every
+    workflow (offsets into the report's whole text), when the checker knows the report
+    (:meth:`QuoteChecker.of`); ``page``/``start``/``end`` stay page-relative for the viewer."""
 
     category: str
     quote: str
@@ -116,9 +121,10 @@ class VerifiedSignal:
     end: int
     matched: str
     verdict: str
+    span: Span | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "category": self.category,
             "quote": self.quote,
             "page": self.page,
@@ -127,6 +133,9 @@ class VerifiedSignal:
             "matched": self.matched,
             "verdict": self.verdict,
         }
+        if self.span is not None:
+            data["span"] = self.span.as_dict()
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +347,7 @@ def _screen(value: object, checker: QuoteChecker) -> _Screened:
                 end=result.end,
                 matched=result.matched or "",
                 verdict=result.verdict.value,
+                span=result.span,
             )
         )
     return _Screened(tuple(verified), tuple(rejected))

@@ -362,6 +362,8 @@ class DossierLimits:
     merged: tuple[tuple[str, str, str], ...]
     coverage: tuple[tuple[str, str], ...] = ()
     unknown_types: tuple[tuple[str, str], ...] = ()
+    # (sub-task, subject, attribute, value, documents): statements refused, their quote failed
+    refused: tuple[tuple[str, str, str, str, str], ...] = ()
 
     def reason(self, doc_id: str) -> str:
         return next((r for d, r in self.coverage if d == doc_id), "")
@@ -384,6 +386,11 @@ class DossierLimits:
             f"- sub-task {t}: one statement on {s} / {a} merges sources with different values"
             for t, s, a in self.merged
         ]
+        out += [
+            f"- sub-task {t}: statement {s} / {a} = {v!r} ({d}) refused: its quote failed the"
+            " check (dropped, not used)"
+            for t, s, a, v, d in self.refused
+        ]
         return tuple(out)
 
 
@@ -391,7 +398,7 @@ def dossier_limits(
     plan: Plan, findings: Sequence[Finding], doc_ids: Iterable[str]
 ) -> DossierLimits:
     """Uncovered documents, documents read but cited by no statement of any finding,
-    NOT INVESTIGATED sub-tasks and merged statements."""
+    NOT INVESTIGATED sub-tasks, merged statements and refused statements."""
     used = frozenset(d for f in findings for d in f.cited)
     read = [d for f in findings for d in f.docs_read]
     return DossierLimits(
@@ -404,4 +411,15 @@ def dossier_limits(
             (f.subtask_id, s.subject, s.attribute) for f in findings for s in f.merged_statements()
         ),
         coverage=plan.coverage,
+        refused=tuple(
+            (
+                f.subtask_id,
+                r.statement.subject,
+                r.statement.attribute,
+                r.statement.value,
+                ", ".join(dict.fromkeys(r.statement.doc_ids)),
+            )
+            for f in findings
+            for r in f.refused
+        ),
     )

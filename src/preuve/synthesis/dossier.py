@@ -50,18 +50,18 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from preuve.core.documents import PAGE_SEPARATOR, Document, Snapshot
 from preuve.core.errors import InputError
+from preuve.core.frontmatter import read_front_matter
 from preuve.synthesis.lexicon import read_extension
 from preuve.synthesis.rank_files import load_rank_table, split_rank_section
 from preuve.synthesis.ranks import RankTable, SourceInfo, SourceType, default_rank_table
 
 __all__ = ["Dossier", "DossierDocument", "load_dossier", "parse_document"]
 
-_FENCE = "---"
 _KEYS = ("id", "title", "date", "source_type")
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_HEADER_LINE = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<value>.*)")
 _FIX = "see the dossier format in preuve.synthesis.dossier"
 LEXICON_FILE = "lexicon.toml"
 
@@ -80,6 +80,19 @@ class DossierDocument:
     @property
     def source_info(self) -> SourceInfo:
         return SourceInfo(self.id, self.date, self.source_type, self.rank)
+
+    @property
+    def document(self) -> Document:
+        """This document as the core :class:`~preuve.core.documents.Document` every span
+        indexes (version 1; pages split on form feeds, one page without any)."""
+        return Document(
+            self.id,
+            1,
+            self.title,
+            self.date.isoformat(),
+            self.source_type.value,
+            tuple(self.text.split(PAGE_SEPARATOR)),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +115,11 @@ class Dossier:
     def source_infos(self) -> Mapping[str, SourceInfo]:
         """Doc id → what arbitration knows of it (date, source type)."""
         return MappingProxyType({d.id: d.source_info for d in self.documents})
+
+    def snapshot(self) -> Snapshot:
+        """The documents as the core :class:`~preuve.core.documents.Snapshot` every span
+        of the run is valid against."""
+        return Snapshot.of(d.document for d in self.documents)
 
 
 def _error(name: str, line: int | None, message: str) -> InputError:
@@ -140,44 +158,18 @@ def _checked_type(entry: tuple[str, int], name: str, table: RankTable) -> Source
     return parsed
 
 
-def _header(lines: list[str], name: str) -> tuple[dict[str, tuple[str, int]], int]:
-    """Header values with their line numbers, and the line number of the closing fence."""
-    if not lines or lines[0].strip() != _FENCE:
-        raise _error(name, 1, "a document must start with a '---' header line")
-    values: dict[str, tuple[str, int]] = {}
-    for number, line in enumerate(lines[1:], start=2):
-        stripped = line.strip()
-        if stripped == _FENCE:
-            missing = [key for key in _KEYS if key not in values]
-            if missing:
-                raise _error(name, number, f"header misses {', '.join(missing)}")
-            return values, number
-        if not stripped:
-            continue
-        match = _HEADER_LINE.fullmatch(stripped)
-        if match is None:
-            raise _error(name, number, f"header line {stripped!r} is not 'key: value'")
-        key, value = match.group("key").lower(), match.group("value").strip()
-        if key not in _KEYS:
-            raise _error(name, number, f"unknown header key {key!r} (allowed: {', '.join(_KEYS)})")
-        if key in values:
-            raise _error(name, number, f"header key {key!r} appears twice")
-        if not value:
-            raise _error(name, number, f"empty value for {key!r}")
-        values[key] = (value, number)
-    raise _error(name, len(lines), "the header is not closed by a '---' line")
-
-
 def parse_document(text: str, name: str, table: RankTable | None = None) -> DossierDocument:
     """Parse one document file's text; ``name`` is used in error messages only. Its source
     type is read with ``table`` (the default rank table when None)."""
-    lines = text.splitlines()
-    values, end = _header(lines, name)
+    header = read_front_matter(
+        text, _KEYS, _KEYS, error=lambda line, message: _error(name, line, message)
+    )
+    values, end = header.values, header.end
     doc_id = _checked_id(values["id"], name)
     doc_date = _checked_date(values["date"], name)
     ranks = table or default_rank_table()
     source_type = _checked_type(values["source_type"], name, ranks)
-    body = "\n".join(lines[end:]).strip()
+    body = header.body
     if not body:
         raise _error(name, end, "the document has no text after its header")
     rank = ranks.rank(source_type) if table is not None else None

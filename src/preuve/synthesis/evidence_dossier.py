@@ -241,6 +241,11 @@ def limit_lines(limits: DossierLimits) -> list[str]:
         "différentes (la contradiction est relevée par le code)"
         for t, s, a in limits.merged
     ]
+    lines += [
+        f"- sous-tâche {t} : constat {s} / {a} = {v!r} ({d}) refusé : sa citation n'a pas"
+        " passé la vérification (écarté, non utilisé)"
+        for t, s, a, v, d in limits.refused
+    ]
     return lines
 
 

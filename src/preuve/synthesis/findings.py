@@ -3,8 +3,10 @@
     Plan ── SubTask(id, question, scope)            planner
     Finding(subtask_id, status, statements, gaps,   sub-agent, one per sub-task
             docs_read, error)
-      └── Statement(subject, attribute, value, text, sources)
-            └── StatementSource(doc_id, value)      the value as read in *that* document
+      ├── Statement(subject, attribute, value, text, sources)
+      │     └── StatementSource(doc_id, value,      the value as read in *that* document,
+      │                         quote, span)        and the Span of it that states it
+      └── RefusedStatement(statement, defects)  a statement whose quote failed the check
     Contradiction(subject, attribute, retained,     code (contradictions.py) and synthesizer
                   rejected, rule, reason)
     Synthesis(paragraphs, contradictions, numbers)  synthesizer (numbers: computed by code)
@@ -29,8 +31,9 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from preuve.core.defects import render_defects
+from preuve.core.defects import Defect, render_defects
 from preuve.core.errors import InputError
+from preuve.core.evidence import Span
 from preuve.core.jsonout import validate_schema
 from preuve.core.numbers import Locale
 from preuve.synthesis.matcher import same_value
@@ -43,6 +46,7 @@ __all__ = [
     "FindingStatus",
     "Paragraph",
     "Plan",
+    "RefusedStatement",
     "SourcedValue",
     "Statement",
     "StatementSource",
@@ -115,12 +119,15 @@ class Plan:
 @dataclass(frozen=True, slots=True)
 class StatementSource:
     """A document cited by a statement; ``value`` is the value read in it (None: the
-    statement's own value); ``quote`` the verbatim passage of that document it rests on
-    (plain data: the quote check resolves it to a span)."""
+    statement's own value); ``quote`` the passage of that document it rests on, as the
+    sub-agent wrote it; ``span`` that passage located by the quote check
+    (:mod:`preuve.synthesis.sources`): every source of an accepted statement has one, and
+    its value is read inside it."""
 
     doc_id: str
     value: str | None = None
     quote: str | None = None
+    span: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +165,20 @@ def is_merged(statement: Statement, locale: Locale = Locale.FR) -> bool:
     return len(distinct_values((v for _, v in statement.values_by_source()), locale)) > 1
 
 
+@dataclass(frozen=True, slots=True)
+class RefusedStatement:
+    """A statement a sub-agent made whose sources failed the quote check after the re-ask:
+    dropped from the finding, kept here with its defects and counted."""
+
+    statement: Statement
+    defects: tuple[Defect, ...]
+
+    @property
+    def reason(self) -> str:
+        """The first defect, on one line."""
+        return self.defects[0].render().replace("\n", " ") if self.defects else ""
+
+
 class FindingStatus(StrEnum):
     OK = "ok"
     NOT_INVESTIGATED = "NOT INVESTIGATED"
@@ -174,9 +195,12 @@ class Finding:
     docs_read: tuple[str, ...] = ()
     status: FindingStatus = FindingStatus.OK
     error: str = ""
+    refused: tuple[RefusedStatement, ...] = ()  # dropped: their quotes failed the check
 
     def __post_init__(self) -> None:
-        if self.status is FindingStatus.NOT_INVESTIGATED and (self.statements or not self.error):
+        if self.status is FindingStatus.NOT_INVESTIGATED and (
+            self.statements or self.refused or not self.error
+        ):
             raise ValueError("a NOT INVESTIGATED finding has an error and no statement")
         if self.status is FindingStatus.OK and self.error:
             raise ValueError("an ok finding carries no error")

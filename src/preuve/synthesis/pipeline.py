@@ -12,9 +12,17 @@ Sub-agents of independent sub-tasks run concurrently: each sub-task is a sans-I/
 :func:`~preuve.models.loop.verification_flow`, and every round of pending requests is sent
 together through :func:`~preuve.models.pool.complete_many`.
 
+Every source of a sub-agent statement rests on a quote of its document, resolved to a
+:class:`~preuve.core.evidence.Span` by the quote check and holding the value
+(:mod:`preuve.synthesis.sources`); a statement whose quote still fails after the re-ask is
+refused: dropped from its finding, kept in ``refused`` with its defects, counted in
+:attr:`SynthesisRun.statements_refused` and listed under the limits, so the synthesis never
+rests on it and never loses it silently (like a rejected signal of workflow 1).
+
 Status: VALID when the plan and the synthesis pass their checks (a NOT INVESTIGATED sub-task
-does not refuse the run: it is listed under the limits); REFUSED otherwise, with the
-defects. When the model is the rules engine, the engine label is ``rules`` everywhere.
+or a refused statement does not refuse the run: it is listed under the limits); REFUSED
+otherwise, with the defects. When the model is the rules engine, the engine label is
+``rules`` everywhere.
 """
 
 from __future__ import annotations
@@ -61,7 +69,7 @@ from preuve.synthesis.findings import (
     synthesis_from_dict,
     synthesis_to_dict,
 )
-from preuve.synthesis.lexicon import extended_lexicon
+from preuve.synthesis.lexicon import Lexicon, extended_lexicon
 from preuve.synthesis.planner import (
     PLANNER_TASK,
     complete_coverage,
@@ -74,6 +82,7 @@ from preuve.synthesis.planner import (
     rules_plan,
 )
 from preuve.synthesis.ranks import SourceInfo, SourceType
+from preuve.synthesis.sources import checkers_of
 from preuve.synthesis.subagent import (
     SUBAGENT_TASK,
     check_findings,
@@ -251,6 +260,11 @@ class SynthesisRun:
         return dossier_limits(plan, self.findings, [d.id for d in self.documents])
 
     @property
+    def statements_refused(self) -> int:
+        """Statements dropped because their quotes failed the check (as rejected signals)."""
+        return sum(len(f.refused) for f in self.findings)
+
+    @property
     def limit_lines(self) -> list[str]:
         return limit_lines(self.limits)
 
@@ -283,6 +297,7 @@ class SynthesisRun:
             "failures": [{"subtask_id": t, "error": e} for t, e in limits.not_investigated],
             "uncovered": list(limits.uncovered),
             "read_but_not_used": list(limits.read_but_not_used),
+            "statements_refused": self.statements_refused,
             "contradictions": contradictions_to_dicts(self.contradictions),
             "computed": computed_to_dicts(self.computed),
             "evidence": self.evidence,
@@ -333,10 +348,12 @@ def _run_from(data: Mapping[str, Any]) -> SynthesisRun:
 
 
 def _checker(
-    task: SubTask, documents: Sequence[DossierDocument]
+    task: SubTask, documents: Sequence[DossierDocument], lexicon: Lexicon
 ) -> Callable[[Completion], Checked[Finding]]:
+    checkers = checkers_of(documents)  # each document normalized once for both attempts
+
     def check(completion: Completion) -> Checked[Finding]:
-        return check_findings(completion, task, documents)
+        return check_findings(completion, task, documents, checkers, lexicon)
 
     return check
 
@@ -441,6 +458,7 @@ def _investigate(
     remote: _RemoteCalls | None = None,
 ) -> tuple[tuple[Finding, ...], tuple[RoleCall, ...]]:
     """Every sub-agent, concurrently; a failed sub-task is kept as NOT INVESTIGATED."""
+    lexicon = extended_lexicon(dossier.lexicon)
     scopes = [
         tuple(d for d in (dossier.get(i) for i in t.scope) if d is not None) for t in plan.subtasks
     ]
@@ -455,7 +473,7 @@ def _investigate(
                 aliases=product_aliases(dossier.question, products),
                 lexicon=dossier.lexicon,
             ),
-            _checker(task, documents),
+            _checker(task, documents, lexicon),
         )
         for task, documents in zip(plan.subtasks, scopes, strict=True)
     ]
@@ -467,7 +485,7 @@ def _investigate(
         if isinstance(result, BudgetError):
             findings.append(not_investigated(task, result.one_line(), read))
             continue
-        findings.append(finding_from_result(task, result, read))
+        findings.append(finding_from_result(task, result, read, documents, lexicon))
         calls.append(RoleCall.of(SUBAGENT_TASK, result, task.id))
     return tuple(findings), tuple(calls)
 

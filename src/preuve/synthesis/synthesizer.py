@@ -353,11 +353,13 @@ If no rule decides, leave it unresolved: "retained": null, "rule": null, every v
 Every paragraph lists in "sources" the ids of the documents it rests on; cite only ids of the
 dossier's findings. Copy every number from the findings or from the values computed by code:
 never compute anything yourself (do not add up yearly fleets, do not multiply prices).
-Answer with one JSON object only:
-{"paragraphs": [{"text": "...", "sources": ["doc-06"]}],
- "contradictions": [{"subject": "...", "attribute": "...",
-   "retained": {"value": "...", "sources": ["doc-06"]},
-   "rejected": [{"value": "...", "sources": ["doc-02"]}], "rule": 1, "reason": "..."}]}"""
+Answer with one JSON object only, with two keys:
+- "paragraphs": a list of objects with the keys "text" (the paragraph, your own sentences)
+  and "sources" (a list of the document ids it rests on, copied from the dossier);
+- "contradictions": a list of objects with the keys "subject" and "attribute" (as the
+  dossier names them), "retained" (an object with the keys "value" and "sources", or null
+  when no rule decides), "rejected" (a list of such objects), "rule" (the number of the
+  rule that decided, or null) and "reason" (one sentence saying why)."""
 
 
 def synthesizer_request(evidence: EvidenceDossier) -> Request:

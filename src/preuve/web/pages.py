@@ -46,7 +46,9 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image, ImageDraw
 
+from preuve.core.documents import PAGE_SEPARATOR
 from preuve.core.errors import DocumentError
+from preuve.core.evidence import Span
 from preuve.io.pdf import PDFIUM_LOCK, load_page, load_pages
 from preuve.io.registry import REGISTRY_NAME
 
@@ -64,6 +66,7 @@ __all__ = [
     "read_capped",
     "reference_index_map",
     "render_scale",
+    "span_on_page",
 ]
 
 
@@ -112,6 +115,21 @@ class Registry:
         except OSError:
             return None
         return next((d for d in self.documents.values() if d.path == wanted), None)
+
+
+def span_on_page(pages: Sequence[str], span: Span) -> tuple[int, int, int] | None:
+    """``(page, start, end)`` of ``span`` on its page of the registered text ``pages``
+    (offsets of a span index the pages joined by form feeds), or None when that text does
+    not hold the span's quote there: the viewer then highlights nothing rather than the
+    wrong characters."""
+    if span.page is None or not 1 <= span.page <= len(pages):
+        return None
+    offset = sum(len(page) + len(PAGE_SEPARATOR) for page in pages[: span.page - 1])
+    start, end = span.start - offset, span.end - offset
+    text = pages[span.page - 1]
+    if not 0 <= start < end <= len(text) or text[start:end] != span.quote:
+        return None
+    return span.page, start, end
 
 
 def read_capped(path: Path, limit: int) -> bytes:

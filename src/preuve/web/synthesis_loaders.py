@@ -7,18 +7,20 @@ written when a run was graded (the viewer never reads the grid itself).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from preuve.core.errors import PreuveError
+from preuve.core.errors import DocumentError, PreuveError
 from preuve.synthesis.evidence_dossier import RULE_TEXT
-from preuve.synthesis.findings import SourcedValue, is_merged
+from preuve.synthesis.findings import RefusedStatement, SourcedValue, StatementSource, is_merged
 from preuve.synthesis.pipeline import SynthesisRun
 from preuve.synthesis.ranks import SourceInfo, SourceType, rank_of
 from preuve.web.layout import RunLayout, read_json, run_entries, scalar
-from preuve.web.pages import DocumentLibrary, Registry
+from preuve.web.pages import DocumentLibrary, Registry, span_on_page
 from preuve.web.views import (
     ContradictionView,
     MemoParagraph,
+    RefusedView,
     ScoreView,
     SourceRef,
     StatementView,
@@ -70,7 +72,39 @@ def _score(data: object) -> ScoreView | None:
     return ScoreView(scalar(data["total"]), tuple(lines))
 
 
-def _subtasks(run: SynthesisRun, registry: Registry) -> tuple[SubtaskView, ...]:
+def _evidence_ref(
+    source: StatementSource, run: SynthesisRun, registry: Registry, library: DocumentLibrary
+) -> SourceRef:
+    """A statement's source: its document, and the page with its span highlighted (when
+    the registered text holds the span's quote there, as it was verified)."""
+    ref = _source_ref(source.doc_id, run, registry)
+    registered = registry.get(source.doc_id)
+    span = source.span
+    if span is None or registered is None:
+        return replace(ref, quote=source.quote or "")
+    try:
+        located = span_on_page(library.pages(registered), span)
+    except DocumentError:
+        located = None
+    if located is None:
+        return replace(ref, quote=span.quote)
+    return replace(ref, href=page_href(source.doc_id, *located), quote=span.quote, located=True)
+
+
+def _refused(refused: RefusedStatement, run: SynthesisRun, registry: Registry) -> RefusedView:
+    statement = refused.statement
+    return RefusedView(
+        statement.subject,
+        statement.attribute,
+        statement.value,
+        tuple(_source_ref(d, run, registry) for d in dict.fromkeys(statement.doc_ids)),
+        refused.reason,
+    )
+
+
+def _subtasks(
+    run: SynthesisRun, registry: Registry, library: DocumentLibrary
+) -> tuple[SubtaskView, ...]:
     findings = {f.subtask_id: f for f in run.findings}
     views = []
     for task in run.plan.subtasks if run.plan is not None else ():
@@ -81,7 +115,7 @@ def _subtasks(run: SynthesisRun, registry: Registry) -> tuple[SubtaskView, ...]:
                 s.attribute,
                 s.value,
                 s.text,
-                tuple(_source_ref(d, run, registry) for d in s.doc_ids),
+                tuple(_evidence_ref(x, run, registry, library) for x in s.sources),
                 merged=is_merged(s),
             )
             for s in (finding.statements if finding else ())
@@ -97,6 +131,9 @@ def _subtasks(run: SynthesisRun, registry: Registry) -> tuple[SubtaskView, ...]:
                 statements=statements,
                 gaps=finding.gaps if finding else (),
                 unused=finding.read_but_not_used if finding else (),
+                refused=tuple(_refused(r, run, registry) for r in finding.refused)
+                if finding
+                else (),
             )
         )
     return tuple(views)
@@ -155,7 +192,7 @@ def load_synthesis(layout: RunLayout, key: str, library: DocumentLibrary) -> Syn
             for c in contradictions
         ),
         computed=tuple((n.label, f"{n.value} {n.unit}".strip(), n.formula) for n in run.computed),
-        subtasks=_subtasks(run, registry),
+        subtasks=_subtasks(run, registry, library),
         failures=limits.not_investigated,
         uncovered=tuple(_source_ref(d, run, registry) for d in limits.uncovered),
         unused=tuple(_source_ref(d, run, registry) for d in limits.read_but_not_used),
@@ -164,4 +201,5 @@ def load_synthesis(layout: RunLayout, key: str, library: DocumentLibrary) -> Syn
         calls=len(run.calls),
         runs=run_entries("synthesis", layout.synthesis),
         problems=registry.problems,
+        statements_refused=run.statements_refused,
     )

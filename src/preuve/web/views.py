@@ -31,6 +31,7 @@ __all__ = [
     "MemoView",
     "PageLink",
     "PageView",
+    "RefusedView",
     "RunEntry",
     "ScoreView",
     "SectionEntry",
@@ -220,6 +221,8 @@ class SourceRef:
     rank: str = ""
     title: str = ""
     href: str = ""
+    quote: str = ""  # the evidence of a statement in this document (its span's text)
+    located: bool = False  # href opens the page with the quote highlighted at its span
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +263,18 @@ class SubtaskView:
     statements: tuple[StatementView, ...]
     gaps: tuple[str, ...]
     unused: tuple[str, ...]
+    refused: tuple[RefusedView, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedView:
+    """A statement dropped because its quote failed the check, with the first defect."""
+
+    subject: str
+    attribute: str
+    value: str
+    sources: tuple[SourceRef, ...]
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +303,7 @@ class SynthesisView:
     calls: int
     runs: tuple[RunEntry, ...] = ()
     problems: tuple[str, ...] = ()
+    statements_refused: int = 0  # dropped: their quotes failed the check
 
 
 # --- workflow 3: digest ---------------------------------------------------------------------

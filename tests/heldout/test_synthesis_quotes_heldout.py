@@ -1,0 +1,123 @@
+"""Held-out: sub-agent answers whose quotes are invented, paraphrased or glued together,
+against the held-out synthesis dossiers (measured, not tuned on).
+
+Every sub-agent of a run answers as the rules engine does, plus up to three corrupted
+statements built from its own answer (so nothing here knows a dossier's wording): a
+sentence its document does not hold with a value it never states, a real passage with one
+inner word left out, and two passages of one document glued together. Each must be refused
+by the quote check, re-asked once, dropped and counted; every statement of the rules answer
+stays verified, and the run stays VALID with the refusals listed under its limits.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from preuve.core.quotes import QuoteChecker
+from preuve.eval.synthesis_eval import heldout_dossiers
+from preuve.models import FunctionModel, LoopStatus
+from preuve.models.base import Request
+from preuve.synthesis.dossier import load_dossier
+from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from preuve.synthesis.subagent import SUBAGENT_TASK, rendered_documents
+
+HERE = Path(__file__).parent / "synthesis"
+DOSSIERS = heldout_dossiers(HERE)
+Statement = dict[str, Any]
+
+
+def _corrupt(value: str, statement: Statement, quote: str) -> Statement:
+    source = {**statement["sources"][0], "value": value, "quote": quote}
+    return {**statement, "value": value, "text": quote, "sources": [source]}
+
+
+def invented(statements: list[Statement], texts: dict[str, str]) -> Statement | None:
+    """A sentence the document does not hold, with a value it never states."""
+    first = statements[0]
+    return _corrupt("MIT", first, f"{first['subject']} is released under the MIT licence.")
+
+
+def paraphrased(statements: list[Statement], texts: dict[str, str]) -> Statement | None:
+    """A real passage with one inner word (not of the value) left out."""
+    for statement in statements:
+        words = statement["sources"][0]["quote"].split()
+        keep = set(statement["value"].split())
+        inner = [i for i in range(1, len(words) - 1) if words[i] not in keep and len(words[i]) > 3]
+        if len(words) >= 6 and inner:
+            cut = inner[len(inner) // 2]
+            return _corrupt(statement["value"], statement, " ".join(words[:cut] + words[cut + 1 :]))
+    return None
+
+
+def glued(statements: list[Statement], texts: dict[str, str]) -> Statement | None:
+    """Two passages of one document with text between them, glued into one quote."""
+    located = []
+    for statement in statements:
+        doc_id, quote = statement["sources"][0]["doc_id"], statement["sources"][0]["quote"]
+        span = QuoteChecker([texts[doc_id]]).find(quote)
+        if span.verified and span.start is not None and span.end is not None:
+            located.append((doc_id, span.start, span.end, statement))
+    for doc_a, _, end_a, a in located:
+        for doc_b, start_b, _, b in located:
+            if doc_a == doc_b and start_b > end_a and texts[doc_a][end_a:start_b].strip():
+                glue = f"{a['sources'][0]['quote']} {b['sources'][0]['quote']}"
+                return _corrupt(a["value"], a, glue)
+    return None
+
+
+CASES = (invented, paraphrased, glued)
+
+
+class Corrupting:
+    """The rules engine, whose sub-agents each add corrupted statements to their answer;
+    records what it added and how many statements the rules answer had, per sub-task."""
+
+    def __init__(self) -> None:
+        self.rules = synthesis_rules_model()
+        self.added: dict[str, dict[str, str]] = {}  # sub-task -> case -> quote
+        self.clean: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def answer(self, request: Request) -> str:
+        text = self.rules.complete(request).text
+        if request.task != SUBAGENT_TASK:
+            return text
+        data = json.loads(text)
+        single = [s for s in data["statements"] if len(s["sources"]) == 1]
+        task = str(request.payload["subtask"]["id"])
+        texts = {d["id"]: d["text"] for d in rendered_documents(request)}
+        extra = {case.__name__: case(single, texts) for case in CASES} if single else {}
+        added = {name: s for name, s in extra.items() if s is not None}
+        with self.lock:
+            self.added[task] = {name: s["sources"][0]["quote"] for name, s in added.items()}
+            self.clean[task] = len(data["statements"])
+        data["statements"] += list(added.values())
+        return json.dumps(data, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("folder", DOSSIERS, ids=[d.name for d in DOSSIERS])
+def test_invented_paraphrased_and_glued_quotes_are_refused_and_counted(folder: Path) -> None:
+    corrupting = Corrupting()
+    run = synthesize(load_dossier(folder), FunctionModel(corrupting.answer, name="corrupting"))
+    added = {(t, q): case for t, cases in corrupting.added.items() for case, q in cases.items()}
+    refused = {
+        (f.subtask_id, r.statement.sources[0].quote): r.defects[0].code
+        for f in run.findings
+        for r in f.refused
+    }
+    by_case = {case: sum(1 for c in added.values() if c == case) for case in ("invented",
+               "paraphrased", "glued")}  # fmt: skip
+    print(f"\n{folder.name}: {len(refused)}/{len(added)} corrupted quotes refused", by_case)
+    assert by_case["invented"] and by_case["paraphrased"] and by_case["glued"]
+    assert set(refused) == set(added)  # every corrupted statement, and nothing else
+    assert set(refused.values()) == {"quote_not_found"}
+    assert run.statements_refused == len(added)
+    for finding in run.findings:  # every statement of the rules answer stays verified
+        assert len(finding.statements) == corrupting.clean[finding.subtask_id]
+    assert run.status is LoopStatus.VALID
+    assert sum("refused: its quote failed" in line for line in run.limits.lines()) == len(added)

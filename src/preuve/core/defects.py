@@ -11,6 +11,9 @@ __all__ = ["Defect", "render_defects"]
 class Defect:
     """One failed check.
 
+    Serialized in one shape everywhere (run files, ``--json`` output), its four fields:
+    ``{"code": str, "detail": str, "paragraph": int | null, "path": str}``.
+
     ``code`` is a stable machine name (``no_source``, ``number_not_in_facts``, ...);
     ``detail`` says what is wrong and what would fix it; ``paragraph`` (from 1) or ``path``
     (e.g. ``claims[2].evidence``) say where.

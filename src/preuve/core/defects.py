@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 __all__ = ["Defect", "render_defects"]
 
@@ -23,6 +24,8 @@ class Defect:
     detail: str
     paragraph: int | None = None
     path: str = ""
+    # Read by pydantic at the I/O edge (preuve.io.records): an unknown key is refused.
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}
 
     def render(self) -> str:
         where = []

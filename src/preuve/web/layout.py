@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from preuve.io.runfolder import MAX_RUN_FILE_BYTES, RunFileError, RunFolder
+from preuve.memo.run_files import DASHBOARD_FILE, MEMO_RUN_FILE, DashboardFile, MemoRunFile
+from preuve.synthesis.run_files import read_trajectory
 from preuve.web.pages import REGISTRY_NAME
 from preuve.web.views import RunEntry, run_href
 
@@ -23,6 +25,7 @@ __all__ = [
     "MAX_RUN_FILE_BYTES",
     "MEMO_RUN",
     "RunLayout",
+    "check_run_files",
     "discover",
     "read_json",
     "read_run_file",
@@ -30,7 +33,7 @@ __all__ = [
     "scalar",
 ]
 
-MEMO_RUN = "run.json"
+MEMO_RUN = MEMO_RUN_FILE
 _MEMO_MARKERS = ("memo.md", "facts.txt", "dashboard.json")
 _MAX_DEPTH = 2
 T = TypeVar("T")
@@ -126,6 +129,19 @@ def read_json(path: Path) -> tuple[Any, str]:
         return RunFolder(path.parent, False, MAX_RUN_FILE_BYTES).read_json(path.name), ""
     except RunFileError as err:
         return None, str(err)
+
+
+def check_run_files(layout: RunLayout) -> None:
+    """Read back every typed run file of the layout (memo ``run.json`` and
+    ``dashboard.json``, synthesis ``trajectory.json``); the first that does not read back
+    raises its one-line :class:`~preuve.core.errors.InputError` naming the file (the CLI
+    exits 2 before serving)."""
+    for folder in layout.memo.values():
+        RunFolder(folder).read(MEMO_RUN_FILE, MemoRunFile)
+        if (folder / DASHBOARD_FILE).is_file():
+            RunFolder(folder).read(DASHBOARD_FILE, DashboardFile)
+    for folder in layout.synthesis.values():
+        read_trajectory(RunFolder(folder))
 
 
 def read_run_file(folder: Path, name: str, kind: type[T]) -> tuple[T | None, str]:

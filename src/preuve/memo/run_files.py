@@ -15,11 +15,11 @@ still read back, as the same defects.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from preuve.core.defects import Defect
-from preuve.memo.dashboard import DashboardRow
+from preuve.memo.dashboard import DashboardFile, SummaryEntry
 
 __all__ = [
     "DASHBOARD_FILE",
@@ -329,27 +329,4 @@ class MemoRunFile:
     seconds: float
     companies: tuple[CompanyEntry, ...]
     calls: tuple[CallEntry, ...]
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SummaryEntry:
-    """The dashboard's figures over all companies (None: no gold to grade against)."""
-
-    field_accuracy: float | None
-    max_ratio_deviation: float | None
-    signal_recall: float | None
-    memo_verified: bool
-    claims_unchecked: float | None
-    line: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DashboardFile:
-    """``dashboard.json``: one row per company and the summary line the CLI prints."""
-
-    engine: str
-    rows: tuple[DashboardRow, ...] = field(default_factory=tuple)
-    summary: SummaryEntry | None = None
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from preuve.core.defects import Defect
+from preuve.digest.run_files import ServeAnswerEntry
 from preuve.io.runfolder import RunFolder
 from preuve.memo.run_files import DashboardFile, MemoRunFile
 
@@ -61,6 +62,7 @@ def strategy(hint: Any) -> st.SearchStrategy[Any]:
 RUN_FILES = [
     pytest.param(MemoRunFile, "run.json", id="memo-run.json"),
     pytest.param(DashboardFile, "dashboard.json", id="memo-dashboard.json"),
+    pytest.param(ServeAnswerEntry, "serve.json", id="digest-serve.json"),
 ]
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from preuve.digest.run_files import SERVE_FILE, read_serve_answers
 from preuve.io.runfolder import MAX_RUN_FILE_BYTES, RunFileError, RunFolder
 from preuve.memo.run_files import DASHBOARD_FILE, MEMO_RUN_FILE, DashboardFile, MemoRunFile
 from preuve.synthesis.run_files import read_trajectory
@@ -133,15 +134,18 @@ def read_json(path: Path) -> tuple[Any, str]:
 
 def check_run_files(layout: RunLayout) -> None:
     """Read back every typed run file of the layout (memo ``run.json`` and
-    ``dashboard.json``, synthesis ``trajectory.json``); the first that does not read back
-    raises its one-line :class:`~preuve.core.errors.InputError` naming the file (the CLI
-    exits 2 before serving)."""
+    ``dashboard.json``, synthesis ``trajectory.json``, digest ``serve.json``); the first
+    that does not read back raises its one-line :class:`~preuve.core.errors.InputError`
+    naming the file (the CLI exits 2 before serving)."""
     for folder in layout.memo.values():
         RunFolder(folder).read(MEMO_RUN_FILE, MemoRunFile)
         if (folder / DASHBOARD_FILE).is_file():
             RunFolder(folder).read(DASHBOARD_FILE, DashboardFile)
     for folder in layout.synthesis.values():
         read_trajectory(RunFolder(folder))
+    for store in layout.digest.values():
+        if (store.parent / SERVE_FILE).is_file():
+            read_serve_answers(RunFolder(store.parent))
 
 
 def read_run_file(folder: Path, name: str, kind: type[T]) -> tuple[T | None, str]:

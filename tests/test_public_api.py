@@ -66,6 +66,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     "preuve.core.markdown": ("escape_markdown", "markdown_quote"),
     "preuve.io.files": (
         "TEMP_PREFIX",
+        "copy_file_atomic",
         "write_bytes_atomic",
         "write_json_atomic",
         "write_text_atomic",
@@ -75,8 +76,19 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "REGISTRY_NAME",
         "RegistryEntry",
         "copy_into",
+        "registry_data",
         "write_registry",
     ),
+    "preuve.io.records": (
+        "RecordError",
+        "dump_record",
+        "dump_records",
+        "load_data",
+        "load_record",
+        "load_records",
+        "load_records_data",
+    ),
+    "preuve.io.runfolder": ("MAX_RUN_FILE_BYTES", "RunFileError", "RunFolder"),
     "preuve.core.text": (
         "Lenient",
         "Normalized",

@@ -180,9 +180,9 @@ def _memo(root: Path, work: Path, hostile: tuple[int, int]) -> tuple[QuoteSite, 
     data["companies"].append(_hostile_company(hostile))
     _write_json(out / "run.json", data)
     dashboard = _read_json(out / "dashboard.json")
-    dashboard["rows"].append(
-        {"company": f"{SCRIPT} SA", "memo_status": "REFUSED", "ratios": ONERROR}
-    )
+    hostile_row = dict.fromkeys(dashboard["rows"][0], "—")  # every column of a row
+    hostile_row |= {"company": f"{SCRIPT} SA", "memo_status": "REFUSED", "ratios": ONERROR}
+    dashboard["rows"].append(hostile_row | {"signals_rejected": 1})
     _write_json(out / "dashboard.json", dashboard)
     _write_json(
         out / "documents.json",

@@ -108,7 +108,7 @@ def test_a_run_file_over_the_size_limit_is_a_one_line_problem(
     monkeypatch.setattr(layout_module, "MAX_RUN_FILE_BYTES", 1_000)
     data, problem = read_json(tmp_path / "run.json")
     assert data is None
-    assert problem.startswith("run.json: unreadable (") and "over the viewer's limit" in problem
+    assert problem.startswith("run.json: unreadable (") and "over the run-file limit" in problem
 
 
 # --- 3. unloadable pages ------------------------------------------------------------------

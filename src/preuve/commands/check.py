@@ -19,12 +19,14 @@ from preuve.commands.common import (
 )
 from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
 from preuve.core.claims import DIMENSIONS, review_claims
+from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import Fact, parse_facts
 from preuve.core.memocheck import check_memo, parse_memo
 from preuve.core.numbers import Locale, extract_numbers
 from preuve.core.quotes import QuoteChecker, QuoteResult
 from preuve.io.pdf import load_pages
+from preuve.io.records import dump_records
 
 __all__ = ["check_memo_command", "check_quote_command", "check_quotes_command"]
 
@@ -128,9 +130,7 @@ def check_memo_command(
                 "verified": not defects,
                 "paragraphs": len(paragraphs),
                 "years": sorted(report_years),
-                "defects": [
-                    {"paragraph": d.paragraph, "code": d.code, "detail": d.detail} for d in defects
-                ],
+                "defects": dump_records(defects, Defect),
                 "claims": [
                     {
                         "paragraph": index,

@@ -32,6 +32,7 @@ from preuve.commands.common import console, handles_errors, resolve_model
 from preuve.commands.digest_views import eval_lines, eval_progress, serve_dict
 from preuve.commands.memo import print_dashboard, write_memo_run
 from preuve.commands.synthesize import print_summary, write_run
+from preuve.core.defects import Defect
 from preuve.core.facts import parse_facts
 from preuve.core.memocheck import check_memo, parse_memo
 from preuve.core.numbers import Locale
@@ -47,8 +48,9 @@ from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
 from preuve.eval.grid import load_grid
 from preuve.eval.memo_eval import evaluate_run, load_gold
 from preuve.eval.synthesis_eval import grade_run
-from preuve.io.files import write_json_atomic
-from preuve.io.registry import RegistryEntry, copy_into, write_registry
+from preuve.io.records import dump_records
+from preuve.io.registry import RegistryEntry
+from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
@@ -90,7 +92,7 @@ def demo_command(
     summary["digest"] = _digest(digest_corpus.root, out / "digest", model)
     summary["refusals"] = _refusals(out / "refusals")
     summary["seconds"] = round(time.perf_counter() - started, 1)
-    write_json_atomic(out / "demo.json", summary)
+    RunFolder(out).write_json("demo.json", summary)
     console.print(Rule())
     console.print(f"Done in {summary['seconds']} s. Every output is in {out}/", markup=False)
     console.print(f"Open the viewer: preuve view {out}", markup=False)
@@ -111,7 +113,7 @@ def _clear_previous_demo(out: Path) -> None:
 
 def _memo(reports: list[Path], corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
     console.print(Rule("Workflow 1 — cited risk signals and a verified credit memo"))
-    out.mkdir(parents=True, exist_ok=True)
+    RunFolder.create(out)
     model = resolve_model(spec, memo_rules_model)
     with Journal(out / "journal.sqlite") as journal:
         run = run_memo(reports, model, journal=journal)
@@ -124,14 +126,14 @@ def _memo(reports: list[Path], corpus: Path, out: Path, spec: str | None) -> dic
 
 def _synthesis(dossier: Path, grid: Path, out: Path, spec: str | None) -> dict[str, Any]:
     console.print(Rule("Workflow 2 — aggregated findings, arbitrated contradictions"))
-    out.mkdir(parents=True, exist_ok=True)
+    folder = RunFolder.create(out)
     model = resolve_model(spec, synthesis_rules_model)
     documents = load_synthesis_dossier(dossier)
     with Journal(out / "journal.sqlite") as journal:
         run = synthesize(documents, model, journal=journal)
     files = write_run(run, out, documents)
     score = grade_run(run, load_grid(grid))
-    write_json_atomic(out / "score.json", score.to_dict())
+    folder.write_json("score.json", score.to_dict())
     print_summary(run, files, show_files=False)
     for line in score.lines():
         console.print(f"grid {line}", markup=False)
@@ -140,7 +142,7 @@ def _synthesis(dossier: Path, grid: Path, out: Path, spec: str | None) -> dict[s
 
 def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
     console.print(Rule("Workflow 3 — versioned, incremental summaries that refuse to be stale"))
-    out.mkdir(parents=True, exist_ok=True)
+    folder = RunFolder.create(out)
     model = resolve_model(spec, rules_summarizer)
     settings = DigestSettings()
     first = sorted(p.name for p in (corpus / "dossiers").iterdir() if p.name.startswith("test"))[0]
@@ -154,9 +156,9 @@ def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
             dossier=first,
             on_serve=lambda label, answer: answers.append({"label": label, **serve_dict(answer)}),
         )
-    write_json_atomic(out / "exercise.json", exercise)
-    write_json_atomic(out / "serve.json", answers)
-    _register_versions(corpus / "dossiers" / first, out)
+    folder.write_json("exercise.json", exercise)
+    folder.write_json("serve.json", answers)
+    _register_versions(corpus / "dossiers" / first, folder)
     _print_exercise(first, exercise, len(load_digest_dossier(corpus / "dossiers" / first)))
 
     evaluation_dir = out / "evaluation"
@@ -177,16 +179,16 @@ def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
     return {"exercise": exercise, "lines": lines}
 
 
-def _register_versions(dossier: Path, out: Path) -> None:
+def _register_versions(dossier: Path, folder: RunFolder) -> None:
     """Copy every version of the exercise's documents into the run folder, registered as
     ``doc@version`` so the viewer can open each cited span."""
     entries = []
     for document in sorted(p for p in dossier.iterdir() if p.is_dir()):
         for version in sorted(document.glob("v*.txt")):
             doc_id = f"{document.name}@{version.stem.removeprefix('v')}"
-            copy = copy_into(version, out / "documents", f"{doc_id}.txt")
+            copy = folder.copy_in(version, f"documents/{doc_id}.txt")
             entries.append(RegistryEntry(doc_id, f"{document.name}, version {version.stem}", copy))
-    write_registry(out, entries)
+    folder.write_registry(entries)
 
 
 def _print_exercise(dossier: str, exercise: dict[str, Any], documents: int) -> None:
@@ -213,7 +215,7 @@ def _print_exercise(dossier: str, exercise: dict[str, Any], documents: int) -> N
 def _refusals(out: Path) -> dict[str, Any]:
     """The reference failures of SPEC.md, replayed as scripted answers: what gets refused."""
     console.print(Rule("What preuve refuses — the reference failures, replayed (scripted answers)"))
-    out.mkdir(parents=True, exist_ok=True)
+    folder = RunFolder.create(out)
     checker = QuoteChecker(EXAMPLE_PAGES)
     table = Table(title="Quote check")
     for column in ("answer", "page", "verdict", "why"):
@@ -234,6 +236,6 @@ def _refusals(out: Path) -> dict[str, Any]:
     console.print(f"Memo check: REFUSED with {len(defects)} defects", markup=False)
     for defect in defects:
         console.print(f"  - {defect.render()}", markup=False)
-    verdicts = {"quotes": quotes, "memo_defects": [d.render() for d in defects]}
-    write_json_atomic(out / "verdicts.json", verdicts)
+    verdicts = {"quotes": quotes, "memo_defects": dump_records(defects, Defect)}
+    folder.write_json("verdicts.json", verdicts)
     return {"quotes_refused": sum(not q["verified"] for q in quotes), "memo_defects": len(defects)}

@@ -68,7 +68,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import ServeResult, serve_digest
 from preuve.eval.digest_eval import gold_for_snapshot, read_gold
-from preuve.io.files import write_json_atomic
+from preuve.io.runfolder import RunFolder
 
 __all__ = ["digest_app", "eval_digest_command"]
 
@@ -397,6 +397,5 @@ def prov_command(
     if out is None:
         print_json(document)
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(out, document)
+    RunFolder.create(out.parent).write_json(out.name, document)
     console.print(f"wrote {out}", markup=False)

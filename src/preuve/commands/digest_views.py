@@ -13,7 +13,7 @@ from preuve.commands.common import console, error_console
 from preuve.digest.build import BuildReport
 from preuve.digest.mutations import Comparison, MutationStep
 from preuve.digest.serve import ServeResult
-from preuve.io.files import write_json_atomic
+from preuve.io.runfolder import RunFolder
 from preuve.io.store_rows import RunInfo
 from preuve.models.base import Model
 
@@ -41,8 +41,7 @@ def engine(model: Model) -> str:
 def write_json(out: Path | None, name: str, data: Any) -> None:
     if out is None:
         return
-    out.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(out / name, data)
+    RunFolder.create(out).write_json(name, data)
     # On stderr, so that --json output on stdout stays one JSON document.
     error_console.print(f"wrote {out / name}", markup=False)
 

@@ -15,7 +15,6 @@ eval rates [--rates FILE] [--json]
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Sequence
@@ -42,7 +41,8 @@ from preuve.core.numbers import Locale
 from preuve.corpora.memo_reports import GOLD_RELATIVE, REPORTS_DIR, generate_memo_corpus
 from preuve.eval.memo_eval import EvalFigures, evaluate_memo
 from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_overview, read_rates
-from preuve.io.registry import RegistryEntry, copy_into, write_registry
+from preuve.io.registry import RegistryEntry
+from preuve.io.runfolder import RunFolder
 from preuve.memo.claims_view import claims_line
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
 from preuve.memo.english import KNOWN_LIMITS_EN
@@ -50,6 +50,7 @@ from preuve.memo.lexicon import load_mapping
 from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
 from preuve.memo.ratios import ratios_not_computed
 from preuve.memo.rules_engine import memo_rules_model
+from preuve.memo.run_files import DASHBOARD_FILE, MEMO_RUN_FILE
 from preuve.memo.selection import QUOTE_MODES
 from preuve.memo.writer import KNOWN_LIMITS, MemoStatus
 from preuve.models.journal import Journal
@@ -179,28 +180,20 @@ def _facts_text(run: MemoRun) -> str:
     return f"# engine: {run.engine}\n" + "\n".join(blocks)
 
 
-def _write_json(path: Path, value: object) -> None:
-    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-
-
 def write_memo_run(run: MemoRun, dashboard: Dashboard, out: Path) -> dict[str, Path]:
-    """Write memo.md, facts.txt, dashboard.json and run.json under ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Write memo.md, facts.txt, dashboard.json and run.json under ``out``, each atomically."""
+    folder = RunFolder.create(out)
     files = {
-        "memo": out / "memo.md",
-        "facts": out / "facts.txt",
-        "dashboard": out / "dashboard.json",
-        "run": out / "run.json",
+        "memo": folder.write_text("memo.md", memo_markdown(run)),
+        "facts": folder.write_text("facts.txt", _facts_text(run)),
+        "dashboard": folder.write_json(DASHBOARD_FILE, dashboard.to_dict()),
+        "run": folder.write_json(MEMO_RUN_FILE, run.to_dict()),
     }
-    files["memo"].write_text(memo_markdown(run), encoding="utf-8")
-    files["facts"].write_text(_facts_text(run), encoding="utf-8")
-    _write_json(files["dashboard"], dashboard.to_dict())
-    _write_json(files["run"], run.to_dict())
-    files["documents"] = _register_reports(run, out)
+    files["documents"] = _register_reports(run, folder)
     return files
 
 
-def _register_reports(run: MemoRun, out: Path) -> Path:
+def _register_reports(run: MemoRun, folder: RunFolder) -> Path:
     """Copy each report into the run folder and register it by company slug, so the run
     folder holds the exact bytes its quotes were verified against."""
     entries: list[RegistryEntry] = []
@@ -212,9 +205,9 @@ def _register_reports(run: MemoRun, out: Path) -> Path:
             doc_id = f"{company.company.slug}-{n}"
         taken.add(doc_id)
         source = Path(company.report)
-        copy = copy_into(source, out / "reports", f"{doc_id}{source.suffix.lower() or '.pdf'}")
+        copy = folder.copy_in(source, f"reports/{doc_id}{source.suffix.lower() or '.pdf'}")
         entries.append(RegistryEntry(doc_id, company.company.name, copy))
-    return write_registry(out, entries)
+    return folder.write_registry(entries)
 
 
 def print_dashboard(dashboard: Dashboard) -> None:
@@ -369,7 +362,7 @@ def eval_memo_command(
         result = evaluate_memo(
             reports, gold, chosen, journal=journal, repeat=repeat, rates_path=_rates_path(rates)
         )
-    _write_json(out / "eval.json", result.to_dict())
+    RunFolder.create(out).write_json("eval.json", result.to_dict())
     last = result.runs[-1]
     if as_json:
         print_json(result.to_dict())

@@ -37,14 +37,23 @@ from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.eval.grid import grade, load_grid
 from preuve.eval.synthesis_eval import evaluate_dossiers, heldout_dossiers
-from preuve.io.files import write_json_atomic, write_text_atomic
-from preuve.io.registry import RegistryEntry, write_registry
+from preuve.io.records import dump_records
+from preuve.io.registry import RegistryEntry
+from preuve.io.runfolder import RunFolder
 from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Synthesis, synthesis_from_dict, synthesis_to_dict
 from preuve.synthesis.lexicon import merge_data, read_extension
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
+from preuve.synthesis.run_files import (
+    DEFECTS_FILE,
+    REFUSED_SYNTHESIS_FILE,
+    SYNTHESIS_FILE,
+    TRAJECTORY_FILE,
+    read_synthesis,
+    read_trajectory,
+)
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate, synthesis_markdown
 
 __all__ = [
@@ -56,9 +65,6 @@ __all__ = [
     "write_run",
 ]
 
-TRAJECTORY = "trajectory.json"
-SYNTHESIS = "synthesis.json"
-REFUSED_SYNTHESIS = "synthesis.refused.json"
 
 ModelOpt = Annotated[
     str,
@@ -71,27 +77,13 @@ ModelOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
-def _write_json(path: Path, value: object) -> None:
-    write_json_atomic(path, value)  # a killed run never leaves half a file behind
-
-
-def _defect_rows(defects: tuple[Defect, ...] | list[Defect]) -> list[dict[str, object]]:
-    return [
-        {"code": d.code, "detail": d.detail, "paragraph": d.paragraph, "path": d.path}
-        for d in defects
-    ]
-
-
 def write_run(run: SynthesisRun, out: Path, dossier: Dossier | None = None) -> dict[str, Path]:
     """Write a run's files under ``out``; a refused synthesis never goes to synthesis.json.
 
     With the ``dossier``, the text of each document as the sub-agents read it is written
     under ``documents/`` and registered by id, so the run folder is self-contained."""
-    out.mkdir(parents=True, exist_ok=True)
-    files = {"markdown": out / "synthesis.md", "trajectory": out / TRAJECTORY}
-    files["defects"] = out / "defects.json"
-    for stale in (out / SYNTHESIS, out / REFUSED_SYNTHESIS):
-        stale.unlink(missing_ok=True)  # a rerun must not leave the previous verdict behind
+    folder = RunFolder.create(out)  # every file is written atomically
+    folder.remove(SYNTHESIS_FILE, REFUSED_SYNTHESIS_FILE)  # no previous verdict left behind
     markdown = synthesis_markdown(
         run.question,
         run.synthesis,
@@ -100,27 +92,30 @@ def write_run(run: SynthesisRun, out: Path, dossier: Dossier | None = None) -> d
         limits=run.limit_lines,
         defects=run.defects,
     )
-    write_text_atomic(files["markdown"], markdown)
-    _write_json(files["trajectory"], run.to_dict())
-    _write_json(files["defects"], _defect_rows(run.defects))
+    files = {
+        "markdown": folder.write_text("synthesis.md", markdown),
+        "trajectory": folder.write_json(TRAJECTORY_FILE, run.to_dict()),
+        "defects": folder.write_records(DEFECTS_FILE, run.defects, Defect),
+    }
     if run.synthesis is not None:
         valid = run.status is LoopStatus.VALID
-        files["synthesis"] = out / (SYNTHESIS if valid else REFUSED_SYNTHESIS)
-        _write_json(files["synthesis"], synthesis_to_dict(run.synthesis))
+        name = SYNTHESIS_FILE if valid else REFUSED_SYNTHESIS_FILE
+        files["synthesis"] = folder.write_json(name, synthesis_to_dict(run.synthesis))
     if dossier is not None:
-        files["documents"] = _register_documents(dossier, out)
+        files["documents"] = _register_documents(dossier, folder)
     return files
 
 
-def _register_documents(dossier: Dossier, out: Path) -> Path:
-    folder = out / "documents"
-    folder.mkdir(parents=True, exist_ok=True)
-    entries = []
-    for document in dossier.documents:
-        path = folder / f"{document.id}.txt"
-        write_text_atomic(path, document.text)
-        entries.append(RegistryEntry(document.id, document.title, path))
-    return write_registry(out, entries)
+def _register_documents(dossier: Dossier, folder: RunFolder) -> Path:
+    entries = [
+        RegistryEntry(
+            document.id,
+            document.title,
+            folder.write_text(f"documents/{document.id}.txt", document.text),
+        )
+        for document in dossier.documents
+    ]
+    return folder.write_registry(entries)
 
 
 def print_summary(run: SynthesisRun, files: dict[str, Path], *, show_files: bool = True) -> None:
@@ -185,7 +180,7 @@ def synthesize_command(
             {
                 "engine": run.engine,
                 "status": run.status.value,
-                "defects": _defect_rows(run.defects),
+                "defects": dump_records(run.defects, Defect),
                 "limits": run.limit_lines,
                 "files": {k: str(v) for k, v in files.items()},
             }
@@ -196,16 +191,13 @@ def synthesize_command(
 
 
 def _load_run(run_dir: Path) -> SynthesisRun:
-    path = run_dir / TRAJECTORY
-    if not path.is_file():
-        raise InputError(f"{run_dir}: no {TRAJECTORY} (run `preuve synthesize` first)")
-    data = read_json_file(path)
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: not a synthesis run")
-    return SynthesisRun.from_dict(data, str(path))
+    if not (run_dir / TRAJECTORY_FILE).is_file():
+        raise InputError(f"{run_dir}: no {TRAJECTORY_FILE} (run `preuve synthesize` first)")
+    return read_trajectory(RunFolder(run_dir))
 
 
 def _load_synthesis(path: Path) -> Synthesis:
+    """A synthesis file the user names (it may live anywhere, a link included)."""
     return synthesis_from_dict(read_json_file(path), str(path))
 
 
@@ -225,18 +217,21 @@ def check_synthesis_command(
     numbers, computations."""
     run = _load_run(run_dir)
     if synthesis_file is None:
-        found = [p for p in (run_dir / SYNTHESIS, run_dir / REFUSED_SYNTHESIS) if p.is_file()]
+        names = (SYNTHESIS_FILE, REFUSED_SYNTHESIS_FILE)
+        found = [n for n in names if (run_dir / n).is_file()]
         if not found:
             raise InputError(f"{run_dir}: no synthesis to check (pass --synthesis FILE)")
-        synthesis_file = found[0]
-    synthesis = _load_synthesis(synthesis_file)
+        synthesis_file = run_dir / found[0]
+        synthesis = read_synthesis(RunFolder(run_dir), found[0])
+    else:
+        synthesis = _load_synthesis(synthesis_file)
     context = run.context
     if dossier_dir is not None:
         dossier = load_dossier(dossier_dir)
         context = SynthesisContext(context.findings, dossier.source_infos(), context.computed)
     defects = check_candidate(synthesis, context)
     if as_json:
-        print_json({"verified": not defects, "defects": _defect_rows(list(defects))})
+        print_json({"verified": not defects, "defects": dump_records(defects, Defect)})
     else:
         verdict = "VERIFIED" if not defects else "REFUSED"
         console.print(f"{synthesis_file}: {verdict}, {len(defects)} defects", markup=False)
@@ -254,9 +249,9 @@ def grade_command(
     """Score a synthesis with a grid: facts, contradictions, citations, off-topic penalty."""
     grid = load_grid(grid_file)
     if run.is_dir():
-        path = run / SYNTHESIS
         # A refused run delivered nothing: it is graded as an empty synthesis.
-        synthesis = _load_synthesis(path) if path.is_file() else Synthesis((), ())
+        delivered = (run / SYNTHESIS_FILE).is_file()
+        synthesis = read_synthesis(RunFolder(run)) if delivered else Synthesis((), ())
     else:
         synthesis = _load_synthesis(run)
     score = grade(grid, synthesis)

@@ -31,15 +31,17 @@ def view_command(
     """Browse a run folder: memos with each quote on its page, dashboards, the synthesis
     and its trajectory, the digest tree, and every model call."""
     # Imported here: the viewer's dependencies are an optional extra.
-    from preuve.web.layout import discover
+    from preuve.web.layout import check_run_files, discover
     from preuve.web.server import serve, viewer_url
 
-    if discover(run_dir).empty:
+    layout = discover(run_dir)
+    if layout.empty:
         error_console.print(
             f"preuve: error: {run_dir}: not a run folder (no memo, synthesis, digest or "
             "journal output found)",
             markup=False,
         )
         raise typer.Exit(EXIT_BAD_INPUT)
+    check_run_files(layout)  # a run file that does not read back: one line, exit 2
     console.print(f"preuve viewer: {viewer_url(host, port)}  (Ctrl+C to stop)", markup=False)
     serve(run_dir, host, port, secrets=secret_values(os.environ))

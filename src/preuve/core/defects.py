@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 __all__ = ["Defect", "render_defects"]
 
@@ -10,6 +11,9 @@ __all__ = ["Defect", "render_defects"]
 @dataclass(frozen=True, slots=True)
 class Defect:
     """One failed check.
+
+    Serialized in one shape everywhere (run files, ``--json`` output), its four fields:
+    ``{"code": str, "detail": str, "paragraph": int | null, "path": str}``.
 
     ``code`` is a stable machine name (``no_source``, ``number_not_in_facts``, ...);
     ``detail`` says what is wrong and what would fix it; ``paragraph`` (from 1) or ``path``
@@ -20,6 +24,8 @@ class Defect:
     detail: str
     paragraph: int | None = None
     path: str = ""
+    # Read by pydantic at the I/O edge (preuve.io.records): an unknown key is refused.
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}
 
     def render(self) -> str:
         where = []

@@ -56,6 +56,7 @@ from preuve.eval.digest_gold import (
     gold_tuples,
     read_gold,
 )
+from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 
@@ -299,10 +300,9 @@ def run_digest_eval(
             )
         report["sha256"] = report_sha256(report)
     report["seconds"] = round(time.perf_counter() - started, 3)
-    paths.report.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", "utf-8")
-    paths.review.write_text(
-        json.dumps(review_sample(review), ensure_ascii=False, indent=2) + "\n", "utf-8"
-    )
+    run_folder = RunFolder(paths.report.parent)  # both written atomically
+    run_folder.write_json(paths.report.name, report)
+    run_folder.write_json(paths.review.name, review_sample(review))
     return report
 
 

@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import uuid
 from pathlib import Path
 
-__all__ = ["TEMP_PREFIX", "write_bytes_atomic", "write_json_atomic", "write_text_atomic"]
+__all__ = [
+    "TEMP_PREFIX",
+    "copy_file_atomic",
+    "write_bytes_atomic",
+    "write_json_atomic",
+    "write_text_atomic",
+]
 
 # Hidden, and recognisable, so a check can tell a leftover temporary file from an output.
 TEMP_PREFIX = ".preuve-tmp-"
@@ -28,6 +35,19 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def copy_file_atomic(source: Path, path: Path) -> None:
+    """Copy ``source`` to ``path`` atomically (same folder, flushed, then renamed)."""
+    temporary = path.parent / f"{TEMP_PREFIX}{path.name}.{uuid.uuid4().hex}"
+    try:
+        shutil.copyfile(source, temporary)
+        with temporary.open("rb+") as stream:
             os.fsync(stream.fileno())
         os.replace(temporary, path)
     except BaseException:

@@ -13,14 +13,20 @@ Paths are written relative to the registry's folder.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from preuve.io.files import write_json_atomic
+from preuve.io.files import copy_file_atomic, write_json_atomic
 
-__all__ = ["REGISTRY_FORMAT", "REGISTRY_NAME", "RegistryEntry", "copy_into", "write_registry"]
+__all__ = [
+    "REGISTRY_FORMAT",
+    "REGISTRY_NAME",
+    "RegistryEntry",
+    "copy_into",
+    "registry_data",
+    "write_registry",
+]
 
 REGISTRY_NAME = "documents.json"
 REGISTRY_FORMAT = "preuve-documents/1"
@@ -34,17 +40,16 @@ class RegistryEntry:
 
 
 def copy_into(source: Path, folder: Path, name: str) -> Path:
-    """Copy a document into the run folder (the exact bytes that were verified)."""
+    """Copy a document into the run folder (the exact bytes that were verified), atomically."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / name
     if source.resolve() != target.resolve():
-        shutil.copyfile(source, target)
+        copy_file_atomic(source, target)
     return target
 
 
-def write_registry(folder: Path, entries: Sequence[RegistryEntry]) -> Path:
-    """Write ``folder/documents.json`` atomically, paths relative to ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
+def registry_data(folder: Path, entries: Sequence[RegistryEntry]) -> dict[str, object]:
+    """The content of ``folder/documents.json``, paths relative to ``folder``."""
     base = folder.resolve()
     documents = [
         {
@@ -54,6 +59,12 @@ def write_registry(folder: Path, entries: Sequence[RegistryEntry]) -> Path:
         }
         for entry in entries
     ]
+    return {"format": REGISTRY_FORMAT, "documents": documents}
+
+
+def write_registry(folder: Path, entries: Sequence[RegistryEntry]) -> Path:
+    """Write ``folder/documents.json`` atomically, paths relative to ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
     target = folder / REGISTRY_NAME
-    write_json_atomic(target, {"format": REGISTRY_FORMAT, "documents": documents})
+    write_json_atomic(target, registry_data(folder, entries))
     return target

@@ -15,18 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.table import Table
 
+from preuve.io.records import dump_record
 from preuve.memo.claims_view import unchecked_share
 from preuve.memo.pipeline import CompanyMemo, MemoRun
 
 __all__ = [
     "CompanyScore",
     "Dashboard",
+    "DashboardFile",
     "DashboardRow",
     "Summary",
+    "SummaryEntry",
     "build_dashboard",
     "dashboard_table",
     "format_percent",
@@ -60,21 +63,7 @@ class DashboardRow:
     signal_recall: str
     claims_unchecked: str = _NONE
     identities: str = _NONE  # "47 checked, 0 violated": a violated identity is a defect
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "company": self.company,
-            "slug": self.slug,
-            "fields": self.fields,
-            "ratios": self.ratios,
-            "memo_status": self.memo_status,
-            "signals_rejected": self.signals_rejected,
-            "ratio_deviation": self.ratio_deviation,
-            "signals_cited": self.signals_cited,
-            "signal_recall": self.signal_recall,
-            "claims_unchecked": self.claims_unchecked,
-            "identities": self.identities,
-        }
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,16 +86,6 @@ class Summary:
             f"claims unchecked: {format_percent(self.claims_unchecked, 0)}"
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "field_accuracy": self.field_accuracy,
-            "max_ratio_deviation": self.max_ratio_deviation,
-            "signal_recall": self.signal_recall,
-            "memo_verified": self.memo_verified,
-            "claims_unchecked": self.claims_unchecked,
-            "line": self.line(),
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Dashboard:
@@ -114,12 +93,52 @@ class Dashboard:
     rows: tuple[DashboardRow, ...]
     summary: Summary
 
+    def file(self) -> DashboardFile:
+        """The record written as ``dashboard.json`` (with the summary line as printed)."""
+        summary = self.summary
+        return DashboardFile(
+            engine=self.engine,
+            rows=self.rows,
+            summary=SummaryEntry(
+                field_accuracy=summary.field_accuracy,
+                max_ratio_deviation=summary.max_ratio_deviation,
+                signal_recall=summary.signal_recall,
+                memo_verified=summary.memo_verified,
+                claims_unchecked=summary.claims_unchecked,
+                line=summary.line(),
+            ),
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "engine": self.engine,
-            "rows": [row.to_dict() for row in self.rows],
-            "summary": self.summary.to_dict(),
-        }
+        """``dashboard.json`` as JSON data."""
+        data: dict[str, Any] = dump_record(self.file())
+        return data
+
+
+_STRICT: dict[str, Any] = {"extra": "forbid"}  # read by pydantic: an unknown key is refused
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SummaryEntry:
+    """The dashboard's figures over all companies (None: no gold to grade against)."""
+
+    field_accuracy: float | None
+    max_ratio_deviation: float | None
+    signal_recall: float | None
+    memo_verified: bool
+    claims_unchecked: float | None
+    line: str
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DashboardFile:
+    """``dashboard.json``: one row per company and the summary line the CLI prints."""
+
+    engine: str
+    rows: tuple[DashboardRow, ...] = ()
+    summary: SummaryEntry | None = None
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
 
 def format_percent(value: float | None, places: int) -> str:

@@ -33,6 +33,7 @@ from preuve.core.errors import ConfigError
 from preuve.core.evidence import Span
 from preuve.core.jsonout import parse_model_json
 from preuve.core.quotes import QuoteChecker, QuoteResult
+from preuve.io.records import dump_records
 from preuve.memo.cues import CATEGORIES, classify_sentence, fold, page_sentences
 from preuve.memo.selection import (
     QUOTE_MODES,
@@ -196,7 +197,7 @@ class Reading:
             "rejected": [s.to_dict() for s in self.rejected],
             "first_attempt_rejected": self.first_rejected,
             "attempts": self.attempts,
-            "defects": [{"code": d.code, "detail": d.detail, "path": d.path} for d in self.defects],
+            "defects": dump_records(self.defects, Defect),
         }
 
 

@@ -26,6 +26,7 @@ from preuve.core.facts import Fact, render_facts
 from preuve.core.jsonout import parse_model_json
 from preuve.core.memocheck import Paragraph, check_memo, parse_memo
 from preuve.core.numbers import Locale
+from preuve.io.records import dump_records
 from preuve.memo.cues import CATEGORY_LABELS, classify_sentence
 from preuve.memo.english import CATEGORY_LABELS_EN, WRITER_SYSTEM_EN
 from preuve.models.base import Completion, Message, Model, Request
@@ -146,18 +147,14 @@ class MemoOutcome:
                 }
                 for p, records in zip(self.paragraphs, claims, strict=False)
             ],
-            "defects": [_defect_dict(d) for d in self.defects],
-            "first_attempt_defects": [_defect_dict(d) for d in self.first_defects],
+            "defects": dump_records(self.defects, Defect),
+            "first_attempt_defects": dump_records(self.first_defects, Defect),
             "attempts": self.attempts,
         }
 
 
 def _claim_dict(claim: ClaimRecord) -> dict[str, Any]:
     return {"claim": claim.claim, **{d: claim.status(d) for d in DIMENSIONS}}
-
-
-def _defect_dict(defect: Defect) -> dict[str, Any]:
-    return {"code": defect.code, "detail": defect.detail, "paragraph": defect.paragraph}
 
 
 def writer_request(

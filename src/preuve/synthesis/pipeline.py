@@ -36,6 +36,7 @@ from typing import Any
 from preuve.cluster.executor import Executor
 from preuve.core.defects import Defect
 from preuve.core.errors import BudgetError, InputError, ModelError, PreuveError
+from preuve.io.records import RecordError, dump_records, load_records_data
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 from preuve.models.journal import Journal, JournaledModel
 from preuve.models.loop import (
@@ -193,7 +194,7 @@ class RoleCall:
                 {
                     "text": a.text,
                     "finish_reason": a.finish_reason,
-                    "defects": [_defect_dict(d) for d in a.defects],
+                    "defects": dump_records(a.defects, Defect),
                     "error": a.error,
                 }
                 for a in self.attempts
@@ -206,7 +207,7 @@ class RoleCall:
             AttemptRecord(
                 a["text"],
                 a["finish_reason"],
-                tuple(_defect_from(d) for d in a["defects"]),
+                _defects_from(a["defects"], "calls[].attempts[].defects"),
                 str(a["error"]),
             )
             for a in data["attempts"]
@@ -214,17 +215,8 @@ class RoleCall:
         return cls(str(data["task"]), str(data["subtask_id"]), str(data["status"]), attempts)
 
 
-def _defect_dict(defect: Defect) -> dict[str, Any]:
-    return {
-        "code": defect.code,
-        "detail": defect.detail,
-        "paragraph": defect.paragraph,
-        "path": defect.path,
-    }
-
-
-def _defect_from(data: Mapping[str, Any]) -> Defect:
-    return Defect(str(data["code"]), str(data["detail"]), data.get("paragraph"), str(data["path"]))
+def _defects_from(data: object, where: str) -> tuple[Defect, ...]:
+    return load_records_data(Defect, data, where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +294,7 @@ class SynthesisRun:
             "computed": computed_to_dicts(self.computed),
             "evidence": self.evidence,
             "synthesis": synthesis_to_dict(self.synthesis) if self.synthesis else None,
-            "defects": [_defect_dict(d) for d in self.defects],
+            "defects": dump_records(self.defects, Defect),
             "limits": self.limit_lines,
             "calls": [c.to_dict() for c in self.calls],
         }
@@ -317,6 +309,8 @@ class SynthesisRun:
         # AttributeError: an object where a list was expected; ArithmeticError: a bad Decimal.
         except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as err:
             raise InputError(f"{where}: malformed synthesis run ({err!r})") from None
+        except RecordError as err:  # the defects, read by the run-file library
+            raise InputError(f"{where}: malformed synthesis run ({err.message})") from None
 
 
 def _run_from(data: Mapping[str, Any]) -> SynthesisRun:
@@ -342,7 +336,7 @@ def _run_from(data: Mapping[str, Any]) -> SynthesisRun:
         computed=computed_from_dicts(data["computed"]),
         evidence=str(data["evidence"]),
         synthesis=synthesis_from_dict(data["synthesis"]) if data["synthesis"] else None,
-        defects=tuple(_defect_from(d) for d in data["defects"]),
+        defects=_defects_from(data["defects"], "defects"),
         calls=tuple(RoleCall.from_dict(c) for c in data["calls"]),
     )
 

@@ -10,32 +10,34 @@ refused and reported: it could lead out of the run folder. :func:`read_json` ope
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from preuve.core.defects import Defect
-from preuve.web.pages import REGISTRY_NAME, read_capped
+from preuve.digest.run_files import SERVE_FILE, read_serve_answers
+from preuve.io.runfolder import MAX_RUN_FILE_BYTES, RunFileError, RunFolder
+from preuve.memo.run_files import DASHBOARD_FILE, MEMO_RUN_FILE, DashboardFile, MemoRunFile
+from preuve.synthesis.run_files import read_trajectory
+from preuve.web.pages import REGISTRY_NAME
 from preuve.web.views import RunEntry, run_href
 
 __all__ = [
     "MAX_RUN_FILE_BYTES",
     "MEMO_RUN",
     "RunLayout",
-    "defect_line",
+    "check_run_files",
     "discover",
     "read_json",
+    "read_run_file",
     "run_entries",
     "scalar",
 ]
 
-MEMO_RUN = "run.json"
+MEMO_RUN = MEMO_RUN_FILE
 _MEMO_MARKERS = ("memo.md", "facts.txt", "dashboard.json")
 _MAX_DEPTH = 2
-# Run files of real runs are kilobytes to a few megabytes; the viewer reads no bigger one.
-MAX_RUN_FILE_BYTES = 16 * 1024 * 1024
+T = TypeVar("T")
 _RUN_FILES = (MEMO_RUN, *_MEMO_MARKERS, "trajectory.json", "digest.sqlite", "journal.sqlite",
               "score.json", "serve.json", REGISTRY_NAME)  # fmt: skip
 
@@ -125,16 +127,34 @@ def read_json(path: Path) -> tuple[Any, str]:
     """``(data, "")``, or ``(None, one-line problem)`` naming the file and the position.
     A symbolic link, and a file over :data:`MAX_RUN_FILE_BYTES`, are refused."""
     try:
-        return json.loads(read_capped(path, MAX_RUN_FILE_BYTES).decode("utf-8")), ""
-    except FileNotFoundError:
-        return None, f"{path.name}: missing"
-    except json.JSONDecodeError as err:
-        return None, f"{path.name}:{err.lineno}:{err.colno}: invalid JSON ({err.msg})"
-    except OSError as err:
-        why = "a symbolic link, refused" if path.is_symlink() else f"unreadable ({err.strerror})"
-        return None, f"{path.name}: {why}"
-    except (ValueError, RecursionError) as err:  # not UTF-8, too large, nested too deep
-        return None, f"{path.name}: unreadable ({str(err)[:120] or type(err).__name__})"
+        return RunFolder(path.parent, False, MAX_RUN_FILE_BYTES).read_json(path.name), ""
+    except RunFileError as err:
+        return None, str(err)
+
+
+def check_run_files(layout: RunLayout) -> None:
+    """Read back every typed run file of the layout (memo ``run.json`` and
+    ``dashboard.json``, synthesis ``trajectory.json``, digest ``serve.json``); the first
+    that does not read back raises its one-line :class:`~preuve.core.errors.InputError`
+    naming the file (the CLI exits 2 before serving)."""
+    for folder in layout.memo.values():
+        RunFolder(folder).read(MEMO_RUN_FILE, MemoRunFile)
+        if (folder / DASHBOARD_FILE).is_file():
+            RunFolder(folder).read(DASHBOARD_FILE, DashboardFile)
+    for folder in layout.synthesis.values():
+        read_trajectory(RunFolder(folder))
+    for store in layout.digest.values():
+        if (store.parent / SERVE_FILE).is_file():
+            read_serve_answers(RunFolder(store.parent))
+
+
+def read_run_file(folder: Path, name: str, kind: type[T]) -> tuple[T | None, str]:
+    """The run file read back typed (:meth:`RunFolder.read`), or ``(None, problem)``: a
+    file that does not read back is one line on the page, never an error page."""
+    try:
+        return RunFolder(folder, False, MAX_RUN_FILE_BYTES).read(name, kind), ""
+    except RunFileError as err:
+        return None, err.message
 
 
 def scalar(value: object) -> str:
@@ -150,19 +170,6 @@ def scalar(value: object) -> str:
     if isinstance(value, dict):
         return "; ".join(f"{k}: {scalar(v)}" for k, v in value.items()) or "—"
     return str(value)
-
-
-def defect_line(item: object) -> str:
-    """A defect as stored (a dict of :class:`Defect` fields, or already a line)."""
-    if isinstance(item, dict) and "code" in item and "detail" in item:
-        paragraph = item.get("paragraph")
-        return Defect(
-            str(item["code"]),
-            str(item["detail"]),
-            paragraph if isinstance(paragraph, int) else None,
-            str(item.get("path") or ""),
-        ).render()
-    return scalar(item)
 
 
 def run_entries(section: str, runs: Mapping[str, Path]) -> tuple[RunEntry, ...]:

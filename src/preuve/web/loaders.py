@@ -1,13 +1,14 @@
 """Adapters from a run folder to the viewer's view models: one function per section.
 
-The run files of the three workflows are still settling; every format assumption lives in
-one adapter per section, so that a change of format touches one function:
+Run files are read back typed through :class:`preuve.io.runfolder.RunFolder` (the types
+are declared beside each workflow: ``memo/run_files.py``, ``synthesis/run_files.py``,
+``digest/run_files.py``); one adapter per section turns them into view models:
 
 =============  =========================================================================
 section        adapter and files read (in the run folder or two levels below)
 =============  =========================================================================
-memo           :func:`load_memo`: ``run.json`` beside ``memo.md``/``facts.txt``
-dashboard      :func:`load_dashboard`: ``dashboard.json`` of the same folder
+memo           :func:`load_memo`: ``run.json`` (``MemoRunFile``) beside ``memo.md``
+dashboard      :func:`load_dashboard`: ``dashboard.json`` (``DashboardFile``)
 synthesis      :func:`load_synthesis`: ``trajectory.json``, ``score.json`` if graded
 digest         :func:`load_digest`: ``digest.sqlite`` (read-only) and ``serve.json``
 journal        :func:`load_journal`: every ``journal.sqlite`` and the digest generations
@@ -15,7 +16,8 @@ index, page    :func:`load_index`, :func:`load_page`: every ``documents.json``
 =============  =========================================================================
 
 A missing or malformed file never breaks a page: the adapter returns the view with a
-one-line problem, and the page says what is wrong.
+one-line problem, and the page says what is wrong (``preuve view`` itself first reads every
+typed run file back and refuses to start on a malformed one, exit 2).
 """
 
 from __future__ import annotations

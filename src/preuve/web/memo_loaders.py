@@ -1,23 +1,37 @@
 """Adapters for workflow 1: the memo of each company and the dashboard.
 
-They read what ``preuve memo`` writes (:func:`preuve.commands.memo.write_memo_run`):
-``run.json`` (:meth:`MemoRun.to_dict`) and ``dashboard.json`` (:meth:`Dashboard.to_dict`).
-A company's report is the registered document whose id is the company slug, or whose file
-is the report the run read. A Q- fact is located on its page from the verified signal the
-run recorded (page, start, end); failing that, the core quote check locates its quote.
+They read what ``preuve memo`` writes, typed, through
+:meth:`preuve.io.runfolder.RunFolder.read`: ``run.json`` as a
+:class:`~preuve.memo.run_files.MemoRunFile` and ``dashboard.json`` as a
+:class:`~preuve.memo.run_files.DashboardFile`. A company's report is the registered
+document whose id is the company slug, or whose file is the report the run read. A Q- fact
+is located on its page from the verified signal the run recorded (page, start, end);
+failing that, the core quote check locates its quote.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
-from typing import Any
 
 from preuve.core.errors import PreuveError
 from preuve.core.quotes import QuoteChecker
+from preuve.memo.dashboard import DashboardRow
+from preuve.memo.run_files import (
+    DASHBOARD_FILE,
+    MEMO_RUN_FILE,
+    CompanyEntry,
+    DashboardFile,
+    MemoRunFile,
+    SummaryEntry,
+    TableCellEntry,
+    TableEntry,
+    VerifiedSignalEntry,
+)
 from preuve.memo.writer import KNOWN_LIMITS
-from preuve.web.layout import MEMO_RUN, RunLayout, defect_line, read_json, run_entries, scalar
+from preuve.web.layout import RunLayout, read_run_file, run_entries, scalar
 from preuve.web.pages import DocumentLibrary, RegisteredDocument, Registry
 from preuve.web.views import (
     CompanyMemo,
@@ -43,46 +57,33 @@ def _folded(text: str) -> str:
     return " ".join(text.split())
 
 
-def _dict(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: object) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _document(data: Mapping[str, Any], registry: Registry) -> RegisteredDocument | None:
+def _document(company: CompanyEntry, registry: Registry) -> RegisteredDocument | None:
     """The company's report: registered under its slug, or the file the run read."""
-    slug = _dict(data.get("company")).get("slug") or data.get("document")
-    found = registry.get(str(slug)) if slug else None
-    report = data.get("report")
-    if found is None and isinstance(report, str) and report:
-        found = registry.by_path(Path(report))
+    found = registry.get(company.company.slug) if company.company.slug else None
+    if found is None and company.report:
+        found = registry.by_path(Path(company.report))
     return found
 
 
 def _signal_span(
-    quote: str, page: int, signals: Sequence[Mapping[str, Any]]
+    quote: str, page: int, signals: Sequence[VerifiedSignalEntry]
 ) -> tuple[int, int] | None:
     """The recorded span of the verified signal this quote fact was made from."""
     for signal in signals:
-        matched = signal.get("matched")
-        start, end = signal.get("start"), signal.get("end")
         if (
-            signal.get("page") == page
-            and isinstance(matched, str)
-            and isinstance(start, int)
-            and isinstance(end, int)
-            and _folded(matched) == _folded(quote)
+            signal.page == page
+            and signal.start is not None
+            and signal.end is not None
+            and _folded(signal.matched) == _folded(quote)
         ):
-            return start, end
+            return signal.start, signal.end
     return None
 
 
 def _quote_link(
     text: str,
     document: RegisteredDocument | None,
-    signals: Sequence[Mapping[str, Any]],
+    signals: Sequence[VerifiedSignalEntry],
     library: DocumentLibrary,
 ) -> tuple[PageLink | None, str]:
     match = _QUOTE_FACT.search(text)
@@ -113,151 +114,119 @@ def _quote_link(
 
 
 def _facts(
-    data: Mapping[str, Any], document: RegisteredDocument | None, library: DocumentLibrary
+    company: CompanyEntry, document: RegisteredDocument | None, library: DocumentLibrary
 ) -> tuple[FactView, ...]:
-    signals = [s for s in _list(_dict(data.get("signals")).get("signals_verified")) if _dict(s)]
+    signals = company.signals.signals_verified
     views = []
-    for fact in _list(data.get("facts")):
-        fact_id, text = str(_dict(fact).get("id", "")), str(_dict(fact).get("text", ""))
-        kind = fact_id.split("-", 1)[0] if "-" in fact_id else ""
+    for fact in company.facts:
+        kind = fact.id.split("-", 1)[0] if "-" in fact.id else ""
         if kind == "Q":
-            views.append(
-                FactView(fact_id, kind, text, *_quote_link(text, document, signals, library))
-            )
+            link = _quote_link(fact.text, document, signals, library)
+            views.append(FactView(fact.id, kind, fact.text, *link))
         else:
-            views.append(FactView(fact_id, kind, text))
+            views.append(FactView(fact.id, kind, fact.text))
     return tuple(views)
 
 
-def _details(data: Mapping[str, Any], memo: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    signals = _dict(data.get("signals"))
-    identities = _dict(data.get("identities"))
+def _details(company: CompanyEntry) -> tuple[tuple[str, str], ...]:
+    signals, identities = company.signals, company.identities
     details = [
-        ("report pages", scalar(data.get("n_pages"))),
-        ("signals verified", str(len(_list(signals.get("signals_verified"))))),
-        ("signals rejected", scalar(signals.get("signals_rejected"))),
-        ("identities checked", scalar(identities.get("checked"))),
-        ("writer attempts", scalar(memo.get("attempts"))),
+        ("report pages", scalar(company.n_pages)),
+        ("signals verified", str(len(signals.signals_verified))),
+        ("signals rejected", scalar(signals.signals_rejected)),
+        ("identities checked", scalar(identities.checked if identities else None)),
+        ("writer attempts", scalar(company.memo.attempts)),
     ]
     return tuple((k, v) for k, v in details if v != "—")
 
 
-def _rejected(data: Mapping[str, Any]) -> tuple[str, ...]:
+def _rejected(company: CompanyEntry) -> tuple[str, ...]:
     """Signals the quote check refused: shown as refused, never as evidence."""
-    lines = []
-    for item in _list(_dict(data.get("signals")).get("rejected")):
-        signal = _dict(item)
-        lines.append(
-            f"{scalar(signal.get('category'))}, p. {scalar(signal.get('page'))}: "
-            f"« {scalar(signal.get('quote'))} » — {scalar(signal.get('reason'))}"
-        )
-    violations = _list(_dict(data.get("identities")).get("violations"))
-    return tuple(lines) + tuple(f"identity violated: {scalar(v)}" for v in violations)
+    lines = tuple(
+        f"{s.category}, p. {s.page}: « {s.quote} » — {s.reason}" for s in company.signals.rejected
+    )
+    violations = company.identities.violations if company.identities else ()
+    return lines + tuple(f"identity violated: {v}" for v in violations)
 
 
-def _statement_cell(value: object, doc: str) -> StatementCell | None:
-    cell = _dict(value)
-    raw, page, span = cell.get("raw"), cell.get("page"), _list(cell.get("span"))
-    if not isinstance(raw, str):
+def _statement_cell(cell: TableCellEntry | None, doc: str) -> StatementCell | None:
+    if cell is None:
         return None
-    if doc and isinstance(page, int) and len(span) == 2 and all(isinstance(x, int) for x in span):
-        return StatementCell(raw, PageLink(doc, page, int(span[0]), int(span[1])))
-    return StatementCell(raw)
+    if doc:
+        return StatementCell(cell.raw, PageLink(doc, cell.page, *cell.span))
+    return StatementCell(cell.raw)
 
 
-def _statements(data: Mapping[str, Any], doc: str) -> tuple[StatementTableView, ...]:
-    """The statement tables the run read (every row, each value linked to its span)."""
-    views = []
-    for item in _list(data.get("statement_tables")):
-        table = _dict(item)
-        periods = tuple(str(p) for p in _list(table.get("periods")))
-        rows = []
-        for row in _list(table.get("rows")):
-            values = _dict(_dict(row).get("values"))
-            cells = tuple(_statement_cell(values.get(p), doc) for p in periods)
-            label = str(_dict(row).get("label") or "(total)")
-            rows.append(StatementRowView(label, str(_dict(row).get("concept") or "—"), cells))
-        pages = ", ".join(str(p) for p in _list(table.get("pages")))
-        unit = str(table.get("unit") or "")
-        views.append(
-            StatementTableView(str(table.get("statement", "")), pages, unit, periods, tuple(rows))
+def _statement_table(table: TableEntry, doc: str) -> StatementTableView:
+    rows = tuple(
+        StatementRowView(
+            row.label or "(total)",
+            row.concept or "—",
+            tuple(_statement_cell(row.values.get(p), doc) for p in table.periods),
         )
-    return tuple(views)
+        for row in table.rows
+    )
+    pages = ", ".join(str(p) for p in table.pages)
+    return StatementTableView(table.statement, pages, table.unit, table.periods, rows)
 
 
-def _company(data: Mapping[str, Any], library: DocumentLibrary, registry: Registry) -> CompanyMemo:
-    memo = _dict(data.get("memo"))
-    document = _document(data, registry)
-    facts = _facts(data, document, library)
+def _company(company: CompanyEntry, library: DocumentLibrary, registry: Registry) -> CompanyMemo:
+    memo = company.memo
+    document = _document(company, registry)
+    doc_id = document.id if document is not None else ""
+    facts = _facts(company, document, library)
     known = {f.id for f in facts}
-    paragraphs = []
-    for item in _list(memo.get("paragraphs")):
-        sources = tuple(str(s) for s in _list(_dict(item).get("sources")))
-        text = str(_dict(item).get("text", ""))
-        paragraphs.append(MemoParagraph(text, sources, tuple(s in known for s in sources)))
-    company = data.get("company")
-    name = _dict(company).get("name") if isinstance(company, dict) else company
     return CompanyMemo(
-        company=str(name or "company"),
-        status=str(memo.get("status") or "UNKNOWN"),
-        defects=tuple(defect_line(d) for d in _list(memo.get("defects"))),
-        paragraphs=tuple(paragraphs),
+        company=company.company.name or "company",
+        status=memo.status or "UNKNOWN",
+        defects=tuple(d.render() for d in memo.defects),
+        paragraphs=tuple(
+            MemoParagraph(p.text, p.sources, tuple(s in known for s in p.sources))
+            for p in memo.paragraphs
+        ),
         facts=facts,
-        details=_details(data, memo),
-        rejected=_rejected(data),
-        document=document.id if document is not None else "",
-        statements=_statements(data, document.id if document is not None else ""),
+        details=_details(company),
+        rejected=_rejected(company),
+        document=doc_id,
+        statements=tuple(_statement_table(t, doc_id) for t in company.statement_tables),
     )
 
 
 def load_memo(layout: RunLayout, key: str, library: DocumentLibrary) -> MemoView:
     """The memos of one ``preuve memo`` run (``run.json``), one per company."""
     runs = run_entries("memo", layout.memo)
-    data, problem = read_json(layout.memo[key] / MEMO_RUN)
-    if not isinstance(data, dict):
-        return MemoView(key, "", (), (), runs, (problem or f"{MEMO_RUN}: not an object",))
+    run, problem = read_run_file(layout.memo[key], MEMO_RUN_FILE, MemoRunFile)
+    if run is None:
+        return MemoView(key, "", (), (), runs, (problem,))
     registry = library.registry()
-    companies = tuple(
-        _company(c, library, registry) for c in _list(data.get("companies")) if isinstance(c, dict)
-    )
-    limits = tuple(str(line) for line in _list(data.get("limits"))) or KNOWN_LIMITS
     return MemoView(
         run=key,
-        engine=str(data.get("engine", "")),
-        companies=companies,
-        limits=limits,
+        engine=run.engine,
+        companies=tuple(_company(c, library, registry) for c in run.companies),
+        limits=KNOWN_LIMITS,
         runs=runs,
         problems=registry.problems,
-        status=str(data.get("status", "")),
+        status=run.status,
     )
 
 
 # --- dashboard ------------------------------------------------------------------------------
 
 
-def _table(title: str, rows: object, summary: object) -> DashboardTable:
-    records = [r for r in _list(rows) if isinstance(r, dict)]
-    columns = tuple(dict.fromkeys(str(k) for r in records for k in r))
-    cells = tuple(tuple(scalar(r.get(c)) for c in columns) for r in records)
-    if isinstance(summary, dict) and isinstance(summary.get("line"), str):
-        lines: tuple[str, ...] = (summary["line"],)  # the summary line as the CLI prints it
-    elif isinstance(summary, dict):
-        lines = tuple(f"{k.replace('_', ' ')}: {scalar(v)}" for k, v in summary.items())
-    elif isinstance(summary, list):
-        lines = tuple(scalar(s) for s in summary)
-    else:
-        lines = (scalar(summary),) if summary is not None else ()
+def _table(title: str, dashboard: DashboardFile) -> DashboardTable:
+    columns = tuple(f.name for f in fields(DashboardRow))
+    cells = tuple(tuple(scalar(getattr(r, c)) for c in columns) for r in dashboard.rows)
+    summary: SummaryEntry | None = dashboard.summary
+    lines = (summary.line,) if summary is not None else ()  # as the CLI prints it
     return DashboardTable(title, columns, cells, lines)
 
 
 def load_dashboard(layout: RunLayout, key: str) -> DashboardView:
-    """``dashboard.json``: ``{"engine", "rows": [{column: value}], "summary": {..., "line"}}``;
-    every row's keys become columns, in order of first appearance."""
+    """``dashboard.json``: the engine, one row per company (every field a column) and the
+    summary line."""
     runs = run_entries("dashboard", layout.memo)
-    data, problem = read_json(layout.memo[key] / "dashboard.json")
-    if isinstance(data, list):
-        data = {"rows": data}
-    if not isinstance(data, dict):
-        return DashboardView(key, "", (), runs, (problem or "dashboard.json: not an object",))
-    table = _table("One row per company", data.get("rows"), data.get("summary"))
-    return DashboardView(key, scalar(data.get("engine", "")), (table,), runs)
+    dashboard, problem = read_run_file(layout.memo[key], DASHBOARD_FILE, DashboardFile)
+    if dashboard is None:
+        return DashboardView(key, "", (), runs, (problem,))
+    table = _table("One row per company", dashboard)
+    return DashboardView(key, dashboard.engine, (table,), runs)

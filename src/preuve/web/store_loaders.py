@@ -14,9 +14,11 @@ from urllib.parse import urlencode
 
 from preuve.core.errors import PreuveError
 from preuve.core.evidence import parse_span_id
+from preuve.digest.run_files import read_serve_answers
+from preuve.io.runfolder import RunFileError, RunFolder
 from preuve.io.store import DigestStore, GenerationRow, RunInfo, RunNode
 from preuve.models.journal import CallRecord, Journal
-from preuve.web.layout import RunLayout, read_json, run_entries
+from preuve.web.layout import RunLayout, run_entries
 from preuve.web.pages import DocumentLibrary, Registry
 from preuve.web.views import (
     CallView,
@@ -94,17 +96,15 @@ def _generation_view(gen: GenerationRow) -> CallView:
 
 
 def _verdicts(path: Path) -> tuple[tuple[ServeVerdict, ...], str]:
-    """``serve.json``: one ``preuve digest serve --json`` answer, or a list of them."""
+    """``serve.json`` read back typed: one ``preuve digest serve --json`` answer, or a
+    list of them."""
     if not path.is_file():
         return (), ""
-    data, problem = read_json(path)
-    items = data if isinstance(data, list) else [data]
-    verdicts = tuple(
-        ServeVerdict(str(d.get("status", "")), str(d.get("reason", "")), str(d.get("run_id", "")))
-        for d in items
-        if isinstance(d, dict)
-    )
-    return verdicts, problem
+    try:
+        answers = read_serve_answers(RunFolder(path.parent, show_root=False))
+    except RunFileError as err:
+        return (), err.message
+    return tuple(ServeVerdict(a.status, a.reason, a.run_id) for a in answers), ""
 
 
 def _evidence(

@@ -11,10 +11,12 @@ from dataclasses import replace
 from typing import Any
 
 from preuve.core.errors import DocumentError, PreuveError
+from preuve.io.runfolder import RunFolder
 from preuve.synthesis.evidence_dossier import RULE_TEXT
 from preuve.synthesis.findings import RefusedStatement, SourcedValue, StatementSource, is_merged
 from preuve.synthesis.pipeline import SynthesisRun
 from preuve.synthesis.ranks import SourceInfo, SourceType, rank_of
+from preuve.synthesis.run_files import read_trajectory
 from preuve.web.layout import RunLayout, read_json, run_entries, scalar
 from preuve.web.pages import DocumentLibrary, Registry, span_on_page
 from preuve.web.views import (
@@ -155,11 +157,8 @@ def load_synthesis(layout: RunLayout, key: str, library: DocumentLibrary) -> Syn
     """One synthesis run from ``trajectory.json`` (and ``score.json`` if it was graded); a
     one-line problem instead when the trajectory cannot be read."""
     folder = layout.synthesis[key]
-    data, problem = read_json(folder / "trajectory.json")
-    if not isinstance(data, dict):
-        return problem or "trajectory.json: not an object"
     try:
-        run = SynthesisRun.from_dict(data, "trajectory.json")
+        run = read_trajectory(RunFolder(folder, show_root=False))
     except PreuveError as err:
         return str(err)
     registry = library.registry()

@@ -1,0 +1,100 @@
+"""Dataclasses ↔ JSON for run files, through one maintained library: pydantic's TypeAdapter.
+
+A run file's type is a plain (frozen) dataclass; :func:`dump_record` turns it into JSON data
+(tuples become arrays, enums their values, ``Decimal`` a string, fields in declaration
+order) and :func:`load_record` reads JSON back into the same type, strictly: a missing
+field, a wrong type or an unknown key (where the type forbids extras) is a
+:class:`RecordError` whose one line says where (``companies[0].memo.status: ...``).
+:func:`dump_records` and :func:`load_records` do the same for a tuple of records.
+
+pydantic is already installed with ``openai`` (and the viewer's FastAPI); it is used here,
+at the I/O edge only: the dataclasses themselves do not import it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable
+from typing import Any, TypeVar, cast
+
+from pydantic import TypeAdapter, ValidationError
+
+from preuve.core.errors import InputError
+
+__all__ = [
+    "RecordError",
+    "dump_record",
+    "dump_records",
+    "load_data",
+    "load_record",
+    "load_records",
+    "load_records_data",
+]
+
+T = TypeVar("T")
+
+
+class RecordError(InputError):
+    """A run file's JSON does not have the shape of its type."""
+
+
+@functools.cache
+def _adapter(kind: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(kind)
+
+
+def _many(item: type[T]) -> Any:
+    return tuple[item, ...]  # type: ignore[valid-type]
+
+
+def dump_record(value: object) -> Any:
+    """``value`` (a dataclass) as JSON data: dicts, lists, strings, numbers, None."""
+    return _adapter(cast("Any", type(value))).dump_python(value, mode="json")
+
+
+def dump_records(values: Iterable[T], item: type[T]) -> list[Any]:
+    """Records of one type as a JSON array."""
+    return cast("list[Any]", _adapter(_many(item)).dump_python(tuple(values), mode="json"))
+
+
+def _where(location: tuple[int | str, ...]) -> str:
+    path = ""
+    for part in location:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path or "(top level)"
+
+
+def _validated(kind: Any, data: bytes | str, source: str) -> Any:
+    try:
+        return _adapter(kind).validate_json(data, strict=True)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        more = err.error_count() - 1
+        tail = f" (and {more} more)" if more else ""
+        raise RecordError(
+            f"{source}: {_where(tuple(first['loc']))}: {first['msg']}{tail}",
+            fix="the file was not written by this version of preuve, or was edited: "
+            "re-run the workflow",
+        ) from None
+
+
+def load_record(kind: type[T], data: bytes | str, source: str) -> T:
+    """Read JSON text into ``kind``, strictly; :class:`RecordError` names ``source`` and the
+    first wrong place (and how many more there are)."""
+    return cast("T", _validated(kind, data, source))
+
+
+def load_records(item: type[T], data: bytes | str, source: str) -> tuple[T, ...]:
+    """Read a JSON array of ``item`` records."""
+    return cast("tuple[T, ...]", _validated(_many(item), data, source))
+
+
+def load_data(kind: type[T], data: object, source: str) -> T:
+    """JSON data already parsed (part of a larger file) read into ``kind``, as strictly."""
+    return load_record(kind, json.dumps(data, ensure_ascii=False), source)
+
+
+def load_records_data(item: type[T], data: object, source: str) -> tuple[T, ...]:
+    """Parsed JSON data read into a tuple of ``item`` records, as strictly."""
+    return load_records(item, json.dumps(data, ensure_ascii=False), source)

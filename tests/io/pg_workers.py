@@ -18,10 +18,11 @@ LEAVES = 12
 
 
 class GateModel:
-    """The rules engine, held at a barrier after the last leaf of a level-by-level,
-    one-call-at-a-time build: every builder has computed every leaf, none recorded any."""
+    """The rules engine, held at a barrier at its first call: every builder has looked the
+    keys of its first level up, none has recorded any (a node is recorded as soon as it is
+    computed), so every builder computes every leaf and they all race to store them."""
 
-    def __init__(self, barrier: Any, at_call: int = LEAVES) -> None:
+    def __init__(self, barrier: Any, at_call: int = 1) -> None:
         self.inner: Model = rules_summarizer()
         self.barrier = barrier
         self.at_call = at_call

@@ -43,6 +43,7 @@ __all__ = [
     "RatioValueEntry",
     "ReadingEntry",
     "RejectedSignalEntry",
+    "SpanEntry",
     "StatementsEntry",
     "SummaryEntry",
     "TableCellEntry",
@@ -207,6 +208,21 @@ class AlertEntry:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SpanEntry:
+    """A :class:`~preuve.core.evidence.Span` as ``Span.as_dict`` writes it."""
+
+    id: str
+    doc_id: str
+    version: int
+    page: int | None
+    start: int
+    end: int
+    quote: str
+    text_sha256: str
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class VerifiedSignalEntry:
     """A verified signal: its quote and the span the quote check located on its page."""
 
@@ -217,6 +233,7 @@ class VerifiedSignalEntry:
     end: int | None = None
     matched: str = ""
     verdict: str = ""
+    span: SpanEntry | None = None  # the one evidence span (run folders of this version on)
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
 

@@ -20,10 +20,12 @@ import typer
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
+    ConcurrencyOpt,
+    ModelOpt,
+    command_runtime,
     console,
     handles_errors,
     print_json,
-    resolve_model,
 )
 from preuve.commands.digest_evaluate import eval_digest_command
 from preuve.commands.digest_state import (
@@ -84,10 +86,6 @@ digest_app.command("set-version")(set_version_command)
 digest_app.command("manifest")(manifest_command)
 
 
-ModelOpt = Annotated[
-    str | None,
-    typer.Option("--model", help="rules (default), openai:NAME@URL, hf:PATH, replay:FILE."),
-]
 PrincipalOpt = Annotated[
     str | None,
     typer.Option("--principal", help="Who reads the summary (default: the manifest's)."),
@@ -120,7 +118,7 @@ def _serve(
     target: OpenDossier, store: Path | None, model: str | None, run: str | None
 ) -> ServeResult:
     """Serve the dossier's summary from the store, read-only (STALE before any claim)."""
-    identity = resolve_model(model, rules_summarizer).identity
+    identity = command_runtime(model=model).model(rules_summarizer).identity
     with DigestStore(store_path(store), read_only=True) as opened:
         return serve_digest(
             target.snapshot,
@@ -149,7 +147,7 @@ def build_command(
     full: Annotated[
         bool, typer.Option("--full", help="Recompute every node (reads no cache).")
     ] = False,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
+    concurrency: ConcurrencyOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Build (or bring up to date) the summary tree of a dossier."""
@@ -162,7 +160,8 @@ def build_command(
         principal=principal,
         grammar=grammar,
     )
-    summarizer = resolve_model(model, rules_summarizer)
+    runtime = command_runtime(model=model, concurrency=concurrency)
+    summarizer = runtime.model(rules_summarizer)
     with DigestStore(store_path(store)) as opened:
         if target.manifest is not None:
             manifest = target.manifest
@@ -171,12 +170,11 @@ def build_command(
             )
         report = build_digest(
             target.snapshot,
-            summarizer,
+            runtime,
             opened,
             target.settings,
             principal=target.principal,
             mode="full" if full else "incremental",
-            concurrency=concurrency,
             dossier=target.label,
         )
     if as_json:
@@ -244,7 +242,7 @@ def mutate_command(
     ] = None,
     grammar: GrammarOpt = None,
     out: OutOpt = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
+    concurrency: ConcurrencyOpt = None,
 ) -> None:
     """Apply events (default: SPEC's three, doc-00 v2, withdraw doc-04, revoke doc-08), each
     followed by an incremental and a full build compared node by node. Nothing is written
@@ -255,7 +253,8 @@ def mutate_command(
     # Events replay from the first versions, unless the manifest says where the dossier is.
     start = VersionChoice.FIRST if read_manifest(dossier) is None else VersionChoice.AUTO
     target = open_dossier(dossier, choice=start, principal=principal, grammar=grammar)
-    summarizer = resolve_model(model, rules_summarizer)
+    runtime = command_runtime(model=model, concurrency=concurrency)
+    summarizer = runtime.model(rules_summarizer)
     with DigestStore(store_path(store)) as opened:
         _, steps = run_mutations(
             dossier,
@@ -265,7 +264,7 @@ def mutate_command(
             dossier=target.label,
             mutations=tuple(chosen) or SPEC_MUTATIONS,
             principal=target.principal,
-            concurrency=concurrency,
+            concurrency=runtime.concurrency,
             snapshot=target.snapshot,
         )
     rows = print_mutations(dossier.name, steps, summarizer)

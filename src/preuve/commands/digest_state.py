@@ -13,7 +13,6 @@ The manifest commands (``withdraw``, ``revoke``, ``restore``, ``set-version``,
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -21,14 +20,21 @@ from typing import Annotated, Literal
 
 import typer
 
-from preuve.commands.common import console, error_console, handles_errors, print_json
+from preuve.commands.common import (
+    command_settings,
+    console,
+    error_console,
+    handles_errors,
+    print_json,
+)
 from preuve.core.documents import AccessState, Snapshot
-from preuve.core.errors import InputError
+from preuve.core.errors import ConfigError, InputError
 from preuve.digest.dossier import list_versions, load_state
 from preuve.digest.grammar import GRAMMAR_FILE, default_grammar, load_grammar
 from preuve.digest.manifest import Manifest, apply_event, read_manifest, write_manifest
 from preuve.digest.summarize import DigestSettings
 from preuve.io.store import DigestStore
+from preuve.models.spec import shown_spec
 
 __all__ = [
     "OpenDossier",
@@ -62,11 +68,18 @@ class OpenDossier:
 
 
 def store_path(store: Path | None) -> Path:
+    """``--store``, else the SQLite file of ``$PREUVE_STORE``, else ``$PREUVE_HOME``'s."""
     if store is not None:
         return store
-    home = Path(os.environ.get("PREUVE_HOME") or Path.home() / ".preuve")
-    home.mkdir(parents=True, exist_ok=True)
-    return home / "digest.sqlite"
+    spec = command_settings().store
+    if not spec.startswith("sqlite:"):
+        raise ConfigError(
+            f"store {shown_spec(spec)!r}: this command reads SQLite stores only",
+            fix="use sqlite:PATH or --store PATH",
+        )
+    path = Path(spec.removeprefix("sqlite:"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def corpus_root(folder: Path) -> Path | None:

@@ -39,6 +39,7 @@ from preuve.models.loop import (
 )
 from preuve.models.pool import complete_many
 from preuve.models.rules import RulesModel
+from preuve.models.runtime import Runtime, as_runtime
 from preuve.synthesis.checks import DossierLimits, dossier_limits
 from preuve.synthesis.dossier import Dossier, DossierDocument
 from preuve.synthesis.evidence_dossier import (
@@ -413,14 +414,19 @@ def _metas(dossier: Dossier) -> tuple[DocumentMeta, ...]:
 
 def synthesize(
     dossier: Dossier,
-    model: Model,
+    runtime: Runtime | Model,
     *,
     journal: Journal | None = None,
     run_id: str | None = None,
-    concurrency: int = 4,
+    concurrency: int | None = None,
 ) -> SynthesisRun:
-    """Run workflow 2 on ``dossier`` with ``model`` (see the module docstring). With a
-    ``journal``, every call is recorded under ``run_id`` (a fresh one by default)."""
+    """Run workflow 2 on ``dossier`` (see the module docstring); every call goes through the
+    runtime (budget, endpoint limit, recorder, progress). ``concurrency`` sub-agents are
+    asked at once (default: the runtime's). With a ``journal``, every call is recorded
+    under ``run_id`` (a fresh one by default)."""
+    given = as_runtime(runtime)
+    model = given.model(synthesis_rules_model)
+    concurrency = given.concurrency if concurrency is None else concurrency
     engine = engine_label(model)
     if journal is not None:
         model = JournaledModel(model, journal, run_id or uuid.uuid4().hex)

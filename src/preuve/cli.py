@@ -17,7 +17,6 @@ from preuve.commands.check import check_memo_command, check_quote_command, check
 from preuve.commands.common import (
     CliState,
     enter_cli,
-    handles_errors,
     make_runtime,
     process_environment,
 )
@@ -35,13 +34,11 @@ from preuve.commands.synthesize import (
 )
 from preuve.commands.view import view_command
 from preuve.models.runtime import RuntimeFactory
-from preuve.models.settings import read_settings
 
 __all__ = ["app", "build_app", "main"]
 
 
 def _options(factory: RuntimeFactory) -> Callable[..., None]:
-    @handles_errors
     def options(
         ctx: typer.Context,
         quiet: Annotated[
@@ -55,9 +52,9 @@ def _options(factory: RuntimeFactory) -> Callable[..., None]:
     ) -> None:
         """Make LLM document synthesis checkable: quotes, numbers and freshness verified in
         code."""
-        state = CliState(factory, process_environment(), {"quiet": quiet or None})
-        read_settings(state.environ, **state.flags)  # a malformed PREUVE_* fails here, exit 2
-        enter_cli(ctx, state)
+        # Settings are read by each command that needs them (a malformed PREUVE_* fails
+        # there, exit 2), so that --help and the pure checks work whatever the environment.
+        enter_cli(ctx, CliState(factory, process_environment(), {"quiet": quiet or None}))
 
     return options
 

@@ -144,3 +144,9 @@ def test_direct_construction_fills_the_store_from_home() -> None:
     assert Settings(home=HOME).store == f"sqlite:{HOME / 'digest.sqlite'}"
     with pytest.raises(ConfigError, match="concurrency must be at least 1"):
         Settings(concurrency=0)
+
+
+def test_the_readme_lists_every_setting_in_one_table() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if line.startswith("| `PREUVE_")]
+    assert [row.split("`")[1] for row in rows] == [s.env for s in SETTINGS]

@@ -100,7 +100,7 @@ SETTINGS: tuple[Setting, ...] = (
         "PREUVE_RECORD",
         "",
         "(off)",
-        "record every model call to this JSONL file (replay it with --model replay:FILE)",
+        "record every model call to this JSONL file (replay it with `--model replay:FILE`)",
     ),
     Setting("home", "PREUVE_HOME", "", "~/.preuve", "where preuve keeps its own files"),
     Setting(
@@ -116,29 +116,36 @@ SETTINGS: tuple[Setting, ...] = (
         "PREUVE_API_KEY_ENV",
         "",
         "OPENAI_API_KEY",
-        "the variable holding an openai: endpoint's key",
+        "the variable holding an `openai:` endpoint's key",
     ),
-    Setting("progress", "PREUVE_QUIET", "--quiet", "progress on", "no progress lines on stderr"),
+    Setting(
+        "progress",
+        "PREUVE_QUIET",
+        "--quiet",
+        "0",
+        "1: no progress lines on stderr (model calls, workflow steps)",
+    ),
     Setting(
         "concurrency",
         "PREUVE_CONCURRENCY",
         "--concurrency",
         str(DEFAULT_CONCURRENCY),
-        "at most this many model calls in flight per endpoint",
+        "at most this many model calls in flight per endpoint, across the workflows of a "
+        "command (`--concurrency` on digest commands)",
     ),
     Setting(
         "store",
         "PREUVE_STORE",
         "--store",
         "sqlite:$PREUVE_HOME/digest.sqlite",
-        "the digest store spec (sqlite:PATH or a PostgreSQL URL)",
+        "the digest store: `sqlite:PATH` (`--store PATH` on digest commands)",
     ),
     Setting(
         "executor",
         "PREUVE_EXECUTOR",
-        "--executor",
+        "",
         DEFAULT_EXECUTOR,
-        "where independent work runs (local or ray[:ADDRESS])",
+        "where independent work runs (`local`)",
     ),
 )
 _ENV = {s.field: s.env for s in SETTINGS}

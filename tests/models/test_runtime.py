@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from preuve.core.defects import Defect
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import BudgetError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
@@ -27,6 +28,7 @@ from preuve.models.base import (
 )
 from preuve.models.budget import DEFAULT_CONTEXT_WINDOW, BudgetedModel, context_window_of
 from preuve.models.journal import Journal
+from preuve.models.loop import Checked, LoopStatus, ask_verified
 from preuve.models.pool import LimitedModel
 from preuve.models.replay import RecordingModel, ReplayModel
 from preuve.models.runtime import Runtime, as_runtime
@@ -184,3 +186,29 @@ def test_digest_nodes_never_exceed_the_endpoint_limit(tmp_path: Path) -> None:
     with DigestStore(tmp_path / "store.sqlite") as store:
         build_digest(_snapshot(), runtime, store, DigestSettings(), dossier="x", concurrency=8)
     assert gauge.calls == 4 and gauge.peak == 2  # 3 leaves at once, held to 2; then the root
+
+
+# --- a re-ask over budget is not sent; the refusal stands on the answer that arrived ------
+
+
+def test_a_reask_over_budget_is_not_sent_and_the_refusal_keeps_its_defects() -> None:
+    huge = '{"x": "' + "A" * 20_000 + '"}'
+    scripted = ScriptedModel([huge])
+    model = Runtime(Settings(context_window=2_000), backend=scripted).model(ScriptedModel)
+
+    def check(completion: Completion) -> Checked[None]:
+        return Checked.reject(Defect("too_large", "the answer is too large"))
+
+    small = Request(messages_of([("user", "hi")]), task="t", max_new_tokens=8)
+    result = ask_verified(model, small, check)
+    assert result.status is LoopStatus.REFUSED and len(scripted.requests) == 1
+    assert [d.code for d in result.defects] == ["too_large", "reask_over_budget"]
+    assert "the re-ask was not sent: input for task t is" in result.defects[1].detail
+
+
+def test_a_first_request_over_budget_is_raised_and_nothing_is_sent() -> None:
+    scripted = ScriptedModel(["{}"])
+    model = Runtime(Settings(context_window=100), backend=scripted).model(ScriptedModel)
+    with pytest.raises(BudgetError, match="over its budget of 92"):
+        ask_verified(model, _big(93), lambda c: Checked.accept(None))
+    assert scripted.requests == []

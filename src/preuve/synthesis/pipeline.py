@@ -353,8 +353,12 @@ def _drive(
         pending = {}
         for index, outcome in zip(order, outcomes, strict=True):
             if isinstance(outcome, BudgetError):
-                results[index] = outcome  # this sub-task alone is too long to be read
-                flows[index].close()
+                try:  # a re-ask over budget ends the flow; a first request raises it back
+                    pending[index] = flows[index].send(outcome)
+                except StopIteration as stop:
+                    results[index] = stop.value
+                except BudgetError:
+                    results[index] = outcome  # this sub-task alone is too long to be read
                 continue
             if isinstance(outcome, InputError):
                 raise outcome  # a wrong spec or setting: every sub-task would fail the same way

@@ -29,7 +29,13 @@ from preuve.models.pool import EndpointLimits, LimitedModel
 from preuve.models.progress import ProgressModel, ProgressSink
 from preuve.models.replay import RecordingModel
 from preuve.models.settings import Settings
-from preuve.models.spec import SpecKind, load_model, parse_spec
+from preuve.models.spec import (
+    API_KEY_ENV_VAR,
+    CONTEXT_WINDOW_ENV_VAR,
+    SpecKind,
+    load_model,
+    parse_spec,
+)
 
 __all__ = ["SLOW_BACKENDS", "RulesFactory", "Runtime", "RuntimeFactory", "as_runtime"]
 
@@ -77,10 +83,16 @@ class Runtime:
             return rules()  # each workflow its own engine: their versions key their caches
         with self._lock:
             if self._backend is None:
-                self._backend = load_model(
-                    self.settings.model, rules=None, env=self.settings.environ
-                )
+                self._backend = load_model(self.settings.model, rules=None, env=self._env())
             return self._backend
+
+    def _env(self) -> dict[str, str]:
+        # The backends read their key variable and declared window from here: the
+        # settings' values, however the settings were made.
+        env = {**self.settings.environ, API_KEY_ENV_VAR: self.settings.api_key_env}
+        if self.settings.context_window is not None:
+            env[CONTEXT_WINDOW_ENV_VAR] = str(self.settings.context_window)
+        return env
 
     def wrap(self, model: Model) -> Model:
         """``model`` behind this runtime's recorder, progress, limit and budget; a model a

@@ -5,9 +5,8 @@ deals with HTTP, tokenizers or retries. Backends: ``openai`` (any OpenAI-compati
 endpoint), ``hf`` (local transformers, optional extra; import it from
 ``preuve.models.hf``), ``rules`` (the offline default), replay of recorded calls, and the
 test doubles :class:`ScriptedModel` and :class:`FunctionModel`. Wrappers add what every
-call needs: a journal, budgets, recording, per-endpoint limits; a :class:`Runtime` built
-from frozen :class:`Settings` applies them to every call of every workflow;
-:func:`ask_verified` is the ask → check → re-ask once → accept or refuse loop.
+call needs: a journal, budgets, recording, per-endpoint limits; :func:`ask_verified` is
+the ask → check → re-ask once → accept or refuse loop.
 """
 
 from __future__ import annotations
@@ -50,9 +49,7 @@ from preuve.models.loop import (
 from preuve.models.pool import EndpointLimits, LimitedModel, complete_many
 from preuve.models.replay import RecordingModel, ReplayModel
 from preuve.models.rules import RulesHandler, RulesModel
-from preuve.models.runtime import Runtime, RuntimeFactory, as_runtime
 from preuve.models.scripted import FunctionModel, ScriptedModel, ScriptExhaustedError
-from preuve.models.settings import Settings, read_settings
 from preuve.models.spec import ACCEPTED_FORMS, ModelSpec, SpecKind, load_model, parse_spec
 
 if TYPE_CHECKING:
@@ -88,15 +85,11 @@ __all__ = [
     "ResponseFormatLevel",
     "RulesHandler",
     "RulesModel",
-    "Runtime",
-    "RuntimeFactory",
     "ScriptExhaustedError",
     "ScriptedModel",
-    "Settings",
     "SpecKind",
     "TokenCounter",
     "Usage",
-    "as_runtime",
     "ask_verified",
     "check_budget",
     "complete_many",
@@ -107,7 +100,6 @@ __all__ = [
     "load_model",
     "messages_of",
     "parse_spec",
-    "read_settings",
     "reask_message",
     "request_hash",
     "verification_flow",

@@ -2,16 +2,24 @@
 eval | view`.
 
 Thin on purpose: each subcommand lives in :mod:`preuve.commands` and calls library code.
+:func:`build_app` takes the runtime factory (Settings → Runtime) every command that calls
+a model uses; ``preuve`` runs it with the real one, tests with their own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
 from preuve.commands.check import check_memo_command, check_quote_command, check_quotes_command
-from preuve.commands.common import set_progress
+from preuve.commands.common import (
+    CliState,
+    enter_cli,
+    make_runtime,
+    process_environment,
+)
 from preuve.commands.demo import demo_command
 from preuve.commands.digest import digest_app, eval_digest_command
 from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_command
@@ -26,24 +34,35 @@ from preuve.commands.synthesize import (
     synthesize_command,
 )
 from preuve.commands.view import view_command
+from preuve.models.runtime import RuntimeFactory
 
-__all__ = ["app", "main"]
-
-
-def _options(
-    quiet: Annotated[
-        bool,
-        typer.Option(
-            "--quiet", "-q", help="No progress on stderr (model calls and workflow steps)."
-        ),
-    ] = False,
-) -> None:
-    """Make LLM document synthesis checkable: quotes, numbers and freshness verified in code."""
-    set_progress(not quiet)
+__all__ = ["app", "build_app", "main"]
 
 
-def build_app() -> typer.Typer:
-    """The command tree; built by a function so tests can make a fresh one."""
+def _options(factory: RuntimeFactory) -> Callable[..., None]:
+    def options(
+        ctx: typer.Context,
+        quiet: Annotated[
+            bool,
+            typer.Option(
+                "--quiet",
+                "-q",
+                help="No progress on stderr (model calls and workflow steps); $PREUVE_QUIET=1.",
+            ),
+        ] = False,
+    ) -> None:
+        """Make LLM document synthesis checkable: quotes, numbers and freshness verified in
+        code."""
+        # Settings are read by each command that needs them (a malformed PREUVE_* fails
+        # there, exit 2), so that --help and the pure checks work whatever the environment.
+        enter_cli(ctx, CliState(factory, process_environment(), {"quiet": quiet or None}))
+
+    return options
+
+
+def build_app(runtime_factory: RuntimeFactory = make_runtime) -> typer.Typer:
+    """The command tree, its commands' runtimes made by ``runtime_factory`` (tests pass
+    their own; ``preuve`` the real :func:`~preuve.commands.common.make_runtime`)."""
     app = typer.Typer(
         name="preuve",
         help="Make LLM document synthesis checkable: quotes, numbers and freshness verified "
@@ -52,7 +71,7 @@ def build_app() -> typer.Typer:
         no_args_is_help=True,
         pretty_exceptions_enable=False,
     )
-    app.callback()(_options)
+    app.callback()(_options(runtime_factory))
     app.command("demo")(demo_command)
     app.command("check-quote")(check_quote_command)
     app.command("check-quotes")(check_quotes_command)
@@ -77,8 +96,8 @@ def build_app() -> typer.Typer:
     return app
 
 
-app = build_app()
+app = build_app(make_runtime)
 
 
 def main() -> None:
-    app(prog_name="preuve")
+    build_app(make_runtime)(prog_name="preuve")

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
-from preuve.commands import memo as memo_module
+from preuve.cli import build_app
 from preuve.commands.memo import eval_memo_command, eval_rates_command, memo_command
 from preuve.core.markdown import escape_markdown
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.models.base import Model
+from preuve.models.runtime import Runtime
 from preuve.models.scripted import ScriptedModel
 
 SLUGS = ("ferlac", "solvea", "helvane")
@@ -75,20 +75,20 @@ def test_memo_on_the_three_bundled_reports(reports: list[str], tmp_path: Path) -
     assert (out / "journal.sqlite").is_file()
 
 
-def test_refused_memo_exits_1_and_shows_its_defects(
-    reports: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _app_with(model: Model) -> typer.Typer:
+    """The real command tree, every command's runtime built around ``model``."""
+    return build_app(lambda settings: Runtime(settings, backend=model))
+
+
+def test_refused_memo_exits_1_and_shows_its_defects(reports: list[str], tmp_path: Path) -> None:
     bad = json.dumps(
         {"paragraphs": [{"text": "Le levier a gagné 1,9 point.", "sources": ["R-ferlac-levier"]}]}
     )
     scripted = ScriptedModel(['{"signals": []}', bad, bad])
-
-    def scripted_model(spec: str | None, rules: Callable[[], Model]) -> Model:
-        return scripted
-
-    monkeypatch.setattr(memo_module, "resolve_model", scripted_model)
     out = tmp_path / "out"
-    result = CliRunner().invoke(_app(), ["memo", reports[0], "--out", str(out), "--json"])
+    result = CliRunner().invoke(
+        _app_with(scripted), ["memo", reports[0], "--out", str(out), "--json"]
+    )
     assert result.exit_code == 1, result.output
     assert json.loads(result.output)["summary"]["memo_verified"] is False
     memo = (out / "memo.md").read_text(encoding="utf-8")
@@ -98,19 +98,12 @@ def test_refused_memo_exits_1_and_shows_its_defects(
     assert "engine: scripted:scripted" in memo
 
 
-def test_model_text_is_written_into_memo_md_escaped(
-    reports: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_model_text_is_written_into_memo_md_escaped(reports: list[str], tmp_path: Path) -> None:
     hostile = "Voir ![x](https://evil.example/p.png) <img src=//evil.example/q>\n# Titre"
     bad = json.dumps({"paragraphs": [{"text": hostile, "sources": ["R-ferlac-levier"]}]})
     scripted = ScriptedModel(['{"signals": []}', bad, bad])
-
-    def scripted_model(spec: str | None, rules: Callable[[], Model]) -> Model:
-        return scripted
-
-    monkeypatch.setattr(memo_module, "resolve_model", scripted_model)
     out = tmp_path / "out"
-    result = CliRunner().invoke(_app(), ["memo", reports[0], "--out", str(out)])
+    result = CliRunner().invoke(_app_with(scripted), ["memo", reports[0], "--out", str(out)])
     assert result.exit_code == 1, result.output
     memo = (out / "memo.md").read_text(encoding="utf-8")
     assert "> Voir \\!\\[x\\](https\\://evil\\.example/p\\.png) \\<img" in memo

@@ -6,7 +6,6 @@ import builtins
 import io
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from preuve.commands import synthesize as synthesize_module
+from preuve.cli import build_app
 from preuve.commands.synthesize import (
     check_synthesis_command,
     eval_synthesis_command,
@@ -23,7 +22,8 @@ from preuve.commands.synthesize import (
 )
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
 from preuve.models import FunctionModel
-from preuve.models.base import Completion, Model, Request
+from preuve.models.base import Completion, Request
+from preuve.models.runtime import Runtime
 from preuve.synthesis.pipeline import synthesis_rules_model
 from preuve.synthesis.synthesizer import SYNTHESIZER_TASK
 
@@ -84,7 +84,7 @@ def test_synthesize_json(corpus: SynthesisCorpusInfo, tmp_path: Path) -> None:
 
 
 def test_a_refused_synthesis_exits_1_and_is_not_written_as_valid(
-    corpus: SynthesisCorpusInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    corpus: SynthesisCorpusInfo, tmp_path: Path
 ) -> None:
     rules = synthesis_rules_model()
 
@@ -95,11 +95,11 @@ def test_a_refused_synthesis_exits_1_and_is_not_written_as_valid(
         data["paragraphs"][0]["sources"].append("doc-77")
         return json.dumps(data, ensure_ascii=False)
 
-    def scripted(spec: str | None, rules: Callable[[], Model]) -> Model:
-        return FunctionModel(answer, name="doc-77")
-
-    monkeypatch.setattr(synthesize_module, "resolve_model", scripted)
-    code, stdout, _ = invoke("synthesize", str(corpus.dossier), "--out", str(tmp_path))
+    scripted = build_app(
+        lambda settings: Runtime(settings, backend=FunctionModel(answer, name="doc-77"))
+    )
+    result = runner.invoke(scripted, ["synthesize", str(corpus.dossier), "--out", str(tmp_path)])
+    code, stdout = result.exit_code, result.stdout
     assert code == 1
     assert "status: REFUSED" in stdout and "unknown_citation" in stdout
     assert not (tmp_path / "synthesis.json").exists()

@@ -12,7 +12,7 @@ import pytest
 
 from preuve.commands import common
 from preuve.core.errors import ModelError
-from preuve.models.base import Completion, ModelIdentity, Request, messages_of
+from preuve.models.base import Completion, ModelIdentity, Request, messages_of, wrapped_models
 from preuve.models.progress import (
     REFRESH_SECONDS,
     CallLine,
@@ -23,6 +23,7 @@ from preuve.models.progress import (
     token_listener,
 )
 from preuve.models.scripted import ScriptedModel
+from preuve.models.settings import read_settings
 
 REQUEST = Request(
     messages_of([("user", "read")]), task="memo.reader", payload={"company": "Acme SA"}
@@ -112,16 +113,20 @@ def test_step_bars_only_when_progress_is_on() -> None:
     assert silent.done == 1
 
 
-def test_quiet_turns_progress_off(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("flags", "environ", "shown"),
+    [
+        pytest.param({}, {}, True, id="default"),
+        pytest.param({"quiet": True}, {}, False, id="quiet-flag"),
+        pytest.param({}, {"PREUVE_QUIET": "1"}, False, id="quiet-env"),
+    ],
+)
+def test_quiet_turns_progress_off(
+    monkeypatch: pytest.MonkeyPatch, flags: dict[str, bool], environ: dict[str, str], shown: bool
+) -> None:
     fake = ScriptedModel()
     fake_identity = ModelIdentity("hf", "smollm2")
     monkeypatch.setattr(type(fake), "identity", property(lambda _self: fake_identity))
-    monkeypatch.setattr(common, "load_model", lambda *args, **kwargs: fake)
-    monkeypatch.delenv("PREUVE_RECORD", raising=False)
-    common.set_progress(True)
-    assert isinstance(common.resolve_model("hf:x", ScriptedModel), ProgressModel)
-    common.set_progress(False)
-    try:
-        assert common.resolve_model("hf:x", ScriptedModel) is fake
-    finally:
-        common.set_progress(True)
+    runtime = common.make_runtime(read_settings(environ, **flags))
+    layers = list(wrapped_models(runtime.wrap(fake)))
+    assert any(isinstance(layer, ProgressModel) for layer in layers) is shown

@@ -28,7 +28,7 @@ import typer
 from rich.rule import Rule
 from rich.table import Table
 
-from preuve.commands.common import console, handles_errors, resolve_model
+from preuve.commands.common import ModelOpt, command_runtime, console, handles_errors
 from preuve.commands.digest_views import eval_lines, eval_progress, serve_dict
 from preuve.commands.memo import print_dashboard, write_memo_run
 from preuve.commands.synthesize import print_summary, write_run
@@ -54,21 +54,12 @@ from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
-from preuve.memo.rules_engine import memo_rules_model
 from preuve.models.journal import Journal
+from preuve.models.runtime import Runtime
 from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
-from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from preuve.synthesis.pipeline import synthesize
 
 __all__ = ["demo_command"]
-
-ModelOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--model",
-        help="rules (offline default, or $PREUVE_MODEL), openai:NAME@BASE_URL, hf:PATH, "
-        "replay:FILE.",
-    ),
-]
 
 
 @handles_errors
@@ -80,6 +71,8 @@ def demo_command(
 ) -> None:
     """Run the three workflows on the bundled corpora and write every output to one folder."""
     started = time.perf_counter()
+    runtime = command_runtime(model=model)  # one for the three workflows: one endpoint limit
+    runtime.load()
     _clear_previous_demo(out)
     corpora = out / "corpora"
     with console.status("Generating the bundled corpora (PDF reports, dossier, 720 texts)"):
@@ -87,9 +80,9 @@ def demo_command(
         dossier = generate_synthesis_dossier(corpora / "synthesis")
         digest_corpus = generate_digest_corpus(corpora / "digest")
     summary: dict[str, Any] = {}
-    summary["memo"] = _memo(reports, corpora / "memo", out / "memo", model)
-    summary["synthesis"] = _synthesis(dossier.dossier, dossier.grid, out / "synthesis", model)
-    summary["digest"] = _digest(digest_corpus.root, out / "digest", model)
+    summary["memo"] = _memo(reports, corpora / "memo", out / "memo", runtime)
+    summary["synthesis"] = _synthesis(dossier.dossier, dossier.grid, out / "synthesis", runtime)
+    summary["digest"] = _digest(digest_corpus.root, out / "digest", runtime)
     summary["refusals"] = _refusals(out / "refusals")
     summary["seconds"] = round(time.perf_counter() - started, 1)
     RunFolder(out).write_json("demo.json", summary)
@@ -111,12 +104,11 @@ def _clear_previous_demo(out: Path) -> None:
             entry.unlink()
 
 
-def _memo(reports: list[Path], corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
+def _memo(reports: list[Path], corpus: Path, out: Path, runtime: Runtime) -> dict[str, Any]:
     console.print(Rule("Workflow 1 — cited risk signals and a verified credit memo"))
     RunFolder.create(out)
-    model = resolve_model(spec, memo_rules_model)
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(reports, model, journal=journal)
+        run = run_memo(reports, runtime, journal=journal)
     evaluation = evaluate_run(run, load_gold(corpus / "gold" / "memo_gold.json"), source="demo")
     dashboard = build_dashboard(run, evaluation.scores)
     write_memo_run(run, dashboard, out)
@@ -124,13 +116,12 @@ def _memo(reports: list[Path], corpus: Path, out: Path, spec: str | None) -> dic
     return {"line": dashboard.summary.line(), "status": run.status.value}
 
 
-def _synthesis(dossier: Path, grid: Path, out: Path, spec: str | None) -> dict[str, Any]:
+def _synthesis(dossier: Path, grid: Path, out: Path, runtime: Runtime) -> dict[str, Any]:
     console.print(Rule("Workflow 2 — aggregated findings, arbitrated contradictions"))
     folder = RunFolder.create(out)
-    model = resolve_model(spec, synthesis_rules_model)
     documents = load_synthesis_dossier(dossier)
     with Journal(out / "journal.sqlite") as journal:
-        run = synthesize(documents, model, journal=journal)
+        run = synthesize(documents, runtime, journal=journal)
     files = write_run(run, out, documents)
     score = grade_run(run, load_grid(grid))
     folder.write_json("score.json", score.to_dict())
@@ -140,10 +131,10 @@ def _synthesis(dossier: Path, grid: Path, out: Path, spec: str | None) -> dict[s
     return {"status": run.status.value, "score": score.to_dict()}
 
 
-def _digest(corpus: Path, out: Path, spec: str | None) -> dict[str, Any]:
+def _digest(corpus: Path, out: Path, runtime: Runtime) -> dict[str, Any]:
     console.print(Rule("Workflow 3 — versioned, incremental summaries that refuse to be stale"))
     folder = RunFolder.create(out)
-    model = resolve_model(spec, rules_summarizer)
+    model = runtime.model(rules_summarizer)
     settings = DigestSettings()
     first = sorted(p.name for p in (corpus / "dossiers").iterdir() if p.name.startswith("test"))[0]
     answers: list[dict[str, Any]] = []

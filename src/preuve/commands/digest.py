@@ -17,14 +17,16 @@ from typing import Annotated
 
 import typer
 
-from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
+from preuve.commands.cluster import ExecutorOpt, command_model, open_executor
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
+    ConcurrencyOpt,
+    ModelOpt,
+    command_runtime,
     console,
     handles_errors,
     print_json,
-    resolve_model,
 )
 from preuve.commands.digest_evaluate import eval_digest_command
 from preuve.commands.digest_fleet import build_many_command
@@ -86,10 +88,6 @@ digest_app.command("manifest")(manifest_command)
 digest_app.command("build-many")(build_many_command)
 
 
-ModelOpt = Annotated[
-    str | None,
-    typer.Option("--model", help="rules (default), openai:NAME@URL, hf:PATH, replay:FILE."),
-]
 PrincipalOpt = Annotated[
     str | None,
     typer.Option("--principal", help="Who reads the summary (default: the manifest's)."),
@@ -122,7 +120,7 @@ def _serve(
     target: OpenDossier, store: str | None, model: str | None, run: str | None
 ) -> ServeResult:
     """Serve the dossier's summary from the store, read-only (STALE before any claim)."""
-    identity = resolve_model(model, rules_summarizer).identity
+    identity = command_runtime(model=model).model(rules_summarizer).identity
     with open_digest_store(store, read_only=True) as opened:
         return serve_digest(
             target.snapshot,
@@ -151,7 +149,7 @@ def build_command(
     full: Annotated[
         bool, typer.Option("--full", help="Recompute every node (reads no cache).")
     ] = False,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
+    concurrency: ConcurrencyOpt = None,
     executor: ExecutorOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -165,15 +163,12 @@ def build_command(
         principal=principal,
         grammar=grammar,
     )
+    runtime = command_runtime(model=model, concurrency=concurrency, executor=executor)
     with (
-        open_executor(executor, concurrency) as runner,
+        open_executor(runtime.settings, runtime.concurrency) as runner,
         open_digest_store(store) as opened,
     ):
-        summarizer = (
-            shipped_model(model, rules_summarizer, runner)
-            if runner.remote
-            else resolve_model(model, rules_summarizer)
-        )
+        summarizer = command_model(runtime, rules_summarizer, runner)
         if target.manifest is not None:
             manifest = target.manifest
             opened.record_manifest(
@@ -181,19 +176,18 @@ def build_command(
             )
         report = build_digest(
             target.snapshot,
-            summarizer,
+            runtime,
             opened,
             target.settings,
             principal=target.principal,
             mode="full" if full else "incremental",
-            concurrency=concurrency,
             dossier=target.label,
             executor=runner,
         )
     if as_json:
         print_json(build_dict(report))
     else:
-        print_build(report, summarizer)
+        print_build(report, summarizer.model(rules_summarizer))
     refused = any(n.status is NodeStatus.INVALID for n in report.nodes)
     raise typer.Exit(EXIT_REJECTED if refused else EXIT_OK)
 
@@ -255,7 +249,7 @@ def mutate_command(
     ] = None,
     grammar: GrammarOpt = None,
     out: OutOpt = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
+    concurrency: ConcurrencyOpt = None,
 ) -> None:
     """Apply events (default: SPEC's three, doc-00 v2, withdraw doc-04, revoke doc-08), each
     followed by an incremental and a full build compared node by node. Nothing is written
@@ -266,7 +260,8 @@ def mutate_command(
     # Events replay from the first versions, unless the manifest says where the dossier is.
     start = VersionChoice.FIRST if read_manifest(dossier) is None else VersionChoice.AUTO
     target = open_dossier(dossier, choice=start, principal=principal, grammar=grammar)
-    summarizer = resolve_model(model, rules_summarizer)
+    runtime = command_runtime(model=model, concurrency=concurrency)
+    summarizer = runtime.model(rules_summarizer)
     with open_digest_store(store) as opened:
         _, steps = run_mutations(
             dossier,
@@ -276,7 +271,7 @@ def mutate_command(
             dossier=target.label,
             mutations=tuple(chosen) or SPEC_MUTATIONS,
             principal=target.principal,
-            concurrency=concurrency,
+            concurrency=runtime.concurrency,
             snapshot=target.snapshot,
         )
     rows = print_mutations(dossier.name, steps, summarizer)

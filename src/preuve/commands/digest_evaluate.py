@@ -10,10 +10,12 @@ import typer
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
+    ConcurrencyOpt,
+    ModelOpt,
+    command_runtime,
     console,
     handles_errors,
     print_json,
-    resolve_model,
 )
 from preuve.commands.digest_views import dossier_lines, eval_lines, eval_progress, write_json
 from preuve.core.errors import InputError
@@ -24,11 +26,6 @@ from preuve.eval.digest_eval import run_digest_eval
 from preuve.io.store import DigestStore
 
 __all__ = ["eval_digest_command"]
-
-ModelOpt = Annotated[
-    str | None,
-    typer.Option("--model", help="rules (default), openai:NAME@URL, hf:PATH, replay:FILE."),
-]
 
 
 @handles_errors
@@ -51,13 +48,15 @@ def eval_digest_command(
         typer.Option("--dossier", help="Evaluate one dossier of any corpus (needs --gold)."),
     ] = None,
     gold: Annotated[Path | None, typer.Option("--gold", help="The gold file of --dossier.")] = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 4,
+    concurrency: ConcurrencyOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """The 60 test mutations, each followed by an incremental and an independent full build
     compared node by node, the audit against gold, and the extractive baseline; or, with
     --dossier and --gold, one dossier of any corpus with its events."""
-    summarizer = resolve_model(model, rules_summarizer)
+    runtime = command_runtime(model=model, concurrency=concurrency)
+    summarizer = runtime.model(rules_summarizer)
+    concurrency = runtime.concurrency
     chosen = events_from_file(events) if events is not None else None
     if dossier is not None:
         if gold is None or chosen is None:

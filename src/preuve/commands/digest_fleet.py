@@ -13,22 +13,23 @@ from typing import Annotated
 
 import typer
 
-from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
+from preuve.commands.cluster import ExecutorOpt, command_model, open_executor
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
+    ConcurrencyOpt,
+    ModelOpt,
+    command_runtime,
     console,
     handles_errors,
     print_json,
-    resolve_model,
 )
-from preuve.commands.digest_state import StoreOpt, open_dossier, store_path
+from preuve.commands.digest_state import StoreOpt, open_digest_store, open_dossier
 from preuve.commands.digest_views import build_dict
 from preuve.core.errors import InputError
 from preuve.digest.fleet import DossierJob, build_dossiers
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
-from preuve.io.store import DigestStore
 
 __all__ = ["build_many_command"]
 
@@ -38,14 +39,9 @@ def build_many_command(
     dossiers: Annotated[list[Path], typer.Argument(help="Dossier folders to build.")],
     *,
     store: StoreOpt = None,
-    model: Annotated[
-        str | None,
-        typer.Option("--model", help="rules (default), openai:NAME@URL[,URL...], hf:, replay:."),
-    ] = None,
+    model: ModelOpt = None,
     executor: ExecutorOpt = None,
-    concurrency: Annotated[
-        int, typer.Option("--concurrency", min=1, help="Threads per dossier (and local dossiers).")
-    ] = 4,
+    concurrency: ConcurrencyOpt = None,
     full: Annotated[
         bool, typer.Option("--full", help="Recompute every node (reads no cache).")
     ] = False,
@@ -58,15 +54,12 @@ def build_many_command(
     if repeated:
         raise InputError(f"dossier listed twice: {repeated[0]}")
     jobs = [DossierJob(t.label, t.snapshot, t.settings, t.principal) for t in targets]
+    runtime = command_runtime(model=model, concurrency=concurrency, executor=executor)
     with (
-        open_executor(executor, concurrency) as runner,
-        DigestStore(store_path(store)) as opened,
+        open_executor(runtime.settings, runtime.concurrency) as runner,
+        open_digest_store(store) as opened,
     ):
-        summarizer = (
-            shipped_model(model, rules_summarizer, runner)
-            if runner.remote
-            else resolve_model(model, rules_summarizer)
-        )
+        summarizer = command_model(runtime, rules_summarizer, runner)
         for target in targets:
             if target.manifest is not None:
                 manifest = target.manifest
@@ -75,11 +68,11 @@ def build_many_command(
                 )
         reports = build_dossiers(
             jobs,
-            summarizer,
+            summarizer.model(rules_summarizer),
             opened,
             runner,
             mode="full" if full else "incremental",
-            concurrency=concurrency,
+            concurrency=runtime.concurrency,
         )
     if as_json:
         print_json([{"dossier": r.run.dossier, **build_dict(r)} for r in reports])

@@ -13,7 +13,6 @@ The manifest commands (``withdraw``, ``revoke``, ``restore``, ``set-version``,
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -21,7 +20,13 @@ from typing import Annotated, Literal
 
 import typer
 
-from preuve.commands.common import console, error_console, handles_errors, print_json
+from preuve.commands.common import (
+    command_settings,
+    console,
+    error_console,
+    handles_errors,
+    print_json,
+)
 from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
 from preuve.core.store_spec import parse_store_spec
@@ -64,12 +69,14 @@ class OpenDossier:
 
 
 def store_path(store: str | Path | None) -> str:
-    """The store spec: ``--store`` (or ``PREUVE_STORE``), else $PREUVE_HOME/digest.sqlite."""
+    """The store spec: ``--store``, else ``PREUVE_STORE``, else $PREUVE_HOME/digest.sqlite."""
     if store is not None and str(store).strip():
         return str(store)
-    home = Path(os.environ.get("PREUVE_HOME") or Path.home() / ".preuve")
-    home.mkdir(parents=True, exist_ok=True)
-    return str(home / "digest.sqlite")
+    spec = command_settings().store
+    parsed = parse_store_spec(spec)
+    if parsed.kind == "sqlite":  # $PREUVE_HOME may not exist yet
+        Path(parsed.target).parent.mkdir(parents=True, exist_ok=True)
+    return spec
 
 
 def open_digest_store(store: str | Path | None, *, read_only: bool = False) -> Store:

@@ -15,7 +15,6 @@ eval rates [--rates FILE] [--json]
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,14 +23,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
+from preuve.commands.cluster import ExecutorOpt, command_model, open_executor
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
+    ModelOpt,
+    command_runtime,
+    command_settings,
     console,
     handles_errors,
     print_json,
-    resolve_model,
 )
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
@@ -64,10 +65,6 @@ __all__ = [
     "write_memo_run",
 ]
 
-ModelOpt = Annotated[
-    str | None,
-    typer.Option("--model", help="rules (default), openai:NAME@BASE_URL, hf:PATH, replay:FILE."),
-]
 RatesOpt = Annotated[
     Path | None,
     typer.Option("--rates", help=f"The rates file (default: $PREUVE_HOME/{RATES_FILE})."),
@@ -83,7 +80,7 @@ LIMITS_EN = (
 def _rates_path(rates: Path | None) -> Path:
     if rates is not None:
         return rates
-    return Path(os.environ.get("PREUVE_HOME") or Path.home() / ".preuve") / RATES_FILE
+    return command_settings().home / RATES_FILE
 
 
 # --- Files ------------------------------------------------------------------------------
@@ -266,13 +263,11 @@ def memo_command(
     language = None if lang is None else Locale(lang)
     _check_reports(reports)
     rules = load_mapping(mapping) if mapping is not None else ()
+    runtime = command_runtime(model=model, executor=executor)
+    runtime.load()  # a bad spec or model file fails here, before anything is written
     loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
-    with open_executor(executor, 1) as runner:
-        chosen = (
-            shipped_model(model, memo_rules_model, runner)
-            if runner.remote
-            else resolve_model(model, memo_rules_model)
-        )
+    with open_executor(runtime.settings, 1) as runner:
+        chosen = command_model(runtime, memo_rules_model, runner)
         out.mkdir(parents=True, exist_ok=True)
         with Journal(out / "journal.sqlite") as journal:
             run = run_memo(
@@ -357,7 +352,7 @@ def eval_memo_command(
     """Grade workflow 1 against the gold N times: mean and worst case of each figure."""
     out.mkdir(parents=True, exist_ok=True)
     reports, gold = _corpus(corpus, out)
-    chosen = resolve_model(model, memo_rules_model)
+    chosen = command_runtime(model=model).model(memo_rules_model)
     with Journal(out / "journal.sqlite") as journal:
         result = evaluate_memo(
             reports, gold, chosen, journal=journal, repeat=repeat, rates_path=_rates_path(rates)

@@ -23,15 +23,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from preuve.commands.cluster import ExecutorOpt, open_executor, shipped_model
+from preuve.commands.cluster import ExecutorOpt, command_model, open_executor
 from preuve.commands.common import (
     EXIT_OK,
     EXIT_REJECTED,
+    ModelOpt,
+    command_runtime,
     console,
     handles_errors,
     print_json,
     read_json_file,
-    resolve_model,
 )
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
@@ -66,14 +67,6 @@ __all__ = [
 ]
 
 
-ModelOpt = Annotated[
-    str,
-    typer.Option(
-        "--model",
-        envvar="PREUVE_MODEL",
-        help="rules (offline default), openai:NAME@BASE_URL, hf:PATH or replay:FILE.",
-    ),
-]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
@@ -146,7 +139,7 @@ def synthesize_command(
         Path, typer.Argument(help="A dossier folder (question.md, documents/).")
     ],
     *,
-    model: ModelOpt = "rules",
+    model: ModelOpt = None,
     out: Annotated[Path, typer.Option("--out", help="Where to write the run.")] = Path(
         "preuve-out/synthesis"
     ),
@@ -165,12 +158,10 @@ def synthesize_command(
     dossier = load_dossier(dossier_dir)
     for path in lexicons or ():
         dossier = replace(dossier, lexicon=merge_data(dossier.lexicon, read_extension(path)))
-    with open_executor(executor, 4) as runner:
-        chosen = (
-            shipped_model(model, synthesis_rules_model, runner)
-            if runner.remote
-            else resolve_model(model, synthesis_rules_model)
-        )
+    runtime = command_runtime(model=model, executor=executor)
+    runtime.load()  # a bad spec or model file fails here, before anything is written
+    with open_executor(runtime.settings, runtime.concurrency) as runner:
+        chosen = command_model(runtime, synthesis_rules_model, runner)
         out.mkdir(parents=True, exist_ok=True)
         with Journal(out / "journal.sqlite") as journal:
             run = synthesize(dossier, chosen, journal=journal, executor=runner)
@@ -271,7 +262,7 @@ _COLUMNS = ("kind", "dossier", "mean", "worst", "facts", "contradictions", "unpl
 @handles_errors
 def eval_synthesis_command(
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Number of runs.")] = 1,
-    model: ModelOpt = "rules",
+    model: ModelOpt = None,
     dossiers: Annotated[
         list[Path] | None,
         typer.Option(
@@ -285,10 +276,11 @@ def eval_synthesis_command(
     """Grade the bundled dossier and each held-out dossier N times: one row per dossier
     (bundled and held-out apart), mean and worst case, and the worst run's breakdown."""
     heldout = tuple(dossiers) if dossiers else heldout_dossiers(DEFAULT_HELDOUT)
+    runtime = command_runtime(model=model)
     with tempfile.TemporaryDirectory(prefix="preuve-eval-") as workdir:
         scores = evaluate_dossiers(
-            lambda: resolve_model(model, synthesis_rules_model), Path(workdir), heldout,
-            repeat=repeat,
+            lambda: runtime.model(synthesis_rules_model), Path(workdir), heldout,
+            repeat=repeat, concurrency=runtime.concurrency,
         )  # fmt: skip
     if as_json:
         print_json({s.name: {"kind": s.kind, **s.result.to_dict()} for s in scores})

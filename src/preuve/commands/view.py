@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from preuve.commands.common import EXIT_BAD_INPUT, console, error_console, handles_errors
+from preuve.commands.common import (
+    EXIT_BAD_INPUT,
+    console,
+    error_console,
+    handles_errors,
+    process_environment,
+)
 from preuve.models.secrets import environment_secrets
 
 __all__ = ["secret_values", "view_command"]
@@ -44,4 +49,4 @@ def view_command(
         raise typer.Exit(EXIT_BAD_INPUT)
     check_run_files(layout)  # a run file that does not read back: one line, exit 2
     console.print(f"preuve viewer: {viewer_url(host, port)}  (Ctrl+C to stop)", markup=False)
-    serve(run_dir, host, port, secrets=secret_values(os.environ))
+    serve(run_dir, host, port, secrets=secret_values(process_environment()))

@@ -40,12 +40,14 @@ from preuve.digest.outcomes import (
     outcome_from_row,
     snapshot_record,
 )
+from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings, NodeResult, summarize_leaf, summarize_reduce
 from preuve.digest.tree import NodeKind, Tree, TreeNode, build_tree
 from preuve.io.store_rows import GenerationRow, NodeRecord, NodeRow, RunInfo
 from preuve.io.stores import INCREMENTAL, Store, open_store
 from preuve.models.base import Model, ModelIdentity, request_hash
+from preuve.models.runtime import Runtime, as_runtime
 
 __all__ = [
     "BuildCounters",
@@ -342,22 +344,26 @@ class _Build:
 
 def build_digest(
     snapshot: Snapshot,
-    model: Model,
+    runtime: Runtime | Model,
     store: Store,
     settings: DigestSettings,
     *,
     principal: str = "default",
     mode: BuildMode = "incremental",
-    concurrency: int = 4,
+    concurrency: int | None = None,
     dossier: str = "",
     executor: Executor | None = None,
 ) -> BuildReport:
-    """Build the summary tree of ``snapshot`` and record the run in ``store``.
-
-    The nodes of a level are computed by ``executor`` (default: ``concurrency`` threads);
-    a remote executor gets the model and the snapshot pickled, and reopens the store."""
+    """Build the summary tree of ``snapshot`` and record the run in ``store``. Every call
+    goes through the runtime (budget, endpoint limit, recorder, progress). The nodes of a
+    level are computed by ``executor`` (default: ``concurrency`` threads, the runtime's by
+    default); a remote executor gets the model and the snapshot pickled, and reopens the
+    store."""
     if mode not in ("incremental", "full"):
         raise ConfigError(f"build mode must be 'incremental' or 'full', not {mode!r}")
+    given = as_runtime(runtime)
+    model = given.model(rules_summarizer)
+    concurrency = given.concurrency if concurrency is None else concurrency
     started = time.perf_counter()
     tree = build_tree((doc.doc_id for doc in snapshot), settings.fan_in)
     identity = model.identity

@@ -15,7 +15,7 @@ from preuve.cluster.executor import Executor, LocalExecutor
 from preuve.core.documents import Snapshot
 from preuve.digest.build import BuildMode, BuildReport, _StoreRef, build_digest
 from preuve.digest.summarize import DigestSettings
-from preuve.io.store import DigestStore
+from preuve.io.stores import Store
 from preuve.models.base import Model
 
 __all__ = ["DossierJob", "build_dossiers"]
@@ -54,7 +54,7 @@ class _DossierTask:
 def build_dossiers(
     jobs: Sequence[DossierJob],
     model: Model,
-    store: DigestStore,
+    store: Store,
     executor: Executor,
     *,
     mode: BuildMode = "incremental",

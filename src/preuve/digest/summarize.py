@@ -43,7 +43,7 @@ from preuve.digest.schema import (
     claims_schema,
 )
 from preuve.models.base import Completion, Message, Model, ModelIdentity, Request
-from preuve.models.budget import check_budget
+from preuve.models.budget import check_budget, context_window_of
 from preuve.models.loop import Attempt, Checked, LoopStatus, ask_verified
 
 __all__ = [
@@ -266,11 +266,13 @@ def _budget_defect(model: Model, request: Request, limit: int, budgets: Budgets)
         count = check_budget(model, request, limit)
     except BudgetError as err:
         return Defect("over_budget", err.one_line())
-    if count + request.max_new_tokens > budgets.context:
+    # The model's own window (a declared one, through the runtime) may be the smaller.
+    context = min(budgets.context, context_window_of(model) or budgets.context)
+    if count + request.max_new_tokens > context:
         return Defect(
             "over_context",
             f"input of {count} tokens plus {request.max_new_tokens} reserved for the answer "
-            f"exceeds the context of {budgets.context}; nothing was sent and nothing truncated",
+            f"exceeds the context of {context}; nothing was sent and nothing truncated",
         )
     return None
 

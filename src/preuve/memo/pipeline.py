@@ -2,8 +2,10 @@
 
 Per company: page texts → statement fields (code) → accounting identities (code) → ratios
 and alerts (code) → risk reader (model) → quote check, one re-ask → facts → writer (model)
-→ memo check, one rewrite. Every model call goes through a :class:`JournaledModel`; the
-run carries them all. Gold labels are never read here (evaluation lives in ``preuve.eval``).
+→ memo check, one rewrite. Every model call goes through the
+:class:`~preuve.models.runtime.Runtime` (its budget included) and a :class:`JournaledModel`;
+the run carries them all. Gold labels are never read here (evaluation lives in
+``preuve.eval``).
 
 Pages are extracted one report at a time (pdfium is not thread-safe); the per-company
 analysis can then run ``concurrency`` companies at a time, since model calls mostly wait.
@@ -38,6 +40,7 @@ from preuve.memo.ratios import (
     ratios_not_computed,
 )
 from preuve.memo.reader import Reading, read_signals
+from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.statement_report import tables_json
 from preuve.memo.statements import Statements, extract_statements
 from preuve.memo.table_fields import merged_statements, table_identities, with_table_identities
@@ -46,6 +49,7 @@ from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
 from preuve.models.journal import CallRecord, Journal, JournaledModel
 from preuve.models.progress import step
+from preuve.models.runtime import Runtime, as_runtime
 
 __all__ = [
     "CompanyMemo",
@@ -225,7 +229,7 @@ def call_to_dict(call: CallRecord) -> dict[str, Any]:
 def analyse_report(
     report: str,
     pages: Sequence[str],
-    model: Model,
+    runtime: Runtime | Model,
     mapping: tuple[LabelRule, ...] = (),
     language: Locale | None = None,
     *,
@@ -235,8 +239,9 @@ def analyse_report(
     ``mapping``: a user's concept rules, tried before the bundled ones; ``language``: of
     the facts and memo (default: the report's own, French or English); ``quotes``: the
     reader's mode, ``copy`` (the model copies each quote) or ``select`` (it picks sentence
-    ids and code resolves the text)."""
+    ids and code resolves the text). Every call goes through the runtime's budget."""
     started = time.perf_counter()
+    model = as_runtime(runtime).model(memo_rules_model)
     company = detect_company(pages)
     tables = read_tables(pages)
     statements = merged_statements(pages, extract_statements(pages), mapping, tables)
@@ -300,7 +305,7 @@ class _RemoteReport:
 
 def run_memo(
     report_paths: Sequence[Path] | Sequence[LoadedReport],
-    model: Model,
+    runtime: Runtime | Model,
     *,
     journal: Journal,
     run_id: str | None = None,
@@ -311,13 +316,16 @@ def run_memo(
     executor: Executor | None = None,
 ) -> MemoRun:
     """Run workflow 1 on each report (paths, or reports already loaded by
-    :func:`load_reports`); every model call is journaled under ``run_id``.
+    :func:`load_reports`); every model call goes through the runtime (budget, endpoint
+    limit, recorder, progress) and is journaled under ``run_id``.
 
-    The reports are analysed by ``executor`` (default: ``concurrency`` threads); on a
-    remote one (Ray: one task per report) each worker journals its calls apart and this
-    process appends them to ``journal``, report by report."""
+    The reports are analysed by ``executor`` (default: ``concurrency`` threads, one by
+    default: the journal then reads in report order); on a remote one (Ray: one task per
+    report) each worker journals its calls apart and this process appends them to
+    ``journal``, report by report."""
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
+    model = as_runtime(runtime).model(memo_rules_model)
     started = time.perf_counter()
     run_id = run_id or uuid.uuid4().hex
     runner = executor or LocalExecutor(concurrency)

@@ -40,6 +40,7 @@ from preuve.models.base import (
 )
 
 __all__ = [
+    "DEFAULT_CONTEXT_WINDOW",
     "BudgetedModel",
     "CountingModel",
     "EstimatedCompletion",
@@ -184,24 +185,53 @@ def check_budget(model_or_counter: object, request: Request, max_input_tokens: i
     return count
 
 
+DEFAULT_CONTEXT_WINDOW = 32768  # SPEC's context; Qwen2.5-1.5B-Instruct's window
+
+
 class BudgetedModel:
-    """A model that refuses, before the call, any request over its input budget."""
+    """A model that refuses, before the call, any request over its input budget.
+
+    The budget is ``max_input_tokens``, or the room a ``context_window`` leaves once the
+    request's ``max_new_tokens`` are reserved (both when both are given). With
+    ``announce`` the window is the model's ``context_window`` for the workflows that size
+    their inputs from it (:func:`context_window_of`); a fallback window nobody declared is
+    not announced, so those workflows keep their own chunking.
+    """
 
     def __init__(
-        self, inner: Model, max_input_tokens: int, counter: TokenCounter | None = None
+        self,
+        inner: Model,
+        max_input_tokens: int | None = None,
+        counter: TokenCounter | None = None,
+        *,
+        context_window: int | None = None,
+        announce: bool = True,
     ) -> None:
-        if max_input_tokens <= 0:
+        if max_input_tokens is None and context_window is None:
+            raise ValueError("a budget needs max_input_tokens or a context_window")
+        if max_input_tokens is not None and max_input_tokens <= 0:
             raise ValueError("max_input_tokens must be positive")
+        if context_window is not None and context_window <= 0:
+            raise ValueError("context_window must be positive")
         self.inner = inner
         self.max_input_tokens = max_input_tokens
+        self.window = context_window
+        self.announce = announce
         self.counter = counter if counter is not None else counter_for(inner)
 
     @property
     def identity(self) -> ModelIdentity:
         return self.inner.identity
 
+    @property
+    def context_window(self) -> int | None:
+        return self.window if self.announce else None
+
     def complete(self, request: Request) -> Completion:
-        check_budget(self.counter, request, self.max_input_tokens)
+        if self.window is not None:
+            check_context_window(self.counter, request, self.window)
+        if self.max_input_tokens is not None:
+            check_budget(self.counter, request, self.max_input_tokens)
         return self.inner.complete(request)
 
 

@@ -2,7 +2,9 @@
 
 One mechanism for every workflow, written sans-I/O (the shape of httpx's auth flows):
 :func:`verification_flow` is a generator that yields the requests to send and receives
-each outcome (a completion, or the ModelError the backend raised); it returns a
+each outcome (a completion, the ModelError the backend raised, or the BudgetError that
+refused the request before it was sent: on a re-ask, the refusal then stands on the answer
+that arrived; on the first request, the flow raises it); it returns a
 :class:`LoopResult`. :func:`ask_verified` is the thin synchronous driver that sends each
 request to a model. Tests can drive the flow by hand, with no model at all.
 
@@ -20,7 +22,7 @@ from enum import StrEnum
 from typing import Generic, TypeVar, cast
 
 from preuve.core.defects import Defect, render_defects
-from preuve.core.errors import ModelError, VerificationError
+from preuve.core.errors import BudgetError, ModelError, VerificationError
 from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.budget import is_estimated, is_truncated
 
@@ -136,7 +138,7 @@ class LoopResult(Generic[T]):
         )
 
 
-VerificationFlow = Generator[Request, Completion | ModelError, LoopResult[T]]
+VerificationFlow = Generator[Request, Completion | ModelError | BudgetError, LoopResult[T]]
 
 
 def reask_message(defects: tuple[Defect, ...]) -> Message:
@@ -180,6 +182,14 @@ def verification_flow(
     current = request
     for _ in range(2 if reask else 1):
         outcome = yield current
+        if isinstance(outcome, BudgetError):
+            if not attempts:
+                raise outcome  # the input itself is over budget: nothing was ever sent
+            # The re-ask (the refused answer sent back) is over budget: it is not sent, and
+            # the refusal stands on the answer that arrived.
+            why = Defect("reask_over_budget", f"the re-ask was not sent: {outcome.one_line()}")
+            attempts[-1] = replace(attempts[-1], defects=(*attempts[-1].defects, why))
+            break
         if isinstance(outcome, ModelError):
             attempt = Attempt(
                 current, None, (Defect("model_error", outcome.one_line()),), outcome.one_line()
@@ -211,10 +221,10 @@ def ask_verified(
     try:
         pending = next(flow)
         while True:
-            outcome: Completion | ModelError
+            outcome: Completion | ModelError | BudgetError
             try:
                 outcome = model.complete(pending)
-            except ModelError as err:
+            except (ModelError, BudgetError) as err:
                 outcome = err
             pending = flow.send(outcome)
     except StopIteration as stop:

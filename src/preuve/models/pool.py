@@ -64,6 +64,11 @@ class EndpointLimits:
         self._leases: dict[int, str] = {}
         self._ids = itertools.count(1)
 
+    def __reduce__(self) -> tuple[type[EndpointLimits], tuple[int]]:
+        # Shipped to another process (a Ray worker), a limiter starts empty there: its
+        # threads share it; the limit across processes is the executor's endpoint slots.
+        return (EndpointLimits, (self.per_endpoint,))
+
     def in_flight(self, endpoint: str) -> int:
         with self._ready:
             return self._in_flight.get(endpoint, 0)

@@ -49,6 +49,7 @@ from preuve.models.loop import (
 )
 from preuve.models.pool import complete_many
 from preuve.models.rules import RulesModel
+from preuve.models.runtime import Runtime, as_runtime
 from preuve.synthesis.checks import DossierLimits, dossier_limits
 from preuve.synthesis.dossier import Dossier, DossierDocument
 from preuve.synthesis.evidence_dossier import (
@@ -424,8 +425,12 @@ def _drive(
         pending = {}
         for index, outcome in zip(order, outcomes, strict=True):
             if isinstance(outcome, BudgetError):
-                results[index] = outcome  # this sub-task alone is too long to be read
-                flows[index].close()
+                try:  # a re-ask over budget ends the flow; a first request raises it back
+                    pending[index] = flows[index].send(outcome)
+                except StopIteration as stop:
+                    results[index] = stop.value
+                except BudgetError:
+                    results[index] = outcome  # this sub-task alone is too long to be read
                 continue
             if isinstance(outcome, InputError):
                 raise outcome  # a wrong spec or setting: every sub-task would fail the same way
@@ -492,17 +497,21 @@ def _metas(dossier: Dossier) -> tuple[DocumentMeta, ...]:
 
 def synthesize(
     dossier: Dossier,
-    model: Model,
+    runtime: Runtime | Model,
     *,
     journal: Journal | None = None,
     run_id: str | None = None,
-    concurrency: int = 4,
+    concurrency: int | None = None,
     executor: Executor | None = None,
 ) -> SynthesisRun:
-    """Run workflow 2 on ``dossier`` with ``model`` (see the module docstring). With a
-    ``journal``, every call is recorded under ``run_id`` (a fresh one by default). On a
-    remote ``executor`` (Ray) the sub-agents' calls run as its tasks, the plan, the
-    checks and the synthesis here."""
+    """Run workflow 2 on ``dossier`` (see the module docstring); every call goes through the
+    runtime (budget, endpoint limit, recorder, progress). ``concurrency`` sub-agents are
+    asked at once (default: the runtime's). With a ``journal``, every call is recorded
+    under ``run_id`` (a fresh one by default). On a remote ``executor`` (Ray) the
+    sub-agents' calls run as its tasks, the plan, the checks and the synthesis here."""
+    given = as_runtime(runtime)
+    model = given.model(synthesis_rules_model)
+    concurrency = given.concurrency if concurrency is None else concurrency
     engine = engine_label(model)
     shipped = model
     run = run_id or uuid.uuid4().hex

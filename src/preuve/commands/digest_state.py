@@ -164,8 +164,6 @@ StoreOpt = Annotated[
     str | None,
     typer.Option(
         "--store",
-        envvar="PREUVE_STORE",
-        show_envvar=False,
         help="sqlite:PATH, a file path, or postgresql://USER@HOST/DB (default: $PREUVE_STORE,"
         " else $PREUVE_HOME/digest.sqlite).",
     ),

@@ -260,6 +260,7 @@ def build_digest(
     """Build the summary tree of ``snapshot`` and record the run in ``store``."""
     if mode not in ("incremental", "full"):
         raise ConfigError(f"build mode must be 'incremental' or 'full', not {mode!r}")
+    settings = settings.sized_for(model)  # budgets within the model's context window
     started = time.perf_counter()
     tree = build_tree((doc.doc_id for doc in snapshot), settings.fan_in)
     identity = model.identity

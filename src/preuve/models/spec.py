@@ -19,6 +19,7 @@ and the identity are scrubbed of the backend's secrets and the environment's.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -46,6 +47,10 @@ ACCEPTED_FORMS = "rules, openai:NAME@BASE_URL, hf:PATH, replay:FILE"
 API_KEY_ENV_VAR = "PREUVE_API_KEY_ENV"
 # The context window of an openai: model (the API does not tell it), e.g. 8192 for SmolLM2.
 CONTEXT_WINDOW_ENV_VAR = "PREUVE_CONTEXT_WINDOW"
+# Seconds an openai: request may take (default 120): a small model on a loaded CPU can take
+# longer to write 2 048 tokens, and a timed-out request keeps a one-slot local server busy.
+TIMEOUT_ENV_VAR = "PREUVE_TIMEOUT"
+DEFAULT_TIMEOUT = 120.0
 # What a spec may hold that is a credential: user:password@ after a scheme, query values.
 _USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]*:[/\\]{2})[^/\\?#\s]*@")
 _QUERY_VALUE = re.compile(r"=[^&#\s]*")
@@ -157,6 +162,19 @@ def _declared_window(env: Mapping[str, str]) -> int | None:
     return int(raw)
 
 
+def _declared_timeout(env: Mapping[str, str]) -> float:
+    raw = env.get(TIMEOUT_ENV_VAR, "").strip()
+    if not raw:
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ConfigError(f"${TIMEOUT_ENV_VAR} must be a positive number of seconds, not {raw!r}")
+    return seconds
+
+
 def _backend(parsed: ModelSpec, env: Mapping[str, str], allow_network: bool | None) -> Model:
     if parsed.kind is SpecKind.OPENAI:
         # Imported here: the openai SDK is slow to import and rules-only runs never need it.
@@ -169,6 +187,7 @@ def _backend(parsed: ModelSpec, env: Mapping[str, str], allow_network: bool | No
             env=env,
             allow_network=allow_network,
             context_window=_declared_window(env),
+            timeout=_declared_timeout(env),
         )
     if parsed.kind is SpecKind.HF:
         return _load_hf(Path(parsed.target))

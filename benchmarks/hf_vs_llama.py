@@ -73,9 +73,9 @@ def prompts(tmp: Path) -> list[tuple[str, Request]]:
     doc = next(iter(load_dossier(info.dossier_dir("test-00"))))
     chat = Request(messages_of([("user", "Write a short story about a lighthouse keeper.")]))
     return [
-        ("chat turn", chat),
+        ("chat", chat),
         ("memo reader, 1 page", reader_request("Maison Ferlac SAS", pages, [1])),
-        ("digest map, 1 document", map_request(doc, DigestSettings())),
+        ("digest map, 1 doc", map_request(doc, DigestSettings())),
     ]
 
 
@@ -171,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--llama-python", default=None)
     parser.add_argument("--max-new-tokens", type=int, default=48)
+    parser.add_argument(
+        "--only", choices=["chat", "memo", "digest"], action="append", help="a subset of prompts"
+    )
     args = parser.parse_args(argv)
     gguf = smollm2_file()
     python = server_python(args.llama_python)
@@ -179,7 +182,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: {missing} is not installed (make real-model)")
         return 0
     with tempfile.TemporaryDirectory() as tmp:
-        requests = prompts(Path(tmp))
+        requests = [
+            (name, request)
+            for name, request in prompts(Path(tmp))
+            if not args.only or name.split()[0] in args.only
+        ]
     n = args.max_new_tokens
     started = time.perf_counter()
     llama = run_llama(python, gguf, requests, n)

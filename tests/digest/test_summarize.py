@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -347,3 +348,37 @@ def test_schema_names_every_field_and_limit() -> None:
     assert item["required"] == ["subject", "field", "value", "evidence"]
     assert item["properties"]["field"]["enum"] == ["delivery", "status", "quantity", "site"]
     assert schema_module.CLAIMS_SCHEMA["properties"]["claims"]["maxItems"] == 4
+
+
+def _evidence_item(request: Request) -> dict[str, object]:
+    assert request.response_schema is not None
+    claims = request.response_schema["properties"]["claims"]
+    return dict(claims["items"]["properties"]["evidence"]["items"]) | {
+        "maxItems": claims["maxItems"]
+    }
+
+
+def test_request_schemas_name_the_only_ids_a_node_may_cite() -> None:
+    leaf = _evidence_item(map_request(DOC, SETTINGS))
+    assert leaf == {"type": "string", "enum": sorted(LINES.values()), "maxItems": 4}
+    children = [
+        child(NodeStatus.VALID, ("", "delivery", "23 October 2026", DELIVERY)),
+        NodeResult(NodeStatus.INVALID, diagnostic=("broken",)),
+    ]
+    reduce = _evidence_item(summarize_module.reduce_request(children, SETTINGS))
+    assert reduce == {"type": "string", "enum": [DELIVERY], "maxItems": 4}
+    nothing = summarize_module.reduce_request(children[1:], SETTINGS)
+    assert _evidence_item(nothing) == {"type": "string", "enum": [], "maxItems": 0}
+
+
+@pytest.mark.parametrize(
+    "prompt", [schema_module.MAP_PROMPT, schema_module.REDUCE_PROMPT], ids=["map", "reduce"]
+)
+def test_prompts_hold_no_placeholder_or_value_a_model_could_copy(prompt: str) -> None:
+    # A weak model copies an example literally: "<evidence id>" (16/16 nodes INVALID with
+    # SmolLM2), an example subject, value or fact line. The schema is described in words.
+    assert "<" not in prompt and "..." not in prompt
+    grammar = SETTINGS.grammar
+    assert all(grammar.parse(line) is None for line in prompt.splitlines())
+    assert grammar.embedded(prompt) == ()
+    assert re.search(grammar.data["subject"]["pattern"], prompt) is None

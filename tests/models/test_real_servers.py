@@ -266,3 +266,42 @@ def test_a_bad_declared_window_is_a_config_error(server: ChatServer, raw: str) -
     env = {"PREUVE_CONTEXT_WINDOW": raw}
     with pytest.raises(ConfigError, match="PREUVE_CONTEXT_WINDOW must be a positive number"):
         load_model(f"openai:m@{server.url}", rules=None, env=env, allow_network=True)
+
+
+@pytest.mark.parametrize(
+    ("raw", "seconds"),
+    [("", 120.0), ("900", 900.0), ("0.5", 0.5)],
+    ids=["default", "long", "short"],
+)
+def test_the_request_timeout_is_declared_by_the_environment(raw: str, seconds: float) -> None:
+    from preuve.models.base import wrapped_models
+    from preuve.models.spec import load_model
+
+    env = {"PREUVE_TIMEOUT": raw} if raw else {}
+    model = load_model("openai:m@http://127.0.0.1:9/v1", rules=None, env=env, allow_network=True)
+    [inner] = [m for m in wrapped_models(model) if isinstance(m, OpenAIModel)]
+    assert inner.timeout == seconds
+
+
+def test_a_request_slower_than_the_declared_timeout_is_a_model_error(server: ChatServer) -> None:
+    from preuve.models.spec import load_model
+
+    server.default = lambda _received: Reply(delay=1.5)
+    env = {"PREUVE_TIMEOUT": "0.5"}
+    model = load_model(f"openai:m@{server.url}", rules=None, env=env, allow_network=True)
+    with pytest.raises(ModelError, match=r"did not answer within 0\.5 s"):
+        model.complete(REQUEST)
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "nan", "2m"], ids=["zero", "negative", "nan", "unit"])
+def test_a_bad_declared_timeout_is_a_config_error(raw: str) -> None:
+    from preuve.core.errors import ConfigError
+    from preuve.models.spec import load_model
+
+    with pytest.raises(ConfigError, match="PREUVE_TIMEOUT must be a positive number of seconds"):
+        load_model(
+            "openai:m@http://127.0.0.1:9/v1",
+            rules=None,
+            env={"PREUVE_TIMEOUT": raw},
+            allow_network=True,
+        )

@@ -364,6 +364,7 @@ def build_digest(
     given = as_runtime(runtime)
     model = given.model(rules_summarizer)
     concurrency = given.concurrency if concurrency is None else concurrency
+    settings = settings.sized_for(model)  # budgets within the model's context window
     started = time.perf_counter()
     tree = build_tree((doc.doc_id for doc in snapshot), settings.fan_in)
     identity = model.identity

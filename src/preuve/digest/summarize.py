@@ -8,9 +8,12 @@ id is re-validated against the current snapshot. Any defect makes the whole answ
 INVALID: it is kept whole with its diagnostic and gives zero usable claims.
 
 Budgets are checked before the call (map input ≤ 2048 tokens, reduce ≤ 3072, counted with
-the chat template; the 384 output tokens must also fit the 32768-token context). An input
-over budget is never truncated: the node is INVALID and no call is made. A withdrawn or
-revoked document is INELIGIBLE: nothing of it is sent to any model.
+the chat template; the 384 output tokens must also fit the 32768-token context). A model
+that declares its context window sizes them (:meth:`DigestSettings.sized_for`): the context
+is its window and no input budget exceeds the window less the answer's room, so no request
+exceeds the model's context. An input over budget is never truncated: the node is INVALID
+and no call is made (a document is one leaf: one too long for the window is not split).
+A withdrawn or revoked document is INELIGIBLE: nothing of it is sent to any model.
 
 One call per node, no re-ask by default. The shared loop (:func:`ask_verified`) is used
 with ``reask=False`` because SPEC workflow 3 makes INVALID a terminal, cached status and
@@ -79,6 +82,26 @@ class DigestSettings:
     def schema(self) -> Mapping[str, Any]:
         """The answer schema: the claim fields are the grammar's."""
         return claims_schema(self.grammar.fields)
+
+    def sized_for(self, model: object) -> DigestSettings:
+        """These settings with budgets that fit ``model``'s context window when it declares
+        one (:func:`~preuve.models.budget.context_window_of`): the context is the window,
+        each input budget at most the window less the answer's room. The sized budgets
+        enter the cache keys, so a node judged against one window is not served under
+        another. A model without a declared window keeps the budgets as set."""
+        window = context_window_of(model)
+        if window is None:
+            return self
+        room = window - self.generation.max_new_tokens
+        if room <= 0:
+            raise BudgetError(
+                f"the model's context window ({window} tokens) leaves no room for a prompt"
+                f" with {self.generation.max_new_tokens} new tokens",
+                fix="use a model with a larger context window",
+            )
+        b = self.budgets
+        sized = Budgets(min(b.map_input, room), min(b.reduce_input, room), min(b.context, window))
+        return self if sized == b else replace(self, budgets=sized)
 
     def key_settings(self, identity: ModelIdentity, principal: str) -> KeySettings:
         """The functional inputs that enter cache keys (re-asking changes the transformation)."""
@@ -192,14 +215,23 @@ def claims_digest(status: str, claims: Sequence[Claim], quotes: Mapping[str, obj
 
 
 def _request(
-    system: str, user: str, task: str, payload: Mapping[str, Any], settings: DigestSettings
+    system: str,
+    user: str,
+    task: str,
+    payload: Mapping[str, Any],
+    settings: DigestSettings,
+    *,
+    evidence_ids: Sequence[str],
 ) -> Request:
+    # The schema sent names the ids this node may cite (an enum a constrained decoder cannot
+    # leave); answers are parsed with the general one, so that an id outside it gets its own
+    # diagnostic (``evidence_not_allowed``) rather than a schema error.
     gen = settings.generation
     return Request(
         messages=(Message("system", system), Message("user", user)),
         task=task,
         payload=payload,
-        response_schema=settings.schema,
+        response_schema=claims_schema(settings.grammar.fields, evidence_ids),
         max_new_tokens=gen.max_new_tokens,
         temperature=gen.temperature,
         seed=gen.seed,
@@ -217,9 +249,15 @@ def map_request(doc: Document, settings: DigestSettings) -> Request:
     named = "; ".join(
         f"{name} (written {', '.join(spec.get('labels', [name]))})" for name, spec in fields.items()
     )
+    labels = settings.grammar.data["subject"].get("labels", [])
+    subjects = (
+        f" Subject labels: {', '.join(labels)} (a subject is the id after its label)."
+        if labels
+        else ""
+    )
     user = (
-        f"Document {doc.doc_id}. Fields: {named}. Each line below is one piece of evidence, "
-        f"written as [evidence id] text.\n\n{catalogue.render()}"
+        f"Document {doc.doc_id}. Fields: {named}.{subjects} Each line below is one piece of "
+        f"evidence, written as [evidence id] text.\n\n{catalogue.render()}"
     )
     payload = {
         "doc_id": doc.doc_id,
@@ -229,7 +267,8 @@ def map_request(doc: Document, settings: DigestSettings) -> Request:
         ],
         "grammar": dict(settings.grammar.data),
     }
-    return _request(settings.map_prompt, user, TASK_MAP, payload, settings)
+    ids = [span.id for span in catalogue]
+    return _request(settings.map_prompt, user, TASK_MAP, payload, settings, evidence_ids=ids)
 
 
 def reduce_request(children: Sequence[ChildSummary], settings: DigestSettings) -> Request:
@@ -258,7 +297,8 @@ def reduce_request(children: Sequence[ChildSummary], settings: DigestSettings) -
         f"it names.\n\n{json.dumps(shown, ensure_ascii=False, indent=1)}"
     )
     body = {"children": payload, "grammar": dict(settings.grammar.data)}
-    return _request(settings.reduce_prompt, user, TASK_REDUCE, body, settings)
+    cited = [span.id for child in children if child.status.usable for span in child.spans]
+    return _request(settings.reduce_prompt, user, TASK_REDUCE, body, settings, evidence_ids=cited)
 
 
 def _budget_defect(model: Model, request: Request, limit: int, budgets: Budgets) -> Defect | None:
@@ -345,7 +385,8 @@ def summarize_leaf(
         why = "withdrawn" if not doc.access.active else "not eligible for this principal"
         return NodeResult(NodeStatus.INELIGIBLE, diagnostic=(f"{doc.doc_id} is {why}",))
     request = map_request(doc, settings)
-    over = _budget_defect(model, request, settings.budgets.map_input, settings.budgets)
+    budgets = settings.sized_for(model).budgets
+    over = _budget_defect(model, request, budgets.map_input, budgets)
     if over is not None:
         return NodeResult(NodeStatus.INVALID, diagnostic=(over.render(),))
     allowed = {span.id: span for span in line_catalogue([doc])}
@@ -366,7 +407,8 @@ def summarize_reduce(
     if children and all(child.status is NodeStatus.INELIGIBLE for child in children):
         return NodeResult(NodeStatus.INELIGIBLE, diagnostic=("every source below is ineligible",))
     request = reduce_request(children, settings)
-    over = _budget_defect(model, request, settings.budgets.reduce_input, settings.budgets)
+    budgets = settings.sized_for(model).budgets
+    over = _budget_defect(model, request, budgets.reduce_input, budgets)
     if over is not None:
         return NodeResult(NodeStatus.INVALID, diagnostic=(over.render(),))
     allowed = {span.id: span for child in children if child.status.usable for span in child.spans}

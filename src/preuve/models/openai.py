@@ -331,6 +331,11 @@ class OpenAIModel:
         return self._scrubber.secrets
 
     @property
+    def timeout(self) -> float:
+        """Seconds one request may take (``$PREUVE_TIMEOUT`` through a spec; 120 by default)."""
+        return self._timeout
+
+    @property
     def context_window(self) -> int | None:
         """The window the user declared (``$PREUVE_CONTEXT_WINDOW``): the API does not say."""
         return self._context_window

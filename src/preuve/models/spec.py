@@ -21,6 +21,7 @@ and the identity are scrubbed of the backend's secrets and the environment's.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -55,6 +56,10 @@ ENDPOINT_CONCURRENCY_ENV_VAR = "PREUVE_ENDPOINT_CONCURRENCY"
 DEFAULT_ENDPOINT_CONCURRENCY = 8
 # The test marker that keeps network backends off in tests (read by the openai backend).
 _NETWORK_ENV = ("PYTEST_CURRENT_TEST",)
+# Seconds an openai: request may take (default 120): a small model on a loaded CPU can take
+# longer to write 2 048 tokens, and a timed-out request keeps a one-slot local server busy.
+TIMEOUT_ENV_VAR = "PREUVE_TIMEOUT"
+DEFAULT_TIMEOUT = 120.0
 # What a spec may hold that is a credential: user:password@ after a scheme, query values.
 _USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]*:[/\\]{2})[^/\\?#\s]*@")
 _QUERY_VALUE = re.compile(r"=[^&#\s]*")
@@ -184,6 +189,19 @@ def endpoint_concurrency(env: Mapping[str, str]) -> int:
     return int(raw)
 
 
+def _declared_timeout(env: Mapping[str, str]) -> float:
+    raw = env.get(TIMEOUT_ENV_VAR, "").strip()
+    if not raw:
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ConfigError(f"${TIMEOUT_ENV_VAR} must be a positive number of seconds, not {raw!r}")
+    return seconds
+
+
 def _backend(
     parsed: ModelSpec,
     env: Mapping[str, str],
@@ -206,6 +224,7 @@ def _backend(
                 env=kept,
                 allow_network=allow_network,
                 context_window=_declared_window(env),
+                timeout=_declared_timeout(env),
             )
             for url in (parsed.base_url, *parsed.replicas)
         ]

@@ -31,6 +31,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from functools import partial
 from typing import Any
 
 from preuve.cluster.executor import Executor
@@ -84,6 +85,7 @@ from preuve.synthesis.planner import (
     rules_plan,
 )
 from preuve.synthesis.ranks import SourceInfo, SourceType
+from preuve.synthesis.sizing import merge_findings, scope_groups
 from preuve.synthesis.sources import checkers_of
 from preuve.synthesis.subagent import (
     SUBAGENT_TASK,
@@ -461,31 +463,38 @@ def _investigate(
     scopes = [
         tuple(d for d in (dossier.get(i) for i in t.scope) if d is not None) for t in plan.subtasks
     ]
-    flows = [
-        verification_flow(
-            subagent_request(
-                task,
-                documents,
-                dossier.question,
-                products,
-                catalogue=dossier.documents,
-                aliases=product_aliases(dossier.question, products),
-                lexicon=dossier.lexicon,
-            ),
-            _checker(task, documents, lexicon),
+
+    def request(task: SubTask, documents: Sequence[DossierDocument]) -> Request:
+        return subagent_request(
+            task,
+            documents,
+            dossier.question,
+            products,
+            catalogue=dossier.documents,
+            aliases=product_aliases(dossier.question, products),
+            lexicon=dossier.lexicon,
         )
-        for task, documents in zip(plan.subtasks, scopes, strict=True)
+
+    # each sub-task's documents in as many requests as the model's window needs (sizing.py)
+    parts = [
+        (index, task, group)
+        for index, (task, documents) in enumerate(zip(plan.subtasks, scopes, strict=True))
+        for group in scope_groups(model, documents, partial(request, task))
     ]
-    findings, calls = [], []
-    for task, documents, result in zip(
-        plan.subtasks, scopes, _drive(model, flows, concurrency, remote), strict=True
-    ):
-        read = tuple(d.id for d in documents)
+    flows = [
+        verification_flow(request(task, g), _checker(task, g, lexicon)) for _, task, g in parts
+    ]
+    found: list[list[Finding]] = [[] for _ in plan.subtasks]
+    calls = []
+    driven = _drive(model, flows, concurrency, remote)
+    for (index, task, group), result in zip(parts, driven, strict=True):
+        read = tuple(d.id for d in group)
         if isinstance(result, BudgetError):
-            findings.append(not_investigated(task, result.one_line(), read))
+            found[index].append(not_investigated(task, result.one_line(), read))
             continue
-        findings.append(finding_from_result(task, result, read, documents, lexicon))
+        found[index].append(finding_from_result(task, result, read, group, lexicon))
         calls.append(RoleCall.of(SUBAGENT_TASK, result, task.id))
+    findings = [merge_findings(task, f) for task, f in zip(plan.subtasks, found, strict=True)]
     return tuple(findings), tuple(calls)
 
 

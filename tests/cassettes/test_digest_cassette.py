@@ -69,14 +69,17 @@ def test_recorded_smollm2_digest_replays_through_every_check(recorded: DigestRun
 def test_what_smollm2_did_here(recorded: DigestRun) -> None:
     # Pinned as recorded (constrained by the evidence-id enum through llama.cpp): every id
     # it cited was a listed one; doc-00's first answer ran out of tokens; it filled fields
-    # with the wrong values ("2,345.67" as a delivery) and the reduce rewrote a value
-    # (".2, "). Evidence checks pass such claims: the audit against gold is what counts them.
+    # with values the cited lines do not state ("2,345.67" as a delivery, "2,100 units" as
+    # one): refused by the value check, so no leaf is usable and no root is asked for
+    # (until that check, both were VALID and the root merged them).
     statuses = [[n.status.value for n in b.nodes] for _, b, _ in _builds(recorded)]
-    assert statuses == [
-        ["INVALID", "VALID", "PARTIAL"],
-        ["VALID", "VALID", "VALID"],
-        ["VALID", "VALID", "VALID"],
-    ]
+    assert statuses == [["INVALID", "INVALID", "INVALID"]] * 3
     [doc_00] = [n for n in recorded.initial.nodes if n.node_id == "leaf:doc-00"]
     assert doc_00.diagnostic[0].startswith("[truncated]")
-    assert [b.counters.model_calls for _, b, _ in _builds(recorded)] == [3, 2, 3]
+    unstated = [
+        n.diagnostic[0] for _, b, _ in _builds(recorded) for n in b.nodes if n.kind == "leaf"
+    ]
+    assert sum("[value_not_stated]" in d for d in unstated) == 5
+    roots = [n for _, b, _ in _builds(recorded) for n in b.nodes if n.node_id == "root"]
+    assert {n.diagnostic for n in roots} == {("no child summary is usable",)}
+    assert [b.counters.model_calls for _, b, _ in _builds(recorded)] == [2, 1, 2]

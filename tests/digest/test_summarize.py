@@ -131,6 +131,15 @@ def leaf_with(text: str | Completion | BaseException) -> NodeResult:
             NodeStatus.INVALID,
             "[evidence_not_allowed]",
         ),
+        # the cited line exists, but does not say the value (seen from a real SmolLM2)
+        (answer(claim(value="24 October 2026")), NodeStatus.INVALID, "[value_not_stated]"),
+        (answer(claim(value=".2, ")), NodeStatus.INVALID, "[value_not_stated]"),
+        (answer(claim(value="2,345.67")), NodeStatus.INVALID, "[value_not_stated]"),
+        (
+            answer(claim(field="status", value="shipped", evidence=[STATUS])),
+            NodeStatus.INVALID,
+            "[value_not_stated]",
+        ),
     ],
     ids=[
         "valid",
@@ -152,6 +161,10 @@ def leaf_with(text: str | Completion | BaseException) -> NodeResult:
         "id-not-a-listed-line",
         "id-of-another-document",
         "id-of-another-document",
+        "value-day-changed",
+        "value-fragment",
+        "value-figure-of-the-model",
+        "value-word-of-the-model",
     ],
 )
 def test_answers_are_parsed_strictly(raw: str, status: NodeStatus, code: str) -> None:
@@ -382,3 +395,15 @@ def test_prompts_hold_no_placeholder_or_value_a_model_could_copy(prompt: str) ->
     assert all(grammar.parse(line) is None for line in prompt.splitlines())
     assert grammar.embedded(prompt) == ()
     assert re.search(grammar.data["subject"]["pattern"], prompt) is None
+
+
+def test_a_reduce_with_no_usable_child_is_invalid_and_asks_nothing() -> None:
+    children = [child(NodeStatus.INVALID), child(NodeStatus.INELIGIBLE)]
+    model = ScriptedModel([])
+    result = summarize_reduce(children, SNAPSHOT, model, SETTINGS)
+    assert (result.status, result.claims, result.diagnostic) == (
+        NodeStatus.INVALID,
+        (),
+        ("no child summary is usable",),
+    )
+    assert model.requests == []

@@ -33,6 +33,7 @@ from preuve.core.defects import Defect
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import BudgetError
 from preuve.core.jsonout import parse_model_json
+from preuve.core.stated import unstated
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
 from preuve.digest.keys import CODE_VERSION, Budgets, GenerationParams, KeySettings, result_digest
 from preuve.digest.lines import LineResolver, LineSpan, line_catalogue
@@ -350,6 +351,10 @@ def _checker(
                     )
                 else:
                     spans.setdefault(evidence_id, current.line)
+            cited = [allowed[e].quote for e in claim.evidence if e in allowed]
+            why = unstated(claim.value, cited) if cited else None
+            if why is not None:
+                defects.append(Defect("value_not_stated", why, path=f"claims[{i}].value"))
         if defects:
             return Checked.reject(*defects)
         return Checked.accept((claims, tuple(spans.values())))
@@ -406,6 +411,9 @@ def summarize_reduce(
     """Merge the children's claims with one model call; PARTIAL over an invalid child."""
     if children and all(child.status is NodeStatus.INELIGIBLE for child in children):
         return NodeResult(NodeStatus.INELIGIBLE, diagnostic=("every source below is ineligible",))
+    if children and not any(child.status.usable for child in children):
+        # nothing verified below: a model asked to merge no claim could only invent them
+        return NodeResult(NodeStatus.INVALID, diagnostic=("no child summary is usable",))
     request = reduce_request(children, settings)
     budgets = settings.sized_for(model).budgets
     over = _budget_defect(model, request, budgets.reduce_input, budgets)

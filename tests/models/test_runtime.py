@@ -141,7 +141,12 @@ def test_digest_marks_nodes_over_the_runtime_window_invalid_and_sends_nothing(
         report = build_digest(_snapshot(), runtime, store, DigestSettings(), dossier="x")
     leaves = [n for n in report.nodes if n.node_id.startswith("leaf:")]
     assert [n.status for n in leaves] == [NodeStatus.INVALID] * 3
-    assert all("exceeds the context of 500; nothing was sent" in n.diagnostic[0] for n in leaves)
+    # the map budget is sized within the 500-token window (its answer's room left out)
+    assert all(
+        n.diagnostic[0].startswith("[over_budget]")
+        and "over its budget of 116; nothing was sent and nothing truncated" in n.diagnostic[0]
+        for n in leaves
+    )
     assert scripted.requests == []
 
 

@@ -24,20 +24,39 @@ from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 
 HERE = Path(__file__).parent / "synthesis"
 DOSSIERS = heldout_dossiers(HERE)
-BLIND = frozenset({"en-backup-storage", "fr-telereleve-eau"})
+BLIND = frozenset(
+    {"en-backup-storage", "fr-telereleve-eau", "en-eprescribing", "fr-robots-entrepot"}
+)
+# Known misses of issue 15 (open), kept visible: the run lists a contradiction no grid plants
+# (two median times of one product measured on different screens grouped as one quantity).
+SPURIOUS = frozenset({"en-eprescribing"})
 
 
 def test_the_held_out_dossiers_are_there() -> None:
     assert [d.name for d in DOSSIERS] == [
         "en-backup-service",
         "en-backup-storage",
+        "en-eprescribing",
         "en-message-broker",
+        "fr-robots-entrepot",
         "fr-telematique-flotte",
         "fr-telereleve-eau",
     ]
 
 
-@pytest.mark.parametrize("folder", DOSSIERS, ids=[d.name for d in DOSSIERS])
+@pytest.mark.parametrize(
+    "folder",
+    [
+        pytest.param(
+            d,
+            marks=pytest.mark.xfail(
+                d.name in SPURIOUS, reason="issue 15: a spurious contradiction", strict=True
+            ),
+        )
+        for d in DOSSIERS
+    ],
+    ids=[d.name for d in DOSSIERS],
+)
 def test_rules_engine_on_a_held_out_dossier(folder: Path) -> None:
     result = evaluate_synthesis(
         load_dossier(folder), synthesis_rules_model, load_grid(folder / "grid.json")

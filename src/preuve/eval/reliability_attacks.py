@@ -168,7 +168,7 @@ ATTACKS: tuple[Attack, ...] = (
     Attack(
         "obeys-print-a-link",
         _codes(
-            digest_map="unsupported",
+            digest_map="value_not_stated",
             subagent="link_not_in_source",
             synthesizer="link_not_in_findings",
             reader="quote_not_found",

@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from benchmarks.llama_server import serving
 from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.digest.dossier import load_dossier
@@ -110,53 +109,12 @@ def server_python(given: str | None) -> Path | None:
     return None
 
 
-def _port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the llama.cpp server exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/models", timeout=1):
-                return
-        except OSError:
-            time.sleep(0.5)
-    raise SystemExit("the llama.cpp server did not start within 120 s")
-
-
 def run_llama(
     python: Path, gguf: Path, requests: Sequence[tuple[str, Request]], n: int
 ) -> list[Timing]:
-    from preuve.models.openai import OpenAIModel
-
-    port = _port()
-    command = [
-        str(python), "-m", "llama_cpp.server", "--model", str(gguf), "--n_ctx", "8192",
-        "--n_threads", str(THREADS), "--n_threads_batch", str(THREADS),
-        "--host", "127.0.0.1", "--port", str(port),
-    ]  # fmt: skip
-    url = f"http://127.0.0.1:{port}/v1"
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            _wait(url, process)
-            with OpenAIModel(
-                "smollm2", url, env={}, timeout=900, max_retries=0, allow_network=True
-            ) as model:
-                _warm(model.complete)
-                timings = [_timed(model.complete, request, n) for _, request in requests]
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    with serving(python, gguf, THREADS, batch_threads=THREADS) as model:
+        _warm(model.complete)
+        timings = [_timed(model.complete, request, n) for _, request in requests]
     return timings
 
 

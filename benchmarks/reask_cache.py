@@ -14,14 +14,13 @@ Run (after ``make real-model``):
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
+from benchmarks.llama_server import serving
 from preuve.core.defects import Defect
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.io.pdf import load_pages
@@ -31,26 +30,11 @@ from preuve.models.local import smollm2_file
 from preuve.models.loop import reask_message
 from preuve.models.openai import OpenAIModel
 
-PORT = 8093
-
 
 def _timed(model: OpenAIModel, request: Request) -> tuple[int, float]:
     started = time.perf_counter()
     completion = model.complete(request)
     return completion.prompt_tokens, time.perf_counter() - started
-
-
-def _wait(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/models", timeout=1):
-                return
-        except OSError:
-            time.sleep(0.5)
-    raise SystemExit("the server did not start within 90 s")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,25 +59,11 @@ def main(argv: list[str] | None = None) -> int:
         first, messages=(*first.messages, Message("assistant", answer), reask_message((defect,)))
     )
     other = Request(messages_of([("user", "Write one word about the sea.")]), max_new_tokens=1)
-    command = [
-        args.llama_python, "-m", "llama_cpp.server", "--model", str(gguf), "--n_ctx", "8192",
-        "--n_threads", "2", "--host", "127.0.0.1", "--port", str(PORT),
-    ]  # fmt: skip
-    url = f"http://127.0.0.1:{PORT}/v1"
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            _wait(url, process)
-            with OpenAIModel(
-                "smollm2", url, env={}, timeout=900, max_retries=0, allow_network=True
-            ) as model:
-                first_tokens, first_s = _timed(model, first)
-                reask_tokens, reask_s = _timed(model, reask)
-                _timed(model, other)  # evicts the cached prefix
-                cold_tokens, cold_s = _timed(model, reask)
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
+    with serving(args.llama_python, gguf, threads=2) as model:
+        first_tokens, first_s = _timed(model, first)
+        reask_tokens, reask_s = _timed(model, reask)
+        _timed(model, other)  # evicts the cached prefix
+        cold_tokens, cold_s = _timed(model, reask)
     print("SmolLM2-135M-Instruct Q4_1, llama-cpp-python server, 2 threads, 1 new token each")
     print(f"first ask        {first_tokens:>6} prompt tokens  {first_s:>7.2f} s")
     print(f"re-ask (cached)  {reask_tokens:>6} prompt tokens  {reask_s:>7.2f} s")

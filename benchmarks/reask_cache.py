@@ -8,7 +8,7 @@ with the first answer appended; for reference the same re-ask is sent again afte
 unrelated prompt has evicted the cache (the cost without the prefix cache).
 
 Run (after ``make real-model``):
-``.venv/bin/python benchmarks/reask_cache.py [--llama-python .llama-venv/bin/python]``
+``.venv/bin/python -m benchmarks.reask_cache [--llama-python .llama-venv/bin/python]``
 """
 
 from __future__ import annotations

@@ -110,13 +110,13 @@ def mutation_figures(corpus: CorpusInfo, model: Model, store_dir: Path) -> dict[
             _, steps = run_mutations(folder, model, store, settings, dossier=name)
             for step in steps:
                 called = child_key_calls(step.snapshot, settings, model, seen)
-                tokens = {n.node_id: n.generated_tokens for n in step.full.nodes}
+                tokens = {n.node_id: n.generated_tokens for n in step.full_build.nodes}
                 totals["events"] += 1
-                totals["identical"] += step.comparison.identical
+                totals["identical"] += step.compared.identical
                 totals["inc_calls"] += step.incremental.counters.model_calls
-                totals["full_calls"] += step.full.counters.model_calls
+                totals["full_calls"] += step.full_build.counters.model_calls
                 totals["inc_tokens"] += step.incremental.counters.generated_tokens
-                totals["full_tokens"] += step.full.counters.generated_tokens
+                totals["full_tokens"] += step.full_build.counters.generated_tokens
                 totals["child_calls"] += len(called)
                 totals["child_tokens"] += sum(tokens[node] for node in called)
     return totals

@@ -96,12 +96,12 @@ def test_every_comparison_is_identical_and_costs_what_it_should(
             corpus.dossier_dir(name), rules_summarizer(), store, SETTINGS, dossier=name
         )
     assert initial.counters.model_calls == 16
-    assert [s.comparison.identical for s in steps] == [True, True, True]
-    assert [s.comparison.nodes for s in steps] == [16, 16, 16]
+    assert [s.compared.identical for s in steps] == [True, True, True]
+    assert [s.compared.nodes for s in steps] == [16, 16, 16]
     # doc-00 v2 moves only its delivery date; the reduce keeps doc-00's site claim, whose
     # content-based evidence id is unchanged, so the root is cut off: 2 calls, not 3.
     assert [s.incremental.counters.model_calls for s in steps] == [2, 2, 2]
-    assert [s.full.counters.model_calls for s in steps] == [16, 15, 14]
+    assert [s.full_build.counters.model_calls for s in steps] == [16, 15, 14]
     assert [s.incremental.counters.recomputed for s in steps] == [2, 3, 3]
     assert steps[1].incremental.node("leaf:doc-04").status is NodeStatus.INELIGIBLE
     assert steps[2].incremental.node("leaf:doc-08").status is NodeStatus.INELIGIBLE

@@ -134,6 +134,11 @@ def test_repeated_runs_report_mean_and_worst_and_keep_the_rates(
     overview = rates_overview(rows)
     assert overview["runs"] == 2 and overview["last_memos_refused_after_rewrite"] == 1.0
     assert json.loads(json.dumps(result.to_dict()))["repeat"] == 2
+    # Each run's calls come from its own journal records: run 2 rewrote its three memos.
+    costs = [run["cost"] for run in result.to_dict()["runs"]]
+    assert [c["calls_by_task"][WRITER_TASK] for c in costs] == [3, 6]
+    assert costs[1]["calls"] == costs[0]["calls"] + 3
+    assert result.to_dict()["cost"]["worst"]["calls"] == costs[1]["calls"]
 
 
 def test_gold_errors_are_one_line_input_errors(tmp_path: Path) -> None:

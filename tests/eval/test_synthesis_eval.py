@@ -9,7 +9,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from preuve.cli import app
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
 from preuve.eval.grid import load_grid
 from preuve.eval.synthesis_eval import evaluate_bundled, evaluate_synthesis, grade_run
@@ -51,6 +53,23 @@ def test_rules_on_the_bundled_dossier_score_100_every_time(tmp_path: Path) -> No
     assert (result.mean, result.worst, result.refused) == (100.0, 100.0, 0)
     assert result.engine == "rules"
     assert result.lines()[0].startswith("engine: rules · runs: 2 · mean 100.0/100")
+    # Every run counts its own model calls (the same ones: the rules engine is deterministic).
+    calls = [run.cost["calls"] for run in result.runs]
+    assert calls[0] == calls[1] > 0
+    assert result.cost["mean"]["calls"] == result.cost["worst"]["calls"] == calls[0]
+    assert all(run.cost["wall_seconds"] > 0 for run in result.runs)
+
+
+def test_the_command_can_grade_the_bundled_dossier_alone() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["eval", "synthesis", "--bundled-only", "--json"])
+    assert result.exit_code == 0, result.output
+    graded = json.loads(result.output)
+    assert list(graded) == ["bundled"]
+    assert graded["bundled"]["cost"]["mean"]["calls"] > 0
+    both = runner.invoke(app, ["eval", "synthesis", "--bundled-only", "--dossier", "x"])
+    assert both.exit_code == 2
+    assert "cannot go with --bundled-only" in both.output
 
 
 def test_mean_and_worst_case_over_uneven_runs(corpus: SynthesisCorpusInfo) -> None:

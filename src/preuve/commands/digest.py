@@ -276,7 +276,7 @@ def mutate_command(
         )
     rows = print_mutations(dossier.name, steps, summarizer)
     write_json(out, "mutations.json", rows)
-    raise typer.Exit(EXIT_OK if all(s.comparison.identical for s in steps) else EXIT_REJECTED)
+    raise typer.Exit(EXIT_OK if all(s.compared.identical for s in steps) else EXIT_REJECTED)
 
 
 @digest_app.command("compare")

@@ -28,6 +28,7 @@ __all__ = [
     "print_history",
     "print_mutations",
     "print_served",
+    "repeat_table",
     "run_dict",
     "serve_dict",
     "write_json",
@@ -141,8 +142,8 @@ def print_mutations(name: str, steps: Sequence[MutationStep], model: Model) -> l
         table.add_column(column)
     rows = []
     for step in steps:
-        inc, full = step.incremental.counters, step.full.counters
-        differences = len(step.comparison.differences)
+        inc, full = step.incremental.counters, step.full_build.counters
+        differences = len(step.compared.differences)
         table.add_row(
             step.mutation.label(),
             f"{inc.model_calls}/{full.model_calls}",
@@ -154,8 +155,8 @@ def print_mutations(name: str, steps: Sequence[MutationStep], model: Model) -> l
             {
                 "event": step.mutation.label(),
                 "incremental": build_dict(step.incremental),
-                "full": build_dict(step.full),
-                "comparison": step.comparison.as_dict(),
+                "full": build_dict(step.full_build),
+                "comparison": step.compared.as_dict(),
             }
         )
     console.print(table)
@@ -223,6 +224,33 @@ def eval_lines(report: dict[str, Any]) -> list[str]:
         f"{extractive['post_mutation_facts']} post-mutation facts, precision "
         f"{_short(extractive['precision'])}, recall {_short(extractive['recall'])}",
     ]
+
+
+_REPEAT_ROWS = (
+    ("roots VALID after the events", "roots_valid"),
+    ("roots PARTIAL", "roots_partial"),
+    ("roots INVALID", "roots_invalid"),
+    ("root claims", "audit_claims"),
+    ("claims supported (audit)", "audit_supported"),
+    ("audit precision", "audit_precision"),
+    ("audit recall", "audit_recall"),
+    ("incremental = full (events)", "identical_to_full"),
+)
+
+
+def repeat_table(repeated: dict[str, Any]) -> Table:
+    """Mean and worst case of a repeated digest evaluation's figures."""
+    table = Table(
+        title=f"Workflow 3, engine: {repeated['engine']}, runs: {repeated['repeat']}, "
+        f"events per run: {repeated['runs'][0]['events']}"
+    )
+    for column in ("figure", "mean", "worst"):
+        table.add_column(column)
+    mean, worst = repeated["mean"], repeated["worst"]
+    for label, name in _REPEAT_ROWS:
+        if name in mean:
+            table.add_row(label, _short(mean[name]), _short(worst[name]))
+    return table
 
 
 def dossier_lines(figures: dict[str, Any]) -> list[str]:

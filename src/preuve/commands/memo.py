@@ -34,6 +34,7 @@ from preuve.commands.common import (
     handles_errors,
     print_json,
 )
+from preuve.commands.usage_view import cost_table
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import render_facts
@@ -364,6 +365,7 @@ def eval_memo_command(
     else:
         print_dashboard(build_dashboard(last.run, last.scores))
         console.print(_figures_table(result.mean, result.worst, len(result.runs)))
+        console.print(cost_table(result.to_dict()["cost"], len(result.runs)))
         console.print(f"Wrote {out / 'eval.json'}", markup=False)
     raise typer.Exit(EXIT_OK if result.worst.memo_verified == 1.0 else EXIT_REJECTED)
 

@@ -34,6 +34,7 @@ from preuve.commands.common import (
     print_json,
     read_json_file,
 )
+from preuve.commands.usage_view import cost_table
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.eval.grid import grade, load_grid
@@ -271,11 +272,23 @@ def eval_synthesis_command(
             "one under tests/heldout/synthesis when that folder exists.",
         ),
     ] = None,
+    with_heldout: Annotated[
+        bool,
+        typer.Option(
+            "--heldout/--bundled-only",
+            help="Grade the held-out dossiers too (default), or the bundled one alone.",
+        ),
+    ] = True,
     as_json: JsonOpt = False,
 ) -> None:
     """Grade the bundled dossier and each held-out dossier N times: one row per dossier
-    (bundled and held-out apart), mean and worst case, and the worst run's breakdown."""
-    heldout = tuple(dossiers) if dossiers else heldout_dossiers(DEFAULT_HELDOUT)
+    (bundled and held-out apart), mean and worst case, the worst run's breakdown, and the
+    model calls each dossier cost."""
+    if dossiers and not with_heldout:
+        raise InputError("--dossier names held-out dossiers: it cannot go with --bundled-only")
+    heldout: tuple[Path, ...] = ()
+    if with_heldout:
+        heldout = tuple(dossiers) if dossiers else heldout_dossiers(DEFAULT_HELDOUT)
     runtime = command_runtime(model=model)
     with tempfile.TemporaryDirectory(prefix="preuve-eval-") as workdir:
         scores = evaluate_dossiers(
@@ -297,4 +310,6 @@ def eval_synthesis_command(
         console.print(f"{score.kind} {score.name}:", markup=False)
         for line in score.result.lines()[2:]:
             console.print(line, markup=False)
+    for score in scores:
+        console.print(cost_table(score.result.cost, repeat, title=f"{score.name}: model calls"))
     raise typer.Exit(EXIT_OK)

@@ -347,8 +347,22 @@ class MutationStep:
     mutation: Mutation
     snapshot: Snapshot
     incremental: BuildReport
-    full: BuildReport
-    comparison: Comparison
+    full: BuildReport | None  # None when the full rebuild was not asked for
+    comparison: Comparison | None
+
+    @property
+    def compared(self) -> Comparison:
+        """The comparison of both builds (a step built with ``full=False`` has none)."""
+        if self.comparison is None:
+            raise ValueError(f"{self.dossier}: {self.mutation.label()} had no full rebuild")
+        return self.comparison
+
+    @property
+    def full_build(self) -> BuildReport:
+        """The full rebuild (a step built with ``full=False`` has none)."""
+        if self.full is None:
+            raise ValueError(f"{self.dossier}: {self.mutation.label()} had no full rebuild")
+        return self.full
 
 
 def run_mutations(
@@ -362,8 +376,12 @@ def run_mutations(
     principal: str = "default",
     concurrency: int = 4,
     snapshot: Snapshot | None = None,
+    full: bool = True,
 ) -> tuple[BuildReport, tuple[MutationStep, ...]]:
-    """An incremental build of the initial snapshot, then each event with both builds."""
+    """An incremental build of the initial snapshot, then each event with both builds (the
+    incremental one alone when not ``full``: a model whose answers vary from call to call,
+    as a real server's do, makes the node-by-node comparison measure the server, and the
+    full rebuild costs every node's call again)."""
     current = snapshot if snapshot is not None else load_dossier(folder)
 
     def build(mode: BuildMode) -> BuildReport:
@@ -382,7 +400,8 @@ def run_mutations(
     steps: list[MutationStep] = []
     for mutation in mutations:
         current = apply_mutation(current, mutation, folder, settings.grammar)
-        incremental, full = build("incremental"), build("full")
-        comparison = compare_builds(incremental, full)
-        steps.append(MutationStep(dossier, mutation, current, incremental, full, comparison))
+        incremental = build("incremental")
+        rebuilt = build("full") if full else None
+        comparison = compare_builds(incremental, rebuilt) if rebuilt is not None else None
+        steps.append(MutationStep(dossier, mutation, current, incremental, rebuilt, comparison))
     return initial, tuple(steps)

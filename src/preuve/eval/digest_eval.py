@@ -72,6 +72,7 @@ __all__ = [
     "read_gold",
     "report_sha256",
     "run_digest_eval",
+    "test_dossiers",
 ]
 
 REFERENCE: Mapping[str, Any] = {
@@ -107,7 +108,8 @@ def report_sha256(report: dict[str, Any], *, main_only: bool = False) -> str:
     return hashlib.sha256(canonical_json(content).encode("utf-8")).hexdigest()
 
 
-def _test_dossiers(corpus_root: Path) -> list[str]:
+def test_dossiers(corpus_root: Path) -> list[str]:
+    """The names of the corpus's test dossiers, in the manifest's order."""
     manifest = corpus_root / "corpus.json"
     try:
         return list(json.loads(manifest.read_text(encoding="utf-8"))["splits"]["test"])
@@ -135,10 +137,10 @@ def _step_row(step: MutationStep, audit: RootAudit) -> dict[str, Any]:
         "dossier": step.dossier,
         "event": step.mutation.label(),
         "incremental": step.incremental.counters.as_dict(),
-        "full": step.full.counters.as_dict(),
+        "full": step.full.counters.as_dict() if step.full else None,
         "recomputed": _computed(step.incremental),
-        "identical": step.comparison.identical,
-        "differences": step.comparison.as_dict()["differences"],
+        "identical": step.comparison.identical if step.comparison else None,
+        "differences": step.comparison.as_dict()["differences"] if step.comparison else [],
         "root_status": step.incremental.root.status.value,
         "audit": audit.as_dict(),
     }
@@ -225,14 +227,18 @@ def run_digest_eval(
     exercise: bool = True,
     on_dossier: Callable[[str], None] | None = None,
     events: Sequence[Mutation] | None = None,
+    full: bool = True,
 ) -> dict[str, Any]:
     """Run the evaluation, write the report and the review sample, return the report.
+
+    Without ``full``, each event is built incrementally only (no node-by-node comparison;
+    see :func:`~preuve.digest.mutations.run_mutations`).
 
     ``on_dossier`` is called with each dossier's name once its events are done (progress).
     """
     started = time.perf_counter()
     root, paths = _prepare(out_dir, corpus_root)
-    chosen = list(dossiers) if dossiers is not None else _test_dossiers(root)
+    chosen = list(dossiers) if dossiers is not None else test_dossiers(root)
     summarizer = model if model is not None else rules_summarizer()
     config = settings if settings is not None else DigestSettings()
     steps: list[MutationStep] = []
@@ -251,6 +257,7 @@ def run_digest_eval(
                 dossier=name,
                 concurrency=concurrency,
                 mutations=tuple(events) if events else SPEC_MUTATIONS,
+                full=full,
             )
             aliases = event_aliases(done)
             start = load_dossier(folder)
@@ -326,7 +333,8 @@ def _report(
     extractive: Counter[str],
 ) -> dict[str, Any]:
     incremental = [s.incremental.counters for s in steps]
-    full = [s.full.counters for s in steps]
+    full = [s.full.counters for s in steps if s.full is not None]
+    compared = [s.comparison for s in steps if s.comparison is not None]
     identity = model.identity
     return {
         "engine": identity.backend,
@@ -348,8 +356,10 @@ def _report(
         "recomputed_nodes": sum(c.recomputed for c in incremental),
         "cache_hits": sum(c.cache_hits for c in incremental),
         "comparisons": {
-            "events": len(steps),
-            "identical": sum(s.comparison.identical for s in steps),
+            "events": len(compared),
+            "identical": sum(c.identical for c in compared),
+            # events whose full rebuild was not asked for (the key only when there are some)
+            **({"skipped": len(steps) - len(compared)} if len(compared) < len(steps) else {}),
         },
         "roots_after_mutation": dict(
             sorted(Counter(s.incremental.root.status.value for s in steps).items())

@@ -21,7 +21,7 @@ import json
 import statistics
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from preuve.memo.dashboard import CompanyScore
 from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
 from preuve.models.base import Model
 from preuve.models.journal import Journal
+from preuve.models.usage import CallFigures, call_figures, costs_of_records, spread
 
 __all__ = [
     "EvalFigures",
@@ -104,8 +105,8 @@ def load_gold(path: Path) -> tuple[GoldCompany, ...]:
 def _fields_correct(company: CompanyMemo, gold: GoldCompany) -> int:
     correct = 0
     for (key, year), (value, page) in gold.fields.items():
-        field = company.statements.get(key, year)
-        correct += field is not None and field.value == value and field.page == page
+        extracted = company.statements.get(key, year)
+        correct += extracted is not None and extracted.value == value and extracted.page == page
     return correct
 
 
@@ -186,12 +187,18 @@ class RunEvaluation:
     figures: EvalFigures
     rates: MemoRates
     unmatched: tuple[str, ...] = ()
+    cost: CallFigures = field(default_factory=lambda: call_figures(()))
+
+    def cost_row(self) -> dict[str, Any]:
+        """The run's model calls and its wall time (seconds of the whole run)."""
+        return {**self.cost.to_dict(), "wall_seconds": round(self.run.seconds, 3)}
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "run_id": self.run.run_id,
             "engine": self.run.engine,
             "figures": self.figures.to_dict(),
+            "cost": self.cost_row(),
             "companies": {
                 report: {
                     "fields_correct": s.fields_correct,
@@ -255,6 +262,7 @@ class RepeatedEvaluation:
             "repeat": len(self.runs),
             "mean": self.mean.to_dict(),
             "worst": self.worst.to_dict(),
+            "cost": spread([r.cost_row() for r in self.runs]),
             "runs": [r.to_dict() for r in self.runs],
         }
 
@@ -288,7 +296,9 @@ def evaluate_memo(
     runs: list[RunEvaluation] = []
     for number in range(1, repeat + 1):
         run = run_memo(report_paths, model, journal=journal, run_id=f"{base}-{number}")
-        evaluation = evaluate_run(run, gold)
+        evaluation = replace(
+            evaluate_run(run, gold), cost=call_figures(costs_of_records(journal.calls(run.run_id)))
+        )
         if rates_path is not None:
             append_rates(rates_path, evaluation.rates)
         runs.append(evaluation)

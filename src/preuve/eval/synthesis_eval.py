@@ -11,8 +11,9 @@ the same run each time, so its mean equals its worst case.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.eval.grid import Grid, GridScore, grade, load_grid, unplanned_contradictions
 from preuve.models.base import Model
 from preuve.models.loop import LoopStatus
+from preuve.models.usage import UsageMeter, spread
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Synthesis
 from preuve.synthesis.pipeline import SynthesisRun, synthesize
@@ -53,10 +55,12 @@ class GradedRun:
     uncovered: tuple[str, ...]
     not_investigated: tuple[str, ...]
     unplanned: tuple[str, ...] = ()
+    cost: Mapping[str, Any] = field(default_factory=dict)  # calls, tokens, seconds
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "status": self.status.value,
+            "cost": dict(self.cost),
             "score": self.score.to_dict(),
             "uncovered": list(self.uncovered),
             "not_investigated": list(self.not_investigated),
@@ -96,9 +100,15 @@ class RepeatedScore:
         detail = tuple(f"  {line}" for line in worst.score.lines()) if worst else ()
         return (head, "worst run:", *detail)
 
+    @property
+    def cost(self) -> dict[str, dict[str, float]]:
+        """Mean and worst case of the runs' model calls, tokens and seconds."""
+        return spread([r.cost for r in self.runs])
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "engine": self.engine,
+            "cost": self.cost,
             "runs": [r.to_dict() for r in self.runs],
             "mean": self.mean,
             "worst": self.worst,
@@ -120,7 +130,10 @@ def evaluate_synthesis(
     runs: list[GradedRun] = []
     engine = ""
     for _ in range(repeat):
-        run = synthesize(dossier, model_factory(), concurrency=concurrency)
+        meter = UsageMeter(model_factory())
+        started = time.perf_counter()
+        run = synthesize(dossier, meter, concurrency=concurrency)
+        wall = round(time.perf_counter() - started, 3)
         engine = run.engine
         delivered = run.synthesis if run.status is LoopStatus.VALID and run.synthesis else None
         unplanned = unplanned_contradictions(grid, delivered or Synthesis((), ()))
@@ -131,6 +144,7 @@ def evaluate_synthesis(
                 run.uncovered,
                 tuple(t for t, _ in run.limits.not_investigated),
                 tuple(f"{c.subject} / {c.attribute}" for c in unplanned),
+                {**meter.figures().to_dict(), "wall_seconds": wall},
             )
         )
     return RepeatedScore(engine, tuple(runs))

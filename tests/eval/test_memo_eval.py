@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from preuve.cli import app
 from preuve.core.errors import InputError
 from preuve.corpora.memo_reports import GOLD_RELATIVE, generate_memo_corpus
 from preuve.eval.memo_eval import evaluate_memo, evaluate_run, load_gold
@@ -153,3 +155,29 @@ def test_gold_errors_are_one_line_input_errors(tmp_path: Path) -> None:
     broken.write_text('{"run_id": 1}\n', encoding="utf-8")
     with pytest.raises(InputError, match=r"broken\.jsonl:1"):
         read_rates(broken)
+
+
+def test_eval_memo_refuses_an_unknown_quote_mode(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["eval", "memo", "--quotes", "paraphrase", "--out", str(tmp_path / "eval")]
+    )
+    assert result.exit_code == 2
+    assert "unknown --quotes mode 'paraphrase'" in result.output
+    assert not (tmp_path / "eval").exists()  # refused before anything is written
+
+
+def test_both_reader_modes_go_through_the_same_grading(corpus: Path, tmp_path: Path) -> None:
+    figures = {}
+    for mode in ("copy", "select"):
+        with Journal(tmp_path / f"{mode}.sqlite") as journal:
+            result = evaluate_memo(
+                _reports(corpus), corpus / GOLD_RELATIVE, memo_rules_model(),
+                journal=journal, quotes=mode,
+            )  # fmt: skip
+            readers = [c for c in journal.calls() if c.task == "memo.reader"]
+        figures[mode] = result.mean
+        # in select mode the reader answers sentence ids, in copy mode the quotes' text
+        selected = ['"sentence"' in (c.raw_output or "") for c in readers]
+        assert readers and (all(selected) if mode == "select" else not any(selected)), mode
+    assert figures["select"].field_accuracy == figures["copy"].field_accuracy == 1.0
+    assert figures["select"].memo_verified == 1.0

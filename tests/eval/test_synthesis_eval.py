@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from preuve.cli import app
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
 from preuve.eval.grid import load_grid
-from preuve.eval.synthesis_eval import evaluate_bundled, evaluate_synthesis, grade_run
+from preuve.eval.synthesis_eval import evaluate_bundled, evaluate_synthesis, grade_run, grid_for
 from preuve.models import FunctionModel, LoopStatus
 from preuve.models.base import Completion, Model, Request
 from preuve.synthesis.dossier import load_dossier
@@ -104,3 +104,25 @@ def test_repeat_must_be_positive(corpus: SynthesisCorpusInfo) -> None:
         evaluate_synthesis(
             load_dossier(corpus.dossier), synthesis_rules_model, load_grid(corpus.grid), repeat=0
         )
+
+
+def test_a_grid_without_documents_takes_the_dossier_s_or_is_refused_by_grade(
+    corpus: SynthesisCorpusInfo, tmp_path: Path
+) -> None:
+    data = json.loads(corpus.grid.read_text(encoding="utf-8"))
+    del data["documents"]
+    bare = tmp_path / "grid.json"
+    bare.write_text(json.dumps(data), encoding="utf-8")
+    dossier = load_dossier(corpus.dossier)
+    filled = grid_for(load_grid(bare), dossier)
+    assert filled.documents == frozenset(dossier.ids) == load_grid(corpus.grid).documents
+    kept = load_grid(corpus.grid)
+    assert grid_for(kept, dossier) is kept  # a grid that lists its documents is left alone
+    run = synthesize(dossier, synthesis_rules_model())
+    graded = grade_run(run, filled)
+    assert graded.citations_valid == graded.citations_total > 0
+    out = tmp_path / "synthesis.json"  # refused before it is read
+    out.write_text("{}", encoding="utf-8")
+    refused = CliRunner().invoke(app, ["grade", str(out), "--grid", str(bare)])
+    assert refused.exit_code == 2
+    assert "lists no 'documents'" in refused.output

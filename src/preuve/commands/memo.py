@@ -246,21 +246,13 @@ def memo_command(
             "--lang", help="fr or en: the facts' and memo's language (default: the report's)."
         ),
     ] = None,
-    quotes: Annotated[
-        str,
-        typer.Option(
-            "--quotes",
-            help="Reader mode: copy (the model copies each quote) or select (it picks "
-            "sentence ids from a catalogue; code resolves the text). Same checks.",
-        ),
-    ] = "copy",
+    quotes: QuotesOpt = "copy",
     executor: ExecutorOpt = None,
 ) -> None:
     """Cited risk signals and a verified credit memo from annual reports."""
     if lang is not None and lang not in {"fr", "en"}:
         raise InputError(f"--lang {lang!r}: use fr or en")
-    if quotes not in QUOTE_MODES:
-        raise InputError(f"unknown --quotes mode {quotes!r}", fix="use copy or select")
+    _check_quote_mode(quotes)
     language = None if lang is None else Locale(lang)
     _check_reports(reports)
     rules = load_mapping(mapping) if mapping is not None else ()
@@ -335,6 +327,21 @@ def _figures_table(mean: EvalFigures, worst: EvalFigures, repeat: int) -> Table:
     return table
 
 
+QuotesOpt = Annotated[
+    str,
+    typer.Option(
+        "--quotes",
+        help="Reader mode: copy (the model copies each quote) or select (it picks "
+        "sentence ids from a catalogue; code resolves the text). Same checks.",
+    ),
+]
+
+
+def _check_quote_mode(quotes: str) -> None:
+    if quotes not in QUOTE_MODES:
+        raise InputError(f"unknown --quotes mode {quotes!r}", fix="use copy or select")
+
+
 @handles_errors
 def eval_memo_command(
     *,
@@ -348,16 +355,20 @@ def eval_memo_command(
         "preuve-out/eval-memo"
     ),
     rates: RatesOpt = None,
+    quotes: QuotesOpt = "copy",
     as_json: JsonOpt = False,
 ) -> None:
-    """Grade workflow 1 against the gold N times: mean and worst case of each figure."""
+    """Grade workflow 1 against the gold N times: mean and worst case of each figure, and
+    what the model calls cost."""
+    _check_quote_mode(quotes)
     out.mkdir(parents=True, exist_ok=True)
     reports, gold = _corpus(corpus, out)
     chosen = command_runtime(model=model).model(memo_rules_model)
     with Journal(out / "journal.sqlite") as journal:
         result = evaluate_memo(
-            reports, gold, chosen, journal=journal, repeat=repeat, rates_path=_rates_path(rates)
-        )
+            reports, gold, chosen, journal=journal, repeat=repeat,
+            rates_path=_rates_path(rates), quotes=quotes,
+        )  # fmt: skip
     RunFolder.create(out).write_json("eval.json", result.to_dict())
     last = result.runs[-1]
     if as_json:

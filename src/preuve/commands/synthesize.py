@@ -240,6 +240,11 @@ def grade_command(
 ) -> None:
     """Score a synthesis with a grid: facts, contradictions, citations, off-topic penalty."""
     grid = load_grid(grid_file)
+    if not grid.documents:
+        raise InputError(
+            f"{grid_file}: the grid lists no 'documents' (the ids a citation may name)",
+            fix="add the dossier's document ids, or grade with `preuve eval synthesis --dossier`",
+        )
     if run.is_dir():
         # A refused run delivered nothing: it is graded as an empty synthesis.
         delivered = (run / SYNTHESIS_FILE).is_file()

@@ -286,16 +286,20 @@ def evaluate_memo(
     journal: Journal,
     repeat: int = 1,
     rates_path: Path | None = None,
+    quotes: str = "copy",
 ) -> RepeatedEvaluation:
-    """Run workflow 1 ``repeat`` times on the reports and grade each run against the gold;
-    each run's monitored rates are appended to ``rates_path`` when given."""
+    """Run workflow 1 ``repeat`` times on the reports (reader mode ``quotes``) and grade each
+    run against the gold; each run's monitored rates are appended to ``rates_path`` when
+    given."""
     if repeat < 1:
         raise InputError(f"--repeat must be at least 1, got {repeat}")
     gold = load_gold(gold_path)
     base = uuid.uuid4().hex[:12]
     runs: list[RunEvaluation] = []
     for number in range(1, repeat + 1):
-        run = run_memo(report_paths, model, journal=journal, run_id=f"{base}-{number}")
+        run = run_memo(
+            report_paths, model, journal=journal, run_id=f"{base}-{number}", quotes=quotes
+        )
         evaluation = replace(
             evaluate_run(run, gold), cost=call_figures(costs_of_records(journal.calls(run.run_id)))
         )

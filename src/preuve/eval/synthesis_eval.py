@@ -13,7 +13,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ __all__ = [
     "evaluate_dossiers",
     "evaluate_synthesis",
     "grade_run",
+    "grid_for",
     "heldout_dossiers",
 ]
 
@@ -194,6 +195,13 @@ class DossierScore:
         }
 
 
+def grid_for(grid: Grid, dossier: Dossier) -> Grid:
+    """``grid`` with the dossier's own document ids as the valid citations when the grid
+    lists none (a grid written beside its dossier need not repeat them; without this every
+    citation would count as invalid)."""
+    return grid if grid.documents else replace(grid, documents=frozenset(dossier.ids))
+
+
 def heldout_dossiers(folder: Path) -> tuple[Path, ...]:
     """The dossier folders under ``folder`` that ship a ``grid.json`` (sorted by name)."""
     if not folder.is_dir():
@@ -216,10 +224,11 @@ def evaluate_dossiers(
         grid_path = folder / GRID_FILE
         if not grid_path.is_file():
             raise InputError(f"{folder}: no {GRID_FILE} beside the dossier")
+        dossier = load_dossier(folder)
         result = evaluate_synthesis(
-            load_dossier(folder),
+            dossier,
             model_factory,
-            load_grid(grid_path),
+            grid_for(load_grid(grid_path), dossier),
             repeat=repeat,
             concurrency=concurrency,
         )

@@ -7,7 +7,8 @@ Ferlac report, a digest map request on a bundled dossier's document), both backe
 greedily, free (no schema), after one untimed warm-up call, twice: once with 1 new token
 (the prefill) and once with ``--max-new-tokens`` (prefill and generation). Generation tokens/s is
 ``(generated - 1) / (total - prefill)``; overall tokens/s is ``generated / total``. Both use 2
-threads (torch's intra-op threads for ``hf:``, ``--n_threads 2`` for the server); the server
+threads by default (``--threads``: torch's intra-op threads for ``hf:``, ``--n_threads`` for
+the server); the server
 runs with ``--n_ctx 8192`` (SmolLM2's window), its prefix cache cleared before each timed call
 by an unrelated request so that each prefill is a cold one (``hf:`` keeps no cache).
 
@@ -110,20 +111,22 @@ def server_python(given: str | None) -> Path | None:
 
 
 def run_llama(
-    python: Path, gguf: Path, requests: Sequence[tuple[str, Request]], n: int
+    python: Path, gguf: Path, requests: Sequence[tuple[str, Request]], n: int, threads: int
 ) -> list[Timing]:
-    with serving(python, gguf, THREADS, batch_threads=THREADS) as model:
+    with serving(python, gguf, threads, batch_threads=threads) as model:
         _warm(model.complete)
         timings = [_timed(model.complete, request, n) for _, request in requests]
     return timings
 
 
-def run_hf(gguf: Path, requests: Sequence[tuple[str, Request]], n: int) -> list[Timing]:
+def run_hf(
+    gguf: Path, requests: Sequence[tuple[str, Request]], n: int, threads: int
+) -> list[Timing]:
     import torch
 
     from preuve.models.hf import HFModel
 
-    torch.set_num_threads(THREADS)
+    torch.set_num_threads(threads)
     model = HFModel(gguf, constrained=False)
     _warm(model.complete)
     return [_timed(model.complete, request, n) for _, request in requests]
@@ -135,6 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--llama-python", default=None)
     parser.add_argument("--max-new-tokens", type=int, default=48)
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=THREADS,
+        help="threads of each backend (1 on a shared machine: with a core of its own, one"
+        " thread is not slowed by others' work as two synchronised threads are)",
+    )
     parser.add_argument(
         "--only", choices=["chat", "memo", "digest"], action="append", help="a subset of prompts"
     )
@@ -153,11 +163,12 @@ def main(argv: list[str] | None = None) -> int:
         ]
     n = args.max_new_tokens
     started = time.perf_counter()
-    llama = run_llama(python, gguf, requests, n)
-    hf = run_hf(gguf, requests, n)
+    llama = run_llama(python, gguf, requests, n, args.threads)
+    hf = run_hf(gguf, requests, n, args.threads)
     print(
-        f"SmolLM2-135M-Instruct Q4_1, {THREADS} threads, greedy, free decoding, {n} new tokens;"
-        " hf: dequantized to float32 (transformers), llama.cpp: llama-cpp-python's server"
+        f"SmolLM2-135M-Instruct Q4_1, {args.threads} thread(s), greedy, free decoding,"
+        f" {n} new tokens; hf: dequantized to float32 (transformers),"
+        " llama.cpp: llama-cpp-python's server"
     )
     header = (
         f"{'prompt':<24}{'tokens':>7}  {'prefill s hf/llama':>19}  "

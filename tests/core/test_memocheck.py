@@ -8,6 +8,7 @@ from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import parse_facts
 from preuve.core.memocheck import (
+    NO_STATEMENT,
     NUMBER_NOT_IN_FACTS,
     NUMBER_SIGN,
     Paragraph,
@@ -130,6 +131,32 @@ PARAGRAPH_CASES: list[tuple[str, str, tuple[str, ...], Locale, tuple[int, ...], 
         FR,
         (),
         [(NUMBER_NOT_IN_FACTS, "11,175")],
+    ),
+    # A paragraph that states nothing is not a verified paragraph (SmolLM2 wrote these).
+    ("a-title-states-nothing", "Exercices", ("A-solvea-2",), FR, (), [(NO_STATEMENT, "Exercices")]),
+    (
+        "an-id-as-the-text-states-nothing",
+        "R-ferlac-levier",
+        ("R-ferlac-levier",),
+        FR,
+        (),
+        [(NO_STATEMENT, "R-ferlac-levier")],
+    ),
+    (
+        "a-mangled-id-states-nothing-either",
+        "R-ferlaq-levier",
+        ("R-ferlac-levier",),
+        FR,
+        (),
+        [(NO_STATEMENT, "R-ferlaq-levier")],
+    ),
+    (
+        "two-words-and-a-number-are-a-statement",
+        "Revenue reached $1,577.5 million.",
+        ("R-acme-rev",),
+        EN,
+        (),
+        [],
     ),
     (
         "ids-in-text-are-not-numbers",

@@ -4,6 +4,11 @@ A memo is a list of paragraphs, each with the ids of the facts it relies on. The
 deterministic and per paragraph (numbered from 1):
 
 - ``no_source``: the paragraph cites nothing;
+- ``no_statement``: its text, fact ids left out (and id-shaped tokens such as a mangled
+  ``R-helien-levier``), has fewer than :data:`MIN_WORDS` words and numbers: a title
+  ("Exercices") or an id written as the text (SmolLM2 wrote the paragraph
+  "R-helvane-levier") states nothing a reader can check, so it is not passed off as a
+  verified paragraph;
 - ``unknown_source``: it cites an id that is not among the facts;
 - ``number_not_in_facts``: a number whose value is in none of the facts *it cites* (the
   years of the report are allowed anywhere);
@@ -57,7 +62,9 @@ from preuve.core.numbers import (
 __all__ = [
     "LINK_NOT_IN_FACTS",
     "MAX_SOURCES",
+    "MIN_WORDS",
     "NO_SOURCE",
+    "NO_STATEMENT",
     "NUMBER_NOT_IN_FACTS",
     "NUMBER_SIGN",
     "SCALE_MISMATCH",
@@ -73,6 +80,7 @@ __all__ = [
 ]
 
 NO_SOURCE = "no_source"
+NO_STATEMENT = "no_statement"
 UNKNOWN_SOURCE = "unknown_source"
 NUMBER_NOT_IN_FACTS = "number_not_in_facts"
 NUMBER_SIGN = "number_sign"
@@ -80,6 +88,14 @@ LINK_NOT_IN_FACTS = "link_not_in_facts"
 SCALE_MISMATCH = "scale_mismatch"
 UNIT_MISMATCH = "unit_mismatch"
 TOO_MANY_SOURCES = "too_many_sources"
+
+MIN_WORDS = 2
+"""A paragraph states something in at least this many words (of two letters or more) and
+numbers ("Revenue reached $9.9B." is three, "Exercices" one)."""
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_TOKEN = re.compile(r"[\w][\w.-]*[\w]|\w")
+_ID_SHAPED = re.compile(r"[A-Z]-\w+(?:-\w+)+")  # the shape of preuve's fact ids: R-slug-name
 
 MAX_SOURCES = 100
 """A paragraph citing more facts than this is refused (a paragraph citing everything would
@@ -323,6 +339,26 @@ def _reference_defects(
     return defects
 
 
+def _statement_defects(text: str, known: set[str], index: int) -> list[Defect]:
+    """``no_statement`` when the text, ids left out, has fewer than :data:`MIN_WORDS` words
+    and numbers."""
+    folded = {sid.casefold() for sid in known}
+    kept = [
+        token
+        for token in (m.group() for m in _TOKEN.finditer(text))
+        if token.casefold() not in folded and not _ID_SHAPED.fullmatch(token)
+    ]
+    words = [w for token in kept for w in _WORD.findall(token)]
+    numbers = [token for token in kept if any(c.isdigit() for c in token)]
+    if len(words) + len(numbers) >= MIN_WORDS:
+        return []
+    detail = (
+        f"the paragraph states nothing ({_shorten(text) or 'no text'}); write at least one"
+        " sentence that says what the cited facts show"
+    )
+    return [Defect(NO_STATEMENT, detail, paragraph=index)]
+
+
 def _source_defects(paragraph: Paragraph, known: set[str], index: int) -> list[Defect]:
     if not paragraph.sources:
         return [Defect(NO_SOURCE, "the paragraph cites no fact; cite the ids it relies on", index)]
@@ -356,6 +392,7 @@ def check_memo(
     )
     for index, paragraph in enumerate(paragraphs, start=1):
         defects += _source_defects(paragraph, set(by_id), index)
+        defects += _statement_defects(paragraph.text, set(by_id), index)
         cited = [sid for sid in dict.fromkeys(paragraph.sources) if sid in by_id]
         if len(cited) > MAX_SOURCES:
             detail = (

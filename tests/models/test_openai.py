@@ -95,6 +95,15 @@ def test_schema_is_sent_as_json_schema(server: ChatServer, backend: Backends) ->
     }
 
 
+def test_a_schema_no_grammar_compiles_is_never_sent(server: ChatServer, backend: Backends) -> None:
+    # An empty enum: llama.cpp's server failed to parse the grammar and its process died.
+    broken = {"type": "object", "properties": {"id": {"type": "string", "enum": []}}}
+    request = Request(REQUEST.messages, task="digest.reduce", response_schema=broken)
+    with pytest.raises(ConfigError, match=r"digest\.reduce: its answer schema is not supported"):
+        backend(server.url).complete(request)
+    assert server.received == []
+
+
 def test_max_completion_tokens_field(server: ChatServer, backend: Backends) -> None:
     backend(server.url, max_tokens_field="max_completion_tokens").complete(REQUEST)
     body = server.received[0].body

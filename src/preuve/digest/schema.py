@@ -75,6 +75,15 @@ def claims_schema(
     them, so that a backend decoding under the schema cannot invent one; with none allowed,
     the only answer is an empty list of claims. Without, any string (what parsing checks
     before the ids are validated one by one, with their own diagnostics)."""
+    if evidence_ids is not None and not evidence_ids:
+        # No claim can be written; an empty ``enum`` is a grammar no engine compiles (llama.cpp's
+        # server failed to parse it and its process died), so the schema is the empty list.
+        return {
+            "type": "object",
+            "properties": {"claims": {"type": "array", "maxItems": 0}},
+            "required": ["claims"],
+            "additionalProperties": False,
+        }
     if evidence_ids is None:
         item: dict[str, Any] = _string()
     else:
@@ -84,7 +93,7 @@ def claims_schema(
         "properties": {
             "claims": {
                 "type": "array",
-                "maxItems": MAX_CLAIMS if evidence_ids is None or evidence_ids else 0,
+                "maxItems": MAX_CLAIMS,
                 "items": {
                     "type": "object",
                     "properties": {

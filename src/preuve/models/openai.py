@@ -44,6 +44,7 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.chat.completion_create_params import ResponseFormat
 
 from preuve.core.errors import ConfigError, ModelError, PreuveError
+from preuve.core.jsonout import check_schema
 from preuve.models.base import Completion, FinishReason, Message, ModelIdentity, Request
 from preuve.models.budget import (
     EstimatedCompletion,
@@ -160,6 +161,20 @@ def _response_format(request: Request, level: ResponseFormatLevel) -> dict[str, 
     if level is ResponseFormatLevel.JSON_OBJECT:
         return {"type": "json_object"}
     return None
+
+
+def _check_answer_schema(request: Request) -> None:
+    """A schema outside the supported subset is never sent: a server compiles it into a
+    grammar, and llama.cpp's server died on one it could not parse (an empty ``enum``)."""
+    if request.response_schema is None:
+        return
+    try:
+        check_schema(request.response_schema)
+    except ValueError as err:
+        raise ConfigError(
+            f"{request.task or 'request'}: its answer schema is not supported ({err})",
+            fix="this is a bug in the request's schema: report it",
+        ) from None
 
 
 def _extra_body(request: Request, level: ResponseFormatLevel) -> dict[str, Any] | None:
@@ -349,6 +364,7 @@ class OpenAIModel:
     def complete(self, request: Request) -> Completion:
         if self._context_window is not None:
             check_context_window(EstimatingCounter(), request, self._context_window)
+        _check_answer_schema(request)
         started = time.perf_counter()
         level = self.response_format_level
         retries = 0

@@ -49,7 +49,8 @@ def test_rules_engine_verifies_every_memo_with_zero_rejected_quotes(rules_run: M
         assert company.company.slug == slug
         assert len(company.statements.fields) == 68
         assert company.identities.ok
-        assert len(company.ratios) == 8  # levier, marge, gearing + 5 credit ratios
+        # levier, marge, gearing + 5 credit ratios + 7 of issue 14 (days, turnover, change, FCF)
+        assert len(company.ratios) == 15
         assert len(company.reading.verified) == 6
         assert company.reading.first_rejected == 0
         assert company.memo.status is MemoStatus.VERIFIED

@@ -30,6 +30,7 @@ from preuve.io.pdf import load_pages
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
 from preuve.memo.lexicon import LabelRule
+from preuve.memo.ratio_facts import describe_input
 from preuve.memo.ratios import (
     Alert,
     Company,
@@ -196,6 +197,7 @@ def _ratio_dict(ratio: Ratio) -> dict[str, Any]:
                 "value": str(v.value),
                 "numerator": str(v.numerator),
                 "denominator": str(v.denominator),
+                "inputs": [describe_input(f) for f in v.inputs],
             }
             for v in ratio.values
         ],

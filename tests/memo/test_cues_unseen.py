@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
-from preuve.memo.cues import classify_sentence, page_sentences
-from preuve.memo.ratios import detect_company
+from preuve.core.errors import InputError
+from preuve.memo.company import detect_company
+from preuve.memo.cues import CATEGORIES, classify_sentence, page_sentences
+from preuve.memo.risk_cues import CUES_ENV, bundled_cues, load_cues
 
 
 @pytest.mark.parametrize(
@@ -151,3 +157,66 @@ def test_risks_next_to_reassuring_words_stay_signals(case: str) -> None:
     sentence, category = SIGNALS[case]
     found = classify_sentence(sentence)
     assert found is not None and found[0] == category
+
+
+# --- Cues as data ----------------------------------------------------------------------
+
+
+def test_the_bundled_cues_cover_every_category() -> None:
+    assert sorted(name for name, _ in bundled_cues().categories) == sorted(CATEGORIES)
+
+
+def _write(tmp_path: Path, data: object) -> Path:
+    path = tmp_path / "cues.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_user_cue_file_adds_its_patterns_before_the_bundled_ones(tmp_path: Path) -> None:
+    sentence = "The group relies on one shipyard in Gdansk for every hull it sells."
+    assert classify_sentence(sentence) is None
+    path = _write(
+        tmp_path,
+        {"categories": [{"category": "dependency", "cues": [r"\brel(?:y|ies) on one\b"]}]},
+    )
+    assert classify_sentence(sentence, load_cues(path)) == ("dependency", 1)
+    # the bundled cues and screens still apply
+    assert (
+        classify_sentence("We are in full compliance with our covenants.", load_cues(path)) is None
+    )
+
+
+def test_the_user_cue_file_named_by_the_environment_is_in_force(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _write(tmp_path, {"reassurance": [r"\bsans incidence\b"]})
+    sentence = "Le litige avec le distributeur est sans incidence sur les comptes de l'exercice."
+    assert classify_sentence(sentence) == ("litigation", 1)
+    monkeypatch.setenv(CUES_ENV, str(path))
+    assert classify_sentence(sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        pytest.param([], "a cues file is a JSON object", id="not-an-object"),
+        pytest.param(
+            {"categories": [{"category": "weather", "cues": ["storm"]}]},
+            "unknown category 'weather'",
+            id="unknown-category",
+        ),
+        pytest.param(
+            {"categories": [{"category": "litigation", "cues": ["(unclosed"]}]},
+            "bad cue pattern '(unclosed'",
+            id="bad-pattern",
+        ),
+        pytest.param({"reassurance": "no list"}, "'reassurance' must be a list", id="not-a-list"),
+    ],
+)
+def test_a_malformed_cue_file_is_one_line_naming_the_fault(
+    tmp_path: Path, data: object, message: str
+) -> None:
+    with pytest.raises(InputError, match=re.escape(message)) as error:
+        load_cues(_write(tmp_path, data))
+    assert "\n" not in str(error.value)
+    assert error.value.exit_code == 2

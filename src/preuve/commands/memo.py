@@ -50,6 +50,7 @@ from preuve.memo.english import KNOWN_LIMITS_EN
 from preuve.memo.lexicon import load_mapping
 from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
 from preuve.memo.ratios import ratios_not_computed
+from preuve.memo.risk_cues import active_cues
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.run_files import DASHBOARD_FILE, MEMO_RUN_FILE
 from preuve.memo.selection import QUOTE_MODES
@@ -263,6 +264,7 @@ def memo_command(
     language = None if lang is None else Locale(lang)
     _check_reports(reports)
     rules = load_mapping(mapping) if mapping is not None else ()
+    active_cues()  # a bad $PREUVE_CUES file fails here, before anything is written
     runtime = command_runtime(model=model, executor=executor)
     runtime.load()  # a bad spec or model file fails here, before anything is written
     loaded = load_reports(reports)  # an unreadable report fails here, before anything is written

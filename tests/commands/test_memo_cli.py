@@ -54,8 +54,8 @@ def test_memo_on_the_three_bundled_reports(reports: list[str], tmp_path: Path) -
     # (the line quotes model text, so memo.md writes it escaped as Markdown)
     assert (
         escape_markdown(
-            # issue 14: 7 more ratios, 12 more claims, all checked
-            "Contrôles (28/28 affirmations entièrement vérifiées, ? = non vérifié) : "
+            # issue 14: 8 more ratios (covenant included), 15 more claims, all checked
+            "Contrôles (31/31 affirmations entièrement vérifiées, ? = non vérifié) : "
             "5,5 [sujet ✓, période ✓] · 3,6 [sujet ✓, période ✓]"
         )
         in memo

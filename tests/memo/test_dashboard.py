@@ -46,6 +46,7 @@ def test_rows_without_gold_show_what_was_extracted(run: MemoRun) -> None:
         " · Rotation des immobilisations corporelles 1,93x"
         " · Variation du chiffre d'affaires -5,8 % · Variation de l'EBITDA -17,2 %"
         " · Free cash-flow -14\u202f930 k€"
+        " · Ratio de covenant (définition contractuelle, publié) 3,4x"
     )
     assert ferlac.memo_status == "VERIFIED"
     assert (ferlac.signals_rejected, ferlac.signals_cited) == (0, "6/6")
@@ -57,8 +58,8 @@ def test_rows_without_gold_show_what_was_extracted(run: MemoRun) -> None:
     )
     # the alert paragraph's opening sentence matches no fact: its polarity stays unchecked
     assert (ferlac.claims_unchecked, solvea.claims_unchecked) == (
-        "1/48 (2%)",
-        "1/41 (2%)",
+        "1/51 (2%)",
+        "1/44 (2%)",
     )  # issue 14
 
 

@@ -65,7 +65,8 @@ def test_financebench_statement_lines(financebench_dir: Path) -> None:
 def test_french_reports_ratios_within_half_a_percent(name: str) -> None:
     gold = REPORTS / f"{name}.gold.json"
     deviations = ratio_deviations(gold, load_pages(REPORTS / f"{name}.pdf"))
-    assert len(deviations) == 12  # six ratios, two years
+    # six ratios and free cash flow, two years; the covenant ratio published for the last
+    assert len(deviations) == 15
     assert {k: v for k, v in deviations.items() if v is None or v > 0.005} == {}
 
 

@@ -27,6 +27,7 @@ from preuve.core.facts import Fact
 from preuve.core.numbers import Locale
 from preuve.core.quotes import QuoteChecker
 from preuve.io.pdf import load_pages
+from preuve.memo.covenant import covenant_ratio
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
 from preuve.memo.lexicon import LabelRule
@@ -251,6 +252,9 @@ def analyse_report(
     identities = with_table_identities(check_identities(statements), found)
     lang = language or statements.locale
     ratios = compute_ratios(statements, company, lang)
+    latest = statements.years[0] if statements.years else None
+    covenant = covenant_ratio(pages, company, latest, lang)  # as the report publishes it
+    ratios = ratios if covenant is None else (*ratios, covenant)
     alerts = compute_alerts(statements, ratios, company, lang)
     checker = QuoteChecker.of(Document.from_pages(report, pages))  # signals carry their spans
     reading = read_signals(model, company.name, pages, checker=checker, quotes=quotes)

@@ -49,6 +49,7 @@ class Ratio:
     values: tuple[RatioValue, ...]
     locale: Locale = Locale.FR  # the language of the fact line
     change: bool = False  # a growth rate: each value states a direction (up or down)
+    extra: tuple[FactValue, ...] = ()  # other values the formula states (a threshold)
 
     def value(self, year: int) -> Decimal | None:
         return next((v.value for v in self.values if v.year == year), None)
@@ -91,7 +92,7 @@ class Ratio:
 
     def structure(self) -> FactStructure:
         """Subject, metric and each year's value as the fact line shows it (rounded)."""
-        values = tuple(self._fact_value(v) for v in self.values)
+        values = tuple(self._fact_value(v) for v in self.values) + self.extra
         return FactStructure(self.company, self.name, str(self.values[0].year), values)
 
     def to_fact(self) -> Fact:

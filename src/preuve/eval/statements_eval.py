@@ -20,7 +20,7 @@ import json
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -161,10 +161,13 @@ def lexicon_rows(pages: Sequence[str]) -> list[ExtractedRow]:
     return [ExtractedRow(label, page, values) for (label, page), values in grouped.items()]
 
 
-def table_rows(pages: Sequence[str]) -> list[ExtractedRow]:
-    """The table reader's rows, keyed by their periods."""
+def table_rows(
+    pages: Sequence[str], positions: Callable[[int], Sequence[float]] | None = None
+) -> list[ExtractedRow]:
+    """The table reader's rows, keyed by their periods (``positions``: the characters'
+    x-positions of page N, to place blank cells)."""
     rows: list[ExtractedRow] = []
-    for table in read_tables(pages):
+    for table in read_tables(pages, positions):
         for row in table.rows:
             values: dict[PeriodMark, Decimal] = {}
             for cell in row.cells:

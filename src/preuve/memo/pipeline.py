@@ -26,7 +26,7 @@ from preuve.core.documents import Document
 from preuve.core.facts import Fact
 from preuve.core.numbers import Locale
 from preuve.core.quotes import QuoteChecker
-from preuve.io.pdf import load_pages
+from preuve.io.pdf import load_pages, pdf_positions
 from preuve.memo.covenant import covenant_ratio
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
@@ -246,7 +246,7 @@ def analyse_report(
     started = time.perf_counter()
     model = as_runtime(runtime).model(memo_rules_model)
     company = detect_company(pages)
-    tables = read_tables(pages)
+    tables = read_tables(pages, pdf_positions(report, pages))  # blank cells by x-position
     statements = merged_statements(pages, extract_statements(pages), mapping, tables)
     found = table_identities(pages, mapping, tables)
     identities = with_table_identities(check_identities(statements), found)

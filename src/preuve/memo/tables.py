@@ -22,9 +22,10 @@ the most rows is the primary one, earlier pages on a tie.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -38,7 +39,8 @@ from preuve.memo.lexicon import (
     unit_of,
 )
 from preuve.memo.periods import Period, read_periods, years_of_line
-from preuve.memo.statements import _Cut, _cut_rows, _glued_header, _regroup, _tokenize
+from preuve.memo.statements import _Cut, _cut_rows, _glued_header, _regroup, _Token, _tokenize
+from preuve.memo.table_columns import ColumnAnchors, digit_x, place
 
 __all__ = ["Cell", "StatementTable", "TableRow", "read_tables"]
 
@@ -202,6 +204,8 @@ class _Reader:
     block: list[str] = field(default_factory=list)
     column_lines: list[str] = field(default_factory=list)
     rows: list[TableRow] = field(default_factory=list)
+    lefts: Callable[[], Sequence[float]] | None = None  # the page's x-positions, when known
+    anchors: ColumnAnchors | None = None
 
     def _column_line(self) -> str:
         """The columns of the heading block: years stacked one a line ("July 2," / "2023"
@@ -257,6 +261,7 @@ class _Reader:
             )
             self.notes_column = _has_notes_column(self.block)
             self.pending = ""
+            self.anchors = ColumnAnchors(line, offset, len(self.periods))
             return
         if all(t.value is None or t.year is not None or t.is_day for t in tokens):
             self.block.append(line)
@@ -289,11 +294,48 @@ class _Reader:
                 position = cells[-1].end - offset
             total = not label or bool(_TOTAL.match(label))
             self.rows.append(TableRow(label, tuple(cells), self.page, total))
-        if not cuts:
+            if self.anchors is not None:
+                self.anchors.observe([(c.start, c.end) for c in cells])
+        if not cuts and not self.blank_cells(line, offset, tokens):
             self.text_line(line)  # numbers inside a wrapped label ("10,000,000 shares")
 
+    def blank_cells(self, line: str, offset: int, tokens: list[_Token]) -> bool:
+        """A row with fewer values than columns, placed by the values' x-positions (see
+        :mod:`preuve.memo.table_columns`); False when it cannot be placed surely."""
+        if self.anchors is None or self.lefts is None:
+            return False
+        first = len(tokens)
+        while first > 0 and tokens[first - 1].value is not None:
+            first -= 1
+        run = tokens[first:]
+        if first == 0 or not run or any(_BARE_YEAR.match(t.raw) for t in run):
+            return False
+        label_text = " ".join(t.raw for t in tokens[:first])
+        spans: list[tuple[int, int]] = []
+        end = len(line)
+        for token in reversed(run):  # the values end the line: find them from its end
+            found = [m for m in _value_pattern(token.raw).finditer(line, 0, end)]
+            if not found:
+                return False
+            spans.insert(0, (offset + found[-1].start(), offset + found[-1].end()))
+            end = found[-1].start()
+        xs = [digit_x(self.lefts(), a, b) for a, b in spans]
+        columns = place([x for x in xs if x is not None], self.anchors.anchors(self.lefts()))
+        if columns is None or None in xs:
+            return False
+        cells = tuple(
+            Cell(self.periods[column], token.value, token.raw, self.page, a, b)
+            for column, token, (a, b) in zip(columns, run, spans, strict=True)
+            if token.value is not None
+        )
+        label = self.label(label_text)
+        self.rows.append(TableRow(label, cells, self.page, bool(_TOTAL.match(label))))
+        return True
 
-def _sections(page: int, text: str, locale: Locale) -> list[StatementTable]:
+
+def _sections(
+    page: int, text: str, locale: Locale, lefts: Callable[[], Sequence[float]] | None = None
+) -> list[StatementTable]:
     lines = text.split("\n")
     offsets: list[int] = []
     position = 0
@@ -315,7 +357,7 @@ def _sections(page: int, text: str, locale: Locale) -> list[StatementTable]:
                 head = " ".join(lines[index : index + taken])
                 table = StatementTable(kind, [page], "", 1, (), heading=head)
                 table.continued = bool(re.search(r"(?i)suite|continued|\(cont", head))
-                reader = _Reader(page, locale)
+                reader = _Reader(page, locale, lefts=lefts)
                 tables.append(table)
             index += taken
             continue
@@ -361,14 +403,19 @@ def _merge(tables: list[StatementTable]) -> list[StatementTable]:
     return merged
 
 
-def read_tables(pages: Sequence[str]) -> list[StatementTable]:
-    """The primary table of each statement found in ``pages`` (page 1 first)."""
+def read_tables(
+    pages: Sequence[str], positions: Callable[[int], Sequence[float]] | None = None
+) -> list[StatementTable]:
+    """The primary table of each statement found in ``pages`` (page 1 first);
+    ``positions``: the x of each character of page N's text (:func:`preuve.io.pdf.
+    char_lefts`), read only for the pages a statement is on, to place blank cells."""
     whole = "\n".join(pages)
     locale = detect_locale(whole)
     document_unit = unit_of(whole) or ("", 1)
     found: list[StatementTable] = []
     for number, text in enumerate(pages, start=1):
-        for table in _sections(number, text, locale):
+        lefts = None if positions is None else functools.cache(functools.partial(positions, number))
+        for table in _sections(number, text, locale, lefts):
             if not table.unit:
                 table.unit, table.scale = unit_of(text[:2000]) or document_unit
             found.append(table)

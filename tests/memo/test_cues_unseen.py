@@ -11,7 +11,7 @@ import pytest
 from preuve.core.errors import InputError
 from preuve.memo.company import detect_company
 from preuve.memo.cues import CATEGORIES, classify_sentence, page_sentences
-from preuve.memo.risk_cues import CUES_ENV, bundled_cues, load_cues
+from preuve.memo.risk_cues import CUES_ENV, SPECIFIC_BONUS, bundled_cues, load_cues
 
 
 @pytest.mark.parametrize(
@@ -220,3 +220,72 @@ def test_a_malformed_cue_file_is_one_line_naming_the_fault(
         load_cues(_write(tmp_path, data))
     assert "\n" not in str(error.value)
     assert error.value.exit_code == 2
+
+
+# --- Screens of issue 14: negation, hedging, boilerplate, counterparties --------------
+
+SCREEN_CASES: dict[str, tuple[str, str | None]] = {
+    "a risk said to be remote": (
+        "Management considers the likelihood of a material loss from these claims to be remote.",
+        None,
+    ),
+    "a risk that did not happen": (
+        "Higher interest rates have not materially affected our liquidity or our cash flows.",
+        None,
+    ),
+    "no dependence stated": (
+        "The group is not dependent on any single patent or licence for its operations.",
+        None,
+    ),
+    "a list of forward-looking factors": (
+        "Factors that could cause actual results to differ include litigation and tariffs.",
+        None,
+    ),
+    "a bullet fragment": ("• changes in laws, litigation and other legal proceedings;", None),
+    "a truism of the normal course": (
+        "In the ordinary course of business we are party to lawsuits about contracts.",
+        None,
+    ),
+    "contract drafting": (
+        "The Borrower shall not permit the leverage ratio to exceed the level set forth herein.",
+        None,
+    ),
+    "a hypothetical with no figure": (
+        "Adverse credit markets could harm our ability to refinance our debt on good terms.",
+        None,
+    ),
+    "a hypothetical with a figure is kept": (
+        "Our $400 million term loan matures in 2026 and we may be unable to refinance it.",
+        "refinancing",
+    ),
+    "depending on ourselves is no dependency": (
+        "Our growth depends on our ability to launch new products every year in each market.",
+        None,
+    ),
+    "depending on a counterparty is a dependency": (
+        "Our plants depend on two suppliers in Poland for all the glass we shape and sell.",
+        "dependency",
+    ),
+    "liquidity named without pressure": (
+        "Our principal sources of liquidity are cash from operations and a credit facility.",
+        None,
+    ),
+    "liquidity under pressure": (
+        "Our liquidity is under pressure as the facility of $50 million is fully drawn today.",
+        "liquidity",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", SCREEN_CASES)
+def test_screens_keep_risks_and_drop_what_names_none(case: str) -> None:
+    sentence, expected = SCREEN_CASES[case]
+    found = classify_sentence(sentence)
+    assert (found[0] if found else None) == expected
+
+
+def test_a_sentence_stating_a_figure_ranks_first() -> None:
+    plain = classify_sentence("A distributor has sued the company for breach of contract.")
+    figure = classify_sentence("A distributor has sued the company for $12 million of damages.")
+    assert plain == ("litigation", 1)
+    assert figure == ("litigation", 2 + SPECIFIC_BONUS)

@@ -3,9 +3,12 @@
 The cues are regular expressions over a folded sentence (see :func:`fold`), French and
 English, general rather than copied from any report: categories tried in order (the
 first whose cues match names the sentence), set phrases blanked first (``not_risk``),
-pointers to another section (``cross_reference``) and reassurance (``reassurance``: "no
-other significant uncertainty", "complies with all its covenants", accounting-policy
-definitions) that make a sentence no signal.
+pointers to another section (``cross_reference``), reassurance (``reassurance``: "no
+other significant uncertainty", "complies with all its covenants", a risk said to be
+remote or not material) and boilerplate (``boilerplate``: forward-looking lists, the
+document describing itself, truisms, policies, contract drafting) that make a sentence no
+signal; a sentence that only says what could happen (``hedges``) and states no figure is
+a generic hypothetical, not a signal. A sentence stating a figure ranks first.
 
 A user extends them with a file in the same format, named by ``PREUVE_CUES``: its patterns
 are tried before the bundled ones, for categories among the bundled ones. A malformed file
@@ -26,6 +29,7 @@ from preuve.core.errors import InputError
 
 __all__ = [
     "CUES_ENV",
+    "SPECIFIC_BONUS",
     "CueSet",
     "active_cues",
     "bundled_cues",
@@ -38,7 +42,12 @@ __all__ = [
 CUES_ENV = "PREUVE_CUES"
 _CUES_FILE = Path(__file__).with_name("data") / "cues.json"
 _SHARE = "{share_of_revenue}"
-_LISTS = ("not_risk", "cross_reference", "reassurance")
+_LISTS = ("not_risk", "cross_reference", "reassurance", "boilerplate", "hedges")
+# A figure a sentence states: an amount, a percentage, a ratio, a date (not a reference
+# to a note, item or section, which states nothing itself).
+_REFERENCE = re.compile(r"\b(?:note|item|section|part|exhibit|article|page|p\.)\s*\d[\d.()a-z]*")
+_FIGURE = re.compile(r"\d")
+SPECIFIC_BONUS = 2  # a sentence that states a figure ranks above any that states none
 
 
 def fold(text: str) -> str:
@@ -50,22 +59,31 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class CueSet:
-    """Compiled cues: (category, patterns) in order, and the three screens."""
+    """Compiled cues: (category, patterns) in order, and the screens."""
 
     categories: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]
     not_risk: re.Pattern[str]
     cross_reference: re.Pattern[str]
     reassurance: re.Pattern[str]
+    boilerplate: re.Pattern[str]
+    hedges: re.Pattern[str]
 
     def classify(self, text: str) -> tuple[str, int] | None:
-        """The sentence's risk category and how many of its cues matched, or None."""
+        """The sentence's risk category and its strength (how many of its cues matched,
+        plus :data:`SPECIFIC_BONUS` when it states a figure), or None: a pointer,
+        reassurance, boilerplate, or a hypothetical that states no figure."""
         folded = self.not_risk.sub(" ", fold(text))
-        if self.cross_reference.search(folded) or self.reassurance.search(folded):
+        if any(p.search(folded) for p in (self.cross_reference, self.reassurance)):
+            return None
+        if self.boilerplate.search(folded):
+            return None
+        specific = bool(_FIGURE.search(_REFERENCE.sub(" ", folded)))
+        if not specific and self.hedges.search(folded):
             return None
         for category, patterns in self.categories:
             hits = sum(1 for pattern in patterns if pattern.search(folded))
             if hits:
-                return category, hits
+                return category, hits + (SPECIFIC_BONUS if specific else 0)
         return None
 
 
@@ -129,6 +147,8 @@ def parse_cues(data: object, source: str, base: CueSet | None = None) -> CueSet:
         re.compile("|".join(screens["not_risk"]) or never),
         re.compile("|".join(screens["cross_reference"]) or never),
         re.compile("|".join(screens["reassurance"]) or never),
+        re.compile("|".join(screens["boilerplate"]) or never),
+        re.compile("|".join(screens["hedges"]) or never),
     )
 
 

@@ -11,7 +11,7 @@ import pytest
 from preuve.core.errors import InputError
 from preuve.memo.company import detect_company
 from preuve.memo.cues import CATEGORIES, classify_sentence, page_sentences
-from preuve.memo.risk_cues import CUES_ENV, SPECIFIC_BONUS, bundled_cues, load_cues
+from preuve.memo.risk_cues import SPECIFIC_BONUS, bundled_cues, load_cues, using_cues
 
 
 @pytest.mark.parametrize(
@@ -186,14 +186,13 @@ def test_a_user_cue_file_adds_its_patterns_before_the_bundled_ones(tmp_path: Pat
     )
 
 
-def test_the_user_cue_file_named_by_the_environment_is_in_force(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_user_cue_file_is_in_force_while_its_block_runs(tmp_path: Path) -> None:
     path = _write(tmp_path, {"reassurance": [r"\bsans incidence\b"]})
     sentence = "Le litige avec le distributeur est sans incidence sur les comptes de l'exercice."
     assert classify_sentence(sentence) == ("litigation", 1)
-    monkeypatch.setenv(CUES_ENV, str(path))
-    assert classify_sentence(sentence) is None
+    with using_cues(load_cues(path)):
+        assert classify_sentence(sentence) is None
+    assert classify_sentence(sentence) == ("litigation", 1)
 
 
 @pytest.mark.parametrize(

@@ -10,25 +10,27 @@ document describing itself, truisms, policies, contract drafting) that make a se
 signal; a sentence that only says what could happen (``hedges``) and states no figure is
 a generic hypothetical, not a signal. A sentence stating a figure ranks first.
 
-A user extends them with a file in the same format, named by ``PREUVE_CUES``: its patterns
-are tried before the bundled ones, for categories among the bundled ones. A malformed file
+A user extends them with a file in the same format (``preuve memo --cues FILE``): its
+patterns are tried before the bundled ones, for categories among the bundled ones; they are
+in force in the process that runs the command (a remote executor's workers use the bundled
+cues). A malformed file
 is one :class:`InputError` line naming the entry at fault.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-import os
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from preuve.core.errors import InputError
 
 __all__ = [
-    "CUES_ENV",
     "SPECIFIC_BONUS",
     "CueSet",
     "active_cues",
@@ -37,9 +39,9 @@ __all__ = [
     "fold",
     "load_cues",
     "parse_cues",
+    "using_cues",
 ]
 
-CUES_ENV = "PREUVE_CUES"
 _CUES_FILE = Path(__file__).with_name("data") / "cues.json"
 _SHARE = "{share_of_revenue}"
 _LISTS = ("not_risk", "cross_reference", "reassurance", "boilerplate", "hedges")
@@ -172,10 +174,26 @@ def load_cues(path: Path) -> CueSet:
     return parse_cues(_read(path), str(path), bundled_cues())
 
 
+_IN_FORCE: list[CueSet] = []  # set by using_cues for the length of a command
+
+
 def active_cues() -> CueSet:
-    """The cues in force: the bundled ones, plus ``$PREUVE_CUES``'s when it names a file."""
-    named = os.environ.get(CUES_ENV, "").strip()
-    return load_cues(Path(named)) if named else bundled_cues()
+    """The cues in force: a user's (see :func:`using_cues`), else the bundled ones."""
+    return _IN_FORCE[-1] if _IN_FORCE else bundled_cues()
+
+
+@contextlib.contextmanager
+def using_cues(cues: CueSet | None) -> Iterator[None]:
+    """Make ``cues`` the ones :func:`classify_sentence` uses in this process while the
+    block runs (``preuve memo --cues FILE``; None: the bundled ones)."""
+    if cues is None:
+        yield
+        return
+    _IN_FORCE.append(cues)
+    try:
+        yield
+    finally:
+        _IN_FORCE.pop()
 
 
 def classify_sentence(text: str, cues: CueSet | None = None) -> tuple[str, int] | None:

@@ -19,9 +19,15 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["ColumnAnchors", "digit_x", "header_xs", "place"]
+__all__ = ["ColumnAnchors", "digit_x", "header_xs", "place", "place_run", "value_pattern"]
 
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def value_pattern(raw: str) -> re.Pattern[str]:
+    """A value as printed, its thousands separated by any space (``61 300``)."""
+    parts = [re.escape(part) for part in re.split(r"[\u202f\u00a0 ]", raw)]
+    return re.compile(r"[ \u00a0\u202f]*".join(parts))
 
 
 def digit_x(lefts: Sequence[float], start: int, end: int) -> float | None:
@@ -84,3 +90,25 @@ def place(xs: Sequence[float], anchors: Sequence[float]) -> list[int] | None:
             return None
         chosen.append(column)
     return chosen
+
+
+def place_run(
+    line: str, offset: int, raws: Sequence[str], lefts: Sequence[float], anchors: ColumnAnchors
+) -> list[tuple[int, int, int]] | None:
+    """(column, start, end) in the page of each value ending ``line`` (found from the line's
+    end), or None when any value cannot be placed surely."""
+    spans: list[tuple[int, int]] = []
+    end = len(line)
+    for raw in reversed(raws):
+        found = list(value_pattern(raw).finditer(line, 0, end))
+        if not found:
+            return None
+        spans.insert(0, (offset + found[-1].start(), offset + found[-1].end()))
+        end = found[-1].start()
+    xs = [digit_x(lefts, a, b) for a, b in spans]
+    if None in xs:
+        return None
+    columns = place([x for x in xs if x is not None], anchors.anchors(lefts))
+    if columns is None:
+        return None
+    return [(column, a, b) for column, (a, b) in zip(columns, spans, strict=True)]

@@ -40,7 +40,7 @@ from preuve.memo.lexicon import (
 )
 from preuve.memo.periods import Period, read_periods, years_of_line
 from preuve.memo.statements import _Cut, _cut_rows, _glued_header, _regroup, _Token, _tokenize
-from preuve.memo.table_columns import ColumnAnchors, digit_x, place
+from preuve.memo.table_columns import ColumnAnchors, place_run, value_pattern
 
 __all__ = ["Cell", "StatementTable", "TableRow", "read_tables"]
 
@@ -172,11 +172,6 @@ def _continues(pending: str, label: str) -> bool:
 # --- Rows ---------------------------------------------------------------------------
 
 
-def _value_pattern(raw: str) -> re.Pattern[str]:
-    parts = [re.escape(part) for part in re.split(r"[\u202f\u00a0 ]", raw)]
-    return re.compile(r"[ \u00a0\u202f]*".join(parts))
-
-
 def _same_columns(before: tuple[Period, ...], after: tuple[Period, ...]) -> tuple[Period, ...]:
     """A column line printed again without its dates (``2024 2025`` above the liabilities)
     names the columns read before it."""
@@ -223,7 +218,7 @@ class _Reader:
         cells: list[Cell] = []
         position = 0
         for period, raw, value in zip(self.periods, raws, values, strict=False):
-            match = _value_pattern(raw).search(line, position)
+            match = value_pattern(raw).search(line, position)
             start, end = (match.start(), match.end()) if match else (position, position)
             position = end
             cells.append(Cell(period, value, raw, self.page, offset + start, offset + end))
@@ -310,25 +305,15 @@ class _Reader:
         run = tokens[first:]
         if first == 0 or not run or any(_BARE_YEAR.match(t.raw) for t in run):
             return False
-        label_text = " ".join(t.raw for t in tokens[:first])
-        spans: list[tuple[int, int]] = []
-        end = len(line)
-        for token in reversed(run):  # the values end the line: find them from its end
-            found = [m for m in _value_pattern(token.raw).finditer(line, 0, end)]
-            if not found:
-                return False
-            spans.insert(0, (offset + found[-1].start(), offset + found[-1].end()))
-            end = found[-1].start()
-        xs = [digit_x(self.lefts(), a, b) for a, b in spans]
-        columns = place([x for x in xs if x is not None], self.anchors.anchors(self.lefts()))
-        if columns is None or None in xs:
+        placed = place_run(line, offset, [t.raw for t in run], self.lefts(), self.anchors)
+        if placed is None:
             return False
         cells = tuple(
-            Cell(self.periods[column], token.value, token.raw, self.page, a, b)
-            for column, token, (a, b) in zip(columns, run, spans, strict=True)
+            Cell(self.periods[column], token.value, token.raw, self.page, start, end)
+            for (column, start, end), token in zip(placed, run, strict=True)
             if token.value is not None
         )
-        label = self.label(label_text)
+        label = self.label(" ".join(t.raw for t in tokens[:first]))
         self.rows.append(TableRow(label, cells, self.page, bool(_TOTAL.match(label))))
         return True
 

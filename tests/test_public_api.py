@@ -221,8 +221,10 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     ),
     "preuve.io.pdf": (
         "PDFIUM_LOCK",
+        "char_lefts",  # issue 14: characters' x-positions, to place blank table cells
         "load_page",
         "load_pages",
+        "pdf_positions",
         "read_pdf_pages",
         "read_text_pages",
     ),

@@ -54,7 +54,8 @@ def test_memo_on_the_three_bundled_reports(reports: list[str], tmp_path: Path) -
     # (the line quotes model text, so memo.md writes it escaped as Markdown)
     assert (
         escape_markdown(
-            "Contrôles (16/16 affirmations entièrement vérifiées, ? = non vérifié) : "
+            # issue 14: 8 more ratios (covenant included), 15 more claims, all checked
+            "Contrôles (31/31 affirmations entièrement vérifiées, ? = non vérifié) : "
             "5,5 [sujet ✓, période ✓] · 3,6 [sujet ✓, période ✓]"
         )
         in memo
@@ -117,16 +118,38 @@ def test_model_text_is_written_into_memo_md_escaped(reports: list[str], tmp_path
     [
         pytest.param(["memo", "missing.pdf"], "no such report", id="missing-report"),
         pytest.param(["memo", "{report}", "--model", "gpt"], "unknown model spec", id="bad-model"),
+        pytest.param(
+            ["memo", "{report}", "--cues", "{cues}"], "'categories' must be a list", id="bad-cues"
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
     reports: list[str], tmp_path: Path, args: list[str], message: str
 ) -> None:
-    argv = [a.replace("{report}", reports[0]) for a in args] + ["--out", str(tmp_path)]
+    cues = tmp_path / "cues.json"
+    cues.write_text('{"categories": 3}', encoding="utf-8")
+    argv = [a.replace("{report}", reports[0]).replace("{cues}", str(cues)) for a in args]
+    argv += ["--out", str(tmp_path)]
     result = CliRunner().invoke(_app(), argv)
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+    assert not (tmp_path / "memo.md").exists()  # nothing half-written
+
+
+def test_a_user_cue_file_drops_a_signal_of_the_memo(reports: list[str], tmp_path: Path) -> None:
+    cues = tmp_path / "cues.json"
+    # the user declares a screen: a sentence naming a litigation is no signal for them
+    cues.write_text(json.dumps({"reassurance": [r"\blitiges?\b|\breclame\b"]}))
+    runner = CliRunner()
+    plain = runner.invoke(_app(), ["memo", reports[0], "--out", str(tmp_path / "a"), "--json"])
+    mine = runner.invoke(
+        _app(), ["memo", reports[0], "--out", str(tmp_path / "b"), "--json", "--cues", str(cues)]
+    )
+    assert plain.exit_code == 0 and mine.exit_code == 0
+    read = [json.loads((tmp_path / d / "run.json").read_text())["companies"][0] for d in "ab"]
+    facts = [[f["id"] for f in company["facts"] if f["id"].startswith("Q-")] for company in read]
+    assert len(facts[1]) == len(facts[0]) - 1
 
 
 def test_eval_memo_then_rates(tmp_path: Path) -> None:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
-from preuve.memo.cues import classify_sentence, page_sentences
-from preuve.memo.ratios import detect_company
+from preuve.core.errors import InputError
+from preuve.memo.company import detect_company
+from preuve.memo.cues import CATEGORIES, classify_sentence, page_sentences
+from preuve.memo.risk_cues import SPECIFIC_BONUS, bundled_cues, load_cues, using_cues
 
 
 @pytest.mark.parametrize(
@@ -151,3 +157,134 @@ def test_risks_next_to_reassuring_words_stay_signals(case: str) -> None:
     sentence, category = SIGNALS[case]
     found = classify_sentence(sentence)
     assert found is not None and found[0] == category
+
+
+# --- Cues as data ----------------------------------------------------------------------
+
+
+def test_the_bundled_cues_cover_every_category() -> None:
+    assert sorted(name for name, _ in bundled_cues().categories) == sorted(CATEGORIES)
+
+
+def _write(tmp_path: Path, data: object) -> Path:
+    path = tmp_path / "cues.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_user_cue_file_adds_its_patterns_before_the_bundled_ones(tmp_path: Path) -> None:
+    sentence = "The group relies on one shipyard in Gdansk for every hull it sells."
+    assert classify_sentence(sentence) is None
+    path = _write(
+        tmp_path,
+        {"categories": [{"category": "dependency", "cues": [r"\brel(?:y|ies) on one\b"]}]},
+    )
+    assert classify_sentence(sentence, load_cues(path)) == ("dependency", 1)
+    # the bundled cues and screens still apply
+    assert (
+        classify_sentence("We are in full compliance with our covenants.", load_cues(path)) is None
+    )
+
+
+def test_a_user_cue_file_is_in_force_while_its_block_runs(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"reassurance": [r"\bsans incidence\b"]})
+    sentence = "Le litige avec le distributeur est sans incidence sur les comptes de l'exercice."
+    assert classify_sentence(sentence) == ("litigation", 1)
+    with using_cues(load_cues(path)):
+        assert classify_sentence(sentence) is None
+    assert classify_sentence(sentence) == ("litigation", 1)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        pytest.param([], "a cues file is a JSON object", id="not-an-object"),
+        pytest.param(
+            {"categories": [{"category": "weather", "cues": ["storm"]}]},
+            "unknown category 'weather'",
+            id="unknown-category",
+        ),
+        pytest.param(
+            {"categories": [{"category": "litigation", "cues": ["(unclosed"]}]},
+            "bad cue pattern '(unclosed'",
+            id="bad-pattern",
+        ),
+        pytest.param({"reassurance": "no list"}, "'reassurance' must be a list", id="not-a-list"),
+    ],
+)
+def test_a_malformed_cue_file_is_one_line_naming_the_fault(
+    tmp_path: Path, data: object, message: str
+) -> None:
+    with pytest.raises(InputError, match=re.escape(message)) as error:
+        load_cues(_write(tmp_path, data))
+    assert "\n" not in str(error.value)
+    assert error.value.exit_code == 2
+
+
+# --- Screens of issue 14: negation, hedging, boilerplate, counterparties --------------
+
+SCREEN_CASES: dict[str, tuple[str, str | None]] = {
+    "a risk said to be remote": (
+        "Management considers the likelihood of a material loss from these claims to be remote.",
+        None,
+    ),
+    "a risk that did not happen": (
+        "Higher interest rates have not materially affected our liquidity or our cash flows.",
+        None,
+    ),
+    "no dependence stated": (
+        "The group is not dependent on any single patent or licence for its operations.",
+        None,
+    ),
+    "a list of forward-looking factors": (
+        "Factors that could cause actual results to differ include litigation and tariffs.",
+        None,
+    ),
+    "a bullet fragment": ("• changes in laws, litigation and other legal proceedings;", None),
+    "a truism of the normal course": (
+        "In the ordinary course of business we are party to lawsuits about contracts.",
+        None,
+    ),
+    "contract drafting": (
+        "The Borrower shall not permit the leverage ratio to exceed the level set forth herein.",
+        None,
+    ),
+    "a hypothetical with no figure": (
+        "Adverse credit markets could harm our ability to refinance our debt on good terms.",
+        None,
+    ),
+    "a hypothetical with a figure is kept": (
+        "Our $400 million term loan matures in 2026 and we may be unable to refinance it.",
+        "refinancing",
+    ),
+    "depending on ourselves is no dependency": (
+        "Our growth depends on our ability to launch new products every year in each market.",
+        None,
+    ),
+    "depending on a counterparty is a dependency": (
+        "Our plants depend on two suppliers in Poland for all the glass we shape and sell.",
+        "dependency",
+    ),
+    "liquidity named without pressure": (
+        "Our principal sources of liquidity are cash from operations and a credit facility.",
+        None,
+    ),
+    "liquidity under pressure": (
+        "Our liquidity is under pressure as the facility of $50 million is fully drawn today.",
+        "liquidity",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", SCREEN_CASES)
+def test_screens_keep_risks_and_drop_what_names_none(case: str) -> None:
+    sentence, expected = SCREEN_CASES[case]
+    found = classify_sentence(sentence)
+    assert (found[0] if found else None) == expected
+
+
+def test_a_sentence_stating_a_figure_ranks_first() -> None:
+    plain = classify_sentence("A distributor has sued the company for breach of contract.")
+    figure = classify_sentence("A distributor has sued the company for $12 million of damages.")
+    assert plain == ("litigation", 1)
+    assert figure == ("litigation", 2 + SPECIFIC_BONUS)

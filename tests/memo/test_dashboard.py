@@ -40,6 +40,13 @@ def test_rows_without_gold_show_what_was_extracted(run: MemoRun) -> None:
         "Levier 5,5x · Marge nette -0,5 % · Gearing 2,12x · Couverture des intérêts 0,9x"
         " · Marge d'EBITDA 10,0 % · Intensité capitalistique 12,6 %"
         " · Rentabilité des capitaux propres -1,9 % · Rentabilité de l'actif -0,4 %"
+        # issue 14: days, turnover, year-on-year change and free cash flow
+        " · Délai de recouvrement clients 79 jours · Rotation des stocks 170 jours"
+        " · Délai de paiement fournisseurs 135 jours"
+        " · Rotation des immobilisations corporelles 1,93x"
+        " · Variation du chiffre d'affaires -5,8 % · Variation de l'EBITDA -17,2 %"
+        " · Free cash-flow -14\u202f930 k€"
+        " · Ratio de covenant (définition contractuelle, publié) 3,4x"
     )
     assert ferlac.memo_status == "VERIFIED"
     assert (ferlac.signals_rejected, ferlac.signals_cited) == (0, "6/6")
@@ -47,10 +54,13 @@ def test_rows_without_gold_show_what_was_extracted(run: MemoRun) -> None:
     assert solvea.ratios.startswith("Levier 6,0x")
     assert dashboard.summary.line() == (
         "field accuracy: n/a · max ratio deviation: n/a · signal recall: n/a · memo verified: yes"
-        " · claims unchecked: 3%"
+        " · claims unchecked: 2%"  # more checked claims (issue 14 ratios), same unchecked
     )
     # the alert paragraph's opening sentence matches no fact: its polarity stays unchecked
-    assert (ferlac.claims_unchecked, solvea.claims_unchecked) == ("1/36 (3%)", "1/29 (3%)")
+    assert (ferlac.claims_unchecked, solvea.claims_unchecked) == (
+        "1/51 (2%)",
+        "1/44 (2%)",
+    )  # issue 14
 
 
 def test_rows_with_evaluation_figures(run: MemoRun) -> None:
@@ -73,7 +83,7 @@ def test_rows_with_evaluation_figures(run: MemoRun) -> None:
     assert summary.signal_recall == pytest.approx(0.75)
     assert summary.line() == (
         "field accuracy: 94.1% · max ratio deviation: 1.23% · signal recall: 75% · "
-        "memo verified: yes · claims unchecked: 3%"
+        "memo verified: yes · claims unchecked: 2%"  # issue 14: more claims checked
     )
     data = json.loads(json.dumps(dashboard.to_dict()))
     assert data["engine"] == "rules" and len(data["rows"]) == 2

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from preuve.eval.statements_eval import load_gold_rows, ratio_deviations, score_rows, table_rows
-from preuve.io.pdf import load_pages
+from preuve.io.pdf import load_pages, pdf_positions
 from preuve.memo.pipeline import analyse_report
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.tables import read_tables
@@ -55,17 +55,20 @@ def test_financebench_statement_lines(financebench_dir: Path) -> None:
     values = right = wrong = 0
     for gold in sorted(FB_GOLD.glob("*.gold.json")):
         pdf = financebench_dir / "pdfs" / gold.name.replace(".gold.json", ".pdf")
-        score = score_rows(load_gold_rows(gold), table_rows(load_pages(pdf)))
+        pages = load_pages(pdf)
+        score = score_rows(load_gold_rows(gold), table_rows(pages, pdf_positions(pdf, pages)))
         values, right, wrong = values + score.values, right + score.right, wrong + score.wrong
     assert (values, wrong) == (2730, 0)
-    assert right >= 2708  # 99.2 %: Corning's blank cells are the known miss
+    # 99.7 %: Corning's blank cells are placed by x-position (2708 from the text alone)
+    assert right >= 2723
 
 
 @pytest.mark.parametrize("name", ["vellorin", "cardelis"])
 def test_french_reports_ratios_within_half_a_percent(name: str) -> None:
     gold = REPORTS / f"{name}.gold.json"
     deviations = ratio_deviations(gold, load_pages(REPORTS / f"{name}.pdf"))
-    assert len(deviations) == 12  # six ratios, two years
+    # six ratios and free cash flow, two years; the covenant ratio published for the last
+    assert len(deviations) == 15
     assert {k: v for k, v in deviations.items() if v is None or v > 0.005} == {}
 
 

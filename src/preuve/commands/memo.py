@@ -1,6 +1,6 @@
 """`preuve memo`, `eval memo`, `eval rates`: workflow 1 commands.
 
-memo REPORT.pdf [...] [--model M] [--out DIR] [--json] [--mapping FILE] [--lang fr|en]
+memo REPORT.pdf [...] [--model M] [--out DIR] [--json] [--mapping FILE] [--cues FILE] [--lang fr|en]
     writes memo.md (each paragraph followed by its sources; VERIFIED or REFUSED with its
     defects; engine label; known limits), facts.txt, dashboard.json, run.json (with every
     model call) and journal.sqlite; prints the dashboard and its summary line.
@@ -51,6 +51,7 @@ from preuve.memo.english import KNOWN_LIMITS_EN
 from preuve.memo.lexicon import load_mapping
 from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
 from preuve.memo.ratios import ratios_not_computed
+from preuve.memo.risk_cues import load_cues, using_cues
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.run_files import DASHBOARD_FILE, MEMO_RUN_FILE
 from preuve.memo.selection import QUOTE_MODES
@@ -240,6 +241,12 @@ def memo_command(
             "--mapping", help="A concept mapping file (JSON), tried before the bundled one."
         ),
     ] = None,
+    cues: Annotated[
+        Path | None,
+        typer.Option(
+            "--cues", help="A risk-cue file (JSON, as data/cues.json), tried before the bundled."
+        ),
+    ] = None,
     lang: Annotated[
         str | None,
         typer.Option(
@@ -256,13 +263,14 @@ def memo_command(
     language = None if lang is None else Locale(lang)
     _check_reports(reports)
     rules = load_mapping(mapping) if mapping is not None else ()
+    user_cues = load_cues(cues) if cues is not None else None  # a bad file fails here
     runtime = command_runtime(model=model, executor=executor)
     runtime.load()  # a bad spec or model file fails here, before anything is written
     loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
     with open_executor(runtime.settings, 1) as runner:
         chosen = command_model(runtime, memo_rules_model, runner)
         out.mkdir(parents=True, exist_ok=True)
-        with Journal(out / "journal.sqlite") as journal:
+        with Journal(out / "journal.sqlite") as journal, using_cues(user_cues):
             run = run_memo(
                 loaded,
                 chosen,

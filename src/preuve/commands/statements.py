@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_errors, print_json
-from preuve.io.pdf import load_pages
+from preuve.io.pdf import load_pages, pdf_positions
 from preuve.memo.lexicon import load_mapping
 from preuve.memo.statement_report import StatementReport, read_statement_report
 
@@ -64,7 +64,8 @@ def statements_command(
 ) -> None:
     """The statements of REPORT: every row per period, concepts, identities."""
     rules = load_mapping(mapping) if mapping is not None else ()
-    result = read_statement_report(load_pages(report), rules)
+    pages = load_pages(report)
+    result = read_statement_report(pages, rules, pdf_positions(report, pages))
     if json_out:
         print_json({"report": str(report), **result.to_json()})
     else:

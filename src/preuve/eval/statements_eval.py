@@ -20,11 +20,12 @@ import json
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from preuve.memo.covenant import covenant_ratio
 from preuve.memo.ratios import compute_ratios, detect_company
 from preuve.memo.statements import extract_statements
 from preuve.memo.table_fields import merged_statements
@@ -160,10 +161,13 @@ def lexicon_rows(pages: Sequence[str]) -> list[ExtractedRow]:
     return [ExtractedRow(label, page, values) for (label, page), values in grouped.items()]
 
 
-def table_rows(pages: Sequence[str]) -> list[ExtractedRow]:
-    """The table reader's rows, keyed by their periods."""
+def table_rows(
+    pages: Sequence[str], positions: Callable[[int], Sequence[float]] | None = None
+) -> list[ExtractedRow]:
+    """The table reader's rows, keyed by their periods (``positions``: the characters'
+    x-positions of page N, to place blank cells)."""
     rows: list[ExtractedRow] = []
-    for table in read_tables(pages):
+    for table in read_tables(pages, positions):
         for row in table.rows:
             values: dict[PeriodMark, Decimal] = {}
             for cell in row.cells:
@@ -181,6 +185,7 @@ RATIO_IDS = {
     "interest_cover": "couverture",
     "net_margin": "marge",
     "current_ratio": "liquidite",
+    "free_cash_flow": "fcf",
 }
 
 
@@ -188,14 +193,22 @@ def ratio_deviations(gold_path: Path, pages: Sequence[str]) -> dict[str, float |
     """Relative deviation of each gold ratio value (``name year``) from the memo's R- fact
     computed on ``pages``; None when the fact was not computed for that year."""
 
-    gold = json.loads(gold_path.read_text(encoding="utf-8"))["ratios"]
+    document = json.loads(gold_path.read_text(encoding="utf-8"))
+    gold = dict(document["ratios"])
     company = detect_company(pages)
     statements = merged_statements(pages, extract_statements(pages))
     computed = {
         r.id.rsplit(f"R-{company.slug}-", 1)[-1]: r for r in compute_ratios(statements, company)
     }
+    stated = document.get("covenant", {})
+    latest = statements.years[0] if statements.years else None
+    covenant = covenant_ratio(pages, company, latest)
+    if "reported" in stated and latest is not None:
+        gold["covenant"] = {str(latest): stated["reported"]}
+        if covenant is not None:
+            computed["covenant"] = covenant
     deviations: dict[str, float | None] = {}
-    for name, suffix in RATIO_IDS.items():
+    for name, suffix in {**RATIO_IDS, "covenant": "covenant"}.items():
         for year, expected in gold.get(name, {}).items():
             if not year.isdigit():
                 continue

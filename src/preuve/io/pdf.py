@@ -5,14 +5,25 @@ pypdfium2 is not thread-safe: every call into it holds one process-wide lock.
 
 from __future__ import annotations
 
+import math
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 from preuve.core.errors import DocumentError
 
-__all__ = ["PDFIUM_LOCK", "load_page", "load_pages", "read_pdf_pages", "read_text_pages"]
+__all__ = [
+    "PDFIUM_LOCK",
+    "char_lefts",
+    "load_page",
+    "load_pages",
+    "pdf_positions",
+    "read_pdf_pages",
+    "read_text_pages",
+]
 
 # One process-wide lock: pdfium is not thread-safe (the viewer renders pages with it too).
 PDFIUM_LOCK = threading.Lock()
@@ -109,3 +120,58 @@ def load_pages(path: Path) -> list[str]:
     if path.suffix.lower() == ".pdf":
         raise DocumentError(f"{path}: not a PDF (no %PDF- header)")
     return read_text_pages(path)
+
+
+def char_lefts(path: Path, page_number: int, reference: str) -> list[float]:
+    """The left x (PDF points) of each character of page ``page_number``'s (from 1)
+    reference text, as :func:`read_pdf_pages` gives it; NaN for a character pdfium
+    generated (a line break). Empty when the file is no PDF or pdfium's text of the page
+    is not ``reference``: positions are never guessed."""
+    try:
+        with path.open("rb") as handle:
+            if b"%PDF-" not in handle.read(1024):
+                return []
+    except OSError:
+        return []
+    with PDFIUM_LOCK:
+        try:
+            pdf = pdfium.PdfDocument(str(path))
+        except pdfium.PdfiumError:
+            return []
+        try:
+            if not 0 < page_number <= len(pdf):
+                return []
+            page = pdf[page_number - 1]
+            textpage = page.get_textpage()
+            try:
+                return _lefts(textpage, reference)
+            finally:
+                textpage.close()
+                page.close()
+        except pdfium.PdfiumError:
+            return []
+        finally:
+            pdf.close()
+
+
+def pdf_positions(path: str | Path, pages: Sequence[str]) -> Callable[[int], list[float]]:
+    """Page N (from 1) → :func:`char_lefts` of the file at ``path`` for ``pages[N - 1]``
+    (empty for a text file, a file not found here, or a page whose text differs)."""
+    return lambda number: char_lefts(Path(path), number, pages[number - 1])
+
+
+def _lefts(textpage: pdfium.PdfTextPage, reference: str) -> list[float]:
+    raw = textpage.get_text_range()
+    lefts: list[float] = []
+    index = 0
+    while index < len(raw):
+        step = 2 if raw.startswith("\r\n", index) else 1
+        char = int(pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, index))
+        if step == 2 or raw[index] == "\r" or char < 0:
+            lefts.append(math.nan)
+        else:
+            lefts.append(float(textpage.get_charbox(char)[0]))
+        index += step
+    if len(lefts) != len(reference):
+        return []
+    return lefts

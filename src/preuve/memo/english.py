@@ -1,7 +1,7 @@
 """English wording of workflow 1's facts and memo, for reports written in English.
 
 Facts, memo and known limits follow the report's language (``--lang`` overrides): the
-French wording lives where it is built (:mod:`preuve.memo.ratios`,
+French wording lives where it is built (:mod:`preuve.memo.ratios`, :mod:`preuve.memo.alerts`,
 :mod:`preuve.memo.writer`); its English counterpart is declared here, as data.
 """
 
@@ -30,6 +30,14 @@ RATIO_NAMES_EN: dict[str, str] = {
     "capex": "Capex intensity",
     "roe": "Return on equity",
     "roa": "Return on assets",
+    "liquidite-reduite": "Quick ratio",
+    "dso": "Days sales outstanding",
+    "dio": "Days inventory outstanding",
+    "dpo": "Days payables outstanding",
+    "rotation-immo": "Fixed-asset turnover",
+    "variation-ca": "Revenue change",
+    "variation-ebitda": "EBITDA change",
+    "fcf": "Free cash flow",
 }
 
 # The operands' French words and their English ones (longest first when replacing).
@@ -37,6 +45,20 @@ _TERMS: dict[str, str] = {
     "(résultat d'exploitation + amortissements)": "(operating income + D&A)",
     "(dettes financières - trésorerie)": "(borrowings - cash)",
     "(dette brute - trésorerie)": "(gross debt - cash)",
+    "(flux de trésorerie d'exploitation - investissements corporels)": (
+        "(operating cash flow - capital expenditure)"
+    ),
+    "(actif courant - stocks)": "(current assets - inventories)",
+    "immobilisations corporelles": "property, plant and equipment",
+    "dettes fournisseurs": "trade payables",
+    "de l'exercice précédent": "of the year before",
+    "achats consommés": "purchases consumed",
+    "créances clients": "trade receivables",
+    "free cash-flow": "free cash flow",
+    "coût des ventes": "cost of sales",
+    "variation": "change in",
+    " par jour": " per day",
+    "stocks": "inventories",
     "coût de l'endettement net": "net cost of debt",
     "(- résultat financier)": "(- financial result)",
     "investissements corporels": "capital expenditure",

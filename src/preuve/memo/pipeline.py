@@ -26,10 +26,12 @@ from preuve.core.documents import Document
 from preuve.core.facts import Fact
 from preuve.core.numbers import Locale
 from preuve.core.quotes import QuoteChecker
-from preuve.io.pdf import load_pages
+from preuve.io.pdf import load_pages, pdf_positions
+from preuve.memo.covenant import covenant_ratio
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
 from preuve.memo.lexicon import LabelRule
+from preuve.memo.ratio_facts import describe_input
 from preuve.memo.ratios import (
     Alert,
     Company,
@@ -196,6 +198,7 @@ def _ratio_dict(ratio: Ratio) -> dict[str, Any]:
                 "value": str(v.value),
                 "numerator": str(v.numerator),
                 "denominator": str(v.denominator),
+                "inputs": [describe_input(f) for f in v.inputs],
             }
             for v in ratio.values
         ],
@@ -243,12 +246,15 @@ def analyse_report(
     started = time.perf_counter()
     model = as_runtime(runtime).model(memo_rules_model)
     company = detect_company(pages)
-    tables = read_tables(pages)
+    tables = read_tables(pages, pdf_positions(report, pages))  # blank cells by x-position
     statements = merged_statements(pages, extract_statements(pages), mapping, tables)
     found = table_identities(pages, mapping, tables)
     identities = with_table_identities(check_identities(statements), found)
     lang = language or statements.locale
     ratios = compute_ratios(statements, company, lang)
+    latest = statements.years[0] if statements.years else None
+    covenant = covenant_ratio(pages, company, latest, lang)  # as the report publishes it
+    ratios = ratios if covenant is None else (*ratios, covenant)
     alerts = compute_alerts(statements, ratios, company, lang)
     checker = QuoteChecker.of(Document.from_pages(report, pages))  # signals carry their spans
     reading = read_signals(model, company.name, pages, checker=checker, quotes=quotes)

@@ -184,6 +184,7 @@ class RatioValueEntry:
     value: str
     numerator: str
     denominator: str
+    inputs: tuple[str, ...] = ()  # each statement field used: concept, label, period, page
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
 

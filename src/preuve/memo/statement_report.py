@@ -7,7 +7,7 @@ row (mapped to a concept or not), the page and span of each value, and the ident
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,10 +92,13 @@ def _identity_json(identity: Identity) -> dict[str, Any]:
 
 
 def read_statement_report(
-    pages: Sequence[str], user_rules: tuple[LabelRule, ...] = ()
+    pages: Sequence[str],
+    user_rules: tuple[LabelRule, ...] = (),
+    positions: Callable[[int], Sequence[float]] | None = None,
 ) -> StatementReport:
-    """Tables, concepts and identities of a report's page texts."""
-    tables = read_tables(pages)
+    """Tables, concepts and identities of a report's page texts (``positions``: the
+    characters' x on page N, to place blank cells)."""
+    tables = read_tables(pages, positions)
     mapped: list[tuple[StatementTable, tuple[MappedRow, ...]]] = []
     identities: list[Identity] = []
     for table in tables:

@@ -34,7 +34,9 @@ __all__ = ["Field", "Row", "Statements", "extract_statements"]
 @dataclass(frozen=True, slots=True)
 class Field:
     """One statement line for one year: ``value`` is signed, as written, in ``unit``
-    (e.g. ``k€``); ``scale`` turns it into currency units (1000 for k€, 1 if unknown)."""
+    (e.g. ``k€``); ``scale`` turns it into currency units (1000 for k€, 1 if unknown).
+    ``months`` is the column's period: 0 for a balance-sheet date, 3, 6, 9 or 12 for a
+    flow, None when the reader gave a year only (the lexicon reader)."""
 
     key: str
     label: str
@@ -45,6 +47,7 @@ class Field:
     statement: Statement
     raw: str
     scale: int = 1
+    months: int | None = None
 
     @property
     def amount(self) -> Decimal:

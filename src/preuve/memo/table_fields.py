@@ -88,6 +88,7 @@ def table_statements(
                         table.statement,
                         cell.raw,
                         table.scale,
+                        cell.period.months,
                     )
                 )
     return tuple(fields)

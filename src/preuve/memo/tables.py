@@ -22,9 +22,10 @@ the most rows is the primary one, earlier pages on a tie.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -38,7 +39,8 @@ from preuve.memo.lexicon import (
     unit_of,
 )
 from preuve.memo.periods import Period, read_periods, years_of_line
-from preuve.memo.statements import _Cut, _cut_rows, _glued_header, _regroup, _tokenize
+from preuve.memo.statements import _Cut, _cut_rows, _glued_header, _regroup, _Token, _tokenize
+from preuve.memo.table_columns import ColumnAnchors, place_run, value_pattern
 
 __all__ = ["Cell", "StatementTable", "TableRow", "read_tables"]
 
@@ -170,11 +172,6 @@ def _continues(pending: str, label: str) -> bool:
 # --- Rows ---------------------------------------------------------------------------
 
 
-def _value_pattern(raw: str) -> re.Pattern[str]:
-    parts = [re.escape(part) for part in re.split(r"[\u202f\u00a0 ]", raw)]
-    return re.compile(r"[ \u00a0\u202f]*".join(parts))
-
-
 def _same_columns(before: tuple[Period, ...], after: tuple[Period, ...]) -> tuple[Period, ...]:
     """A column line printed again without its dates (``2024 2025`` above the liabilities)
     names the columns read before it."""
@@ -202,6 +199,8 @@ class _Reader:
     block: list[str] = field(default_factory=list)
     column_lines: list[str] = field(default_factory=list)
     rows: list[TableRow] = field(default_factory=list)
+    lefts: Callable[[], Sequence[float]] | None = None  # the page's x-positions, when known
+    anchors: ColumnAnchors | None = None
 
     def _column_line(self) -> str:
         """The columns of the heading block: years stacked one a line ("July 2," / "2023"
@@ -219,7 +218,7 @@ class _Reader:
         cells: list[Cell] = []
         position = 0
         for period, raw, value in zip(self.periods, raws, values, strict=False):
-            match = _value_pattern(raw).search(line, position)
+            match = value_pattern(raw).search(line, position)
             start, end = (match.start(), match.end()) if match else (position, position)
             position = end
             cells.append(Cell(period, value, raw, self.page, offset + start, offset + end))
@@ -257,6 +256,7 @@ class _Reader:
             )
             self.notes_column = _has_notes_column(self.block)
             self.pending = ""
+            self.anchors = ColumnAnchors(line, offset, len(self.periods))
             return
         if all(t.value is None or t.year is not None or t.is_day for t in tokens):
             self.block.append(line)
@@ -289,11 +289,38 @@ class _Reader:
                 position = cells[-1].end - offset
             total = not label or bool(_TOTAL.match(label))
             self.rows.append(TableRow(label, tuple(cells), self.page, total))
-        if not cuts:
+            if self.anchors is not None:
+                self.anchors.observe([(c.start, c.end) for c in cells])
+        if not cuts and not self.blank_cells(line, offset, tokens):
             self.text_line(line)  # numbers inside a wrapped label ("10,000,000 shares")
 
+    def blank_cells(self, line: str, offset: int, tokens: list[_Token]) -> bool:
+        """A row with fewer values than columns, placed by the values' x-positions (see
+        :mod:`preuve.memo.table_columns`); False when it cannot be placed surely."""
+        if self.anchors is None or self.lefts is None:
+            return False
+        first = len(tokens)
+        while first > 0 and tokens[first - 1].value is not None:
+            first -= 1
+        run = tokens[first:]
+        if first == 0 or not run or any(_BARE_YEAR.match(t.raw) for t in run):
+            return False
+        placed = place_run(line, offset, [t.raw for t in run], self.lefts(), self.anchors)
+        if placed is None:
+            return False
+        cells = tuple(
+            Cell(self.periods[column], token.value, token.raw, self.page, start, end)
+            for (column, start, end), token in zip(placed, run, strict=True)
+            if token.value is not None
+        )
+        label = self.label(" ".join(t.raw for t in tokens[:first]))
+        self.rows.append(TableRow(label, cells, self.page, bool(_TOTAL.match(label))))
+        return True
 
-def _sections(page: int, text: str, locale: Locale) -> list[StatementTable]:
+
+def _sections(
+    page: int, text: str, locale: Locale, lefts: Callable[[], Sequence[float]] | None = None
+) -> list[StatementTable]:
     lines = text.split("\n")
     offsets: list[int] = []
     position = 0
@@ -315,7 +342,7 @@ def _sections(page: int, text: str, locale: Locale) -> list[StatementTable]:
                 head = " ".join(lines[index : index + taken])
                 table = StatementTable(kind, [page], "", 1, (), heading=head)
                 table.continued = bool(re.search(r"(?i)suite|continued|\(cont", head))
-                reader = _Reader(page, locale)
+                reader = _Reader(page, locale, lefts=lefts)
                 tables.append(table)
             index += taken
             continue
@@ -361,14 +388,19 @@ def _merge(tables: list[StatementTable]) -> list[StatementTable]:
     return merged
 
 
-def read_tables(pages: Sequence[str]) -> list[StatementTable]:
-    """The primary table of each statement found in ``pages`` (page 1 first)."""
+def read_tables(
+    pages: Sequence[str], positions: Callable[[int], Sequence[float]] | None = None
+) -> list[StatementTable]:
+    """The primary table of each statement found in ``pages`` (page 1 first);
+    ``positions``: the x of each character of page N's text (:func:`preuve.io.pdf.
+    char_lefts`), read only for the pages a statement is on, to place blank cells."""
     whole = "\n".join(pages)
     locale = detect_locale(whole)
     document_unit = unit_of(whole) or ("", 1)
     found: list[StatementTable] = []
     for number, text in enumerate(pages, start=1):
-        for table in _sections(number, text, locale):
+        lefts = None if positions is None else functools.cache(functools.partial(positions, number))
+        for table in _sections(number, text, locale, lefts):
             if not table.unit:
                 table.unit, table.scale = unit_of(text[:2000]) or document_unit
             found.append(table)

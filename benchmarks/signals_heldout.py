@@ -1,0 +1,83 @@
+"""Risk signals on held-out English filings: precision of what the rules reader keeps.
+
+Material (never tuned on phrase by phrase): the 14 FinanceBench filings in
+``../shared/data/financebench-dev/pdfs`` and the labels of the sentences the rules reader
+kept on them (``tests/heldout/financebench/signals.labels.json``: signal or not, with the
+criterion in its ``about``). For each filing the reader runs as in ``preuve memo`` (rules
+engine, quote check); each kept sentence is looked up in the labels by (filing, page, first
+160 characters). Prints per filing: kept, labelled signals, labelled not-signals,
+unlabelled; then the precision over labelled sentences and how many labelled signals are
+still kept (a recall proxy: the labels were written on the sentences kept before the
+screens of issue 14).
+
+Run: ``.venv/bin/python -m benchmarks.signals_heldout [--unlabelled]``
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from preuve.io.pdf import load_pages
+from preuve.memo.company import detect_company
+from preuve.memo.reader import read_signals
+from preuve.memo.rules_engine import memo_rules_model
+
+__all__ = ["LABELS", "kept_sentences", "main"]
+
+ROOT = Path(__file__).resolve().parent.parent
+LABELS = ROOT / "tests" / "heldout" / "financebench" / "signals.labels.json"
+PDFS = ROOT.parent / "shared" / "data" / "financebench-dev" / "pdfs"
+
+Key = tuple[str, int, str]
+
+
+def _key(doc: str, page: int, sentence: str) -> Key:
+    return doc, page, " ".join(sentence.split())[:160].rstrip()
+
+
+def kept_sentences(pdf: Path) -> list[tuple[Key, str]]:
+    """(key, category) of every signal the rules reader keeps on ``pdf``."""
+    pages = load_pages(pdf)
+    reading = read_signals(memo_rules_model(), detect_company(pages).name, pages)
+    return [(_key(pdf.stem, s.page, s.matched), s.category) for s in reading.verified]
+
+
+def main() -> int:
+    if not LABELS.is_file() or not PDFS.is_dir():
+        print("no held-out filings or labels found")
+        return 2
+    labels = {
+        _key(str(e["doc"]), int(e["page"]), str(e["sentence"])): bool(e["signal"])
+        for e in json.loads(LABELS.read_text(encoding="utf-8"))["labels"]
+    }
+    show = "--unlabelled" in sys.argv[1:]
+    totals = [0, 0, 0, 0]
+    kept_signals: set[Key] = set()
+    print(f"{'filing':32} kept signal not unlabelled")
+    for pdf in sorted(PDFS.glob("*.pdf")):
+        kept = kept_sentences(pdf)
+        counts = [len(kept), 0, 0, 0]
+        for key, category in kept:
+            label = labels.get(key)
+            counts[1 if label else 2 if label is False else 3] += 1
+            if label:
+                kept_signals.add(key)
+            if label is None and show:
+                print(f"  unlabelled {category}: {key}")
+        totals = [a + b for a, b in zip(totals, counts, strict=True)]
+        print(f"{pdf.stem:32} {counts[0]:4d} {counts[1]:6d} {counts[2]:3d} {counts[3]:10d}")
+    labelled = totals[1] + totals[2]
+    precision = totals[1] / labelled if labelled else 0.0
+    signals = sum(labels.values())
+    print(
+        f"kept {totals[0]}, labelled {labelled}: precision {totals[1]}/{labelled}"
+        f" ({precision:.1%}); unlabelled {totals[3]}"
+    )
+    print(f"labelled signals still kept: {len(kept_signals)}/{signals}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""The covenant ratio a report states, against the threshold it states, as an R- fact.
+
+A covenant is tested under the loan contract's own definition (an adjusted EBITDA, a net
+debt without leases...), which the statements do not give: the ratio is therefore the
+one the report *publishes*, never recomputed from the statements under another
+definition. What code computes is the headroom: threshold - ratio for a maximum, ratio -
+threshold for a minimum (negative: the covenant is breached).
+
+A threshold is a figure in ``x`` (``3,0x``, ``1.15 times``) right after a bound word
+declared in ``data/cues.json`` (``covenant_limits``: "inférieur ou égal à", "plafond",
+"not to exceed", "at least"...) in a sentence that names a ratio or a covenant. The
+published ratio is the first other ``x`` figure of that sentence or of the two after it,
+outside parentheses (where a report puts the year before). A threshold without a
+published ratio gives no fact.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from preuve.core.facts import FactValue
+from preuve.core.numbers import Locale
+from preuve.memo.amounts import format_number
+from preuve.memo.company import Company
+from preuve.memo.cues import page_sentences
+from preuve.memo.ratio_facts import Ratio, RatioValue
+from preuve.memo.risk_cues import fold
+
+__all__ = ["Covenant", "covenant_ratio", "find_covenant"]
+
+_DATA = json.loads((Path(__file__).with_name("data") / "cues.json").read_text(encoding="utf-8"))[
+    "covenant_limits"
+]
+_FIGURE = r"(?P<figure>\d{1,2}(?:[.,]\d{1,2})?)\s?(?:x|fois|times)(?![a-z])"
+_BOUND = re.compile(
+    rf"(?:(?P<max>{'|'.join(_DATA['maximum'])})|(?P<min>{'|'.join(_DATA['minimum'])}))"
+    rf"[^\d]{{0,80}}?{_FIGURE}"
+)
+_ANY_FIGURE = re.compile(_FIGURE)
+_NAMES_RATIO = re.compile(r"\bratios?\b|\bcovenants?\b|\bengagements? financiers?\b")
+_FOLLOWING = 2  # sentences after the threshold's where the published ratio may be
+
+
+@dataclass(frozen=True, slots=True)
+class Covenant:
+    """A published covenant ratio and its threshold (``maximum``: the ratio must stay at
+    or below it), with the page where the threshold is stated."""
+
+    value: Decimal
+    limit: Decimal
+    maximum: bool
+    page: int
+    places: int
+
+    @property
+    def headroom(self) -> Decimal:
+        return self.limit - self.value if self.maximum else self.value - self.limit
+
+
+def _decimal(raw: str) -> tuple[Decimal, int]:
+    text = raw.replace(",", ".")
+    return Decimal(text), len(text.partition(".")[2])
+
+
+def _outside_parentheses(text: str, start: int) -> bool:
+    before = text[:start]
+    return before.count("(") <= before.count(")")
+
+
+def _published(window: str, skip: tuple[int, int]) -> tuple[Decimal, int] | None:
+    for match in _ANY_FIGURE.finditer(window):
+        if match.span() == skip or skip[0] <= match.start() < skip[1]:
+            continue
+        if _outside_parentheses(window, match.start()) and not _BOUND.match(
+            window, max(0, match.start() - 90)
+        ):
+            return _decimal(match.group("figure"))
+    return None
+
+
+def find_covenant(pages: Sequence[str]) -> Covenant | None:
+    """The first covenant threshold of the report that comes with its published ratio."""
+    for number, page in enumerate(pages, start=1):
+        sentences = [fold(s.quote()) for s in page_sentences(page)]
+        for index, sentence in enumerate(sentences):
+            bound = _BOUND.search(sentence)
+            if bound is None or not _NAMES_RATIO.search(sentence):
+                continue
+            window = " ".join(sentences[index : index + 1 + _FOLLOWING])
+            found = _published(window, (bound.start(), bound.end("figure")))
+            if found is None:
+                continue
+            limit, limit_places = _decimal(bound.group("figure"))
+            value, places = found
+            maximum = bound.group("max") is not None
+            return Covenant(value, limit, maximum, number, max(places, limit_places))
+    return None
+
+
+def covenant_ratio(
+    pages: Sequence[str], company: Company, year: int | None, locale: Locale = Locale.FR
+) -> Ratio | None:
+    """``R-<slug>-covenant``: the published covenant ratio of ``year`` (the report's
+    latest), its threshold and headroom, or None when the report states none."""
+    covenant = find_covenant(pages)
+    if covenant is None or year is None:
+        return None
+    places = covenant.places
+
+    def shown(value: Decimal) -> str:
+        return f"{format_number(value, places, locale)}x"
+
+    if locale is Locale.EN:
+        name = "Covenant ratio (contract definition, as published)"
+        bound = "maximum" if covenant.maximum else "minimum"
+        formula = (
+            f"ratio published by the report (p. {covenant.page}); {bound} {shown(covenant.limit)},"
+            f" headroom {shown(covenant.headroom)}"
+        )
+    else:
+        name = "Ratio de covenant (définition contractuelle, publié)"
+        bound = "plafond" if covenant.maximum else "plancher"
+        formula = (
+            f"ratio publié par le rapport (p. {covenant.page}), {bound} de {shown(covenant.limit)},"
+            f" marge de {shown(covenant.headroom)}"
+        )
+    extra = tuple(
+        FactValue(round(v, places), "x", name, str(year))
+        for v in (covenant.limit, covenant.headroom)
+    )
+    value = RatioValue(year, covenant.value, covenant.value, Decimal(1))
+    return Ratio(
+        f"R-{company.slug}-covenant",
+        company.name,
+        name,
+        formula,
+        "x",
+        places,
+        (value,),
+        locale,
+        extra=extra,
+    )

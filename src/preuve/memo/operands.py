@@ -1,0 +1,183 @@
+"""The operands of the ratios, each built from identified statement fields.
+
+An :class:`Operand` is a value, the words of its formula (French; :mod:`preuve.memo.english`
+translates them) and the fields it was built from, so every ratio cites its inputs (label,
+page, value as printed). A getter returns None when a field it needs is missing: no
+operand is ever made up. Fallbacks are declared in order and the formula says which one
+was used (net debt is the reported line, else gross debt - cash, else borrowings - cash).
+
+:func:`durations` gives the flow durations of an operand's inputs, so a ratio can refuse
+to put a three-month and a six-month figure in one value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from preuve.memo.lexicon import Statement
+from preuve.memo.statements import Field, Statements
+
+__all__ = [
+    "Getter",
+    "Operand",
+    "capex",
+    "cost_base",
+    "current_assets_less_inventories",
+    "durations",
+    "ebitda",
+    "equity",
+    "field",
+    "free_cash_flow",
+    "interest",
+    "net_debt",
+    "net_debt_leases",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """A ratio's numerator or denominator for one year."""
+
+    value: Decimal
+    formula: str
+    inputs: tuple[Field, ...]
+
+
+Getter = Callable[[Statements, int], "Operand | None"]
+
+
+def _get(st: Statements, key: str, year: int) -> Field | None:
+    return st.get(key, year)
+
+
+def field(key: str, formula: str) -> Getter:
+    """The field ``key`` as it is (in currency units)."""
+
+    def operand(st: Statements, year: int) -> Operand | None:
+        found = _get(st, key, year)
+        return None if found is None else Operand(found.amount, formula, (found,))
+
+    return operand
+
+
+def _magnitude(key: str, formula: str) -> Getter:
+    """The field ``key`` as a positive amount (costs and outflows are printed negative)."""
+
+    def operand(st: Statements, year: int) -> Operand | None:
+        found = _get(st, key, year)
+        return None if found is None else Operand(abs(found.amount), formula, (found,))
+
+    return operand
+
+
+def net_debt(st: Statements, year: int) -> Operand | None:
+    reported = _get(st, "net_debt", year)
+    if reported is not None:
+        return Operand(reported.amount, "dette nette", (reported,))
+    cash = _get(st, "cash", year)
+    gross = _get(st, "gross_debt", year)
+    if gross is not None and cash is not None:
+        return Operand(gross.amount - cash.amount, "(dette brute - trésorerie)", (gross, cash))
+    long_term = _get(st, "long_term_debt", year)
+    if long_term is not None and cash is not None:
+        current = _get(st, "current_debt", year)
+        parts = (long_term, cash) if current is None else (long_term, current, cash)
+        value = long_term.amount + (current.amount if current else Decimal(0)) - cash.amount
+        return Operand(value, "(dettes financières - trésorerie)", parts)
+    return None
+
+
+def ebitda(st: Statements, year: int) -> Operand | None:
+    reported = _get(st, "ebitda", year)
+    if reported is not None:
+        return Operand(reported.amount, "EBITDA", (reported,))
+    operating, depreciation = _get(st, "operating_income", year), _get(st, "depreciation", year)
+    if operating is not None and depreciation is not None:
+        return Operand(
+            operating.amount + abs(depreciation.amount),
+            "(résultat d'exploitation + amortissements)",
+            (operating, depreciation),
+        )
+    return None
+
+
+def equity(st: Statements, year: int) -> Operand | None:
+    return field("equity", "capitaux propres")(st, year) or field(
+        "parent_equity", "capitaux propres"
+    )(st, year)
+
+
+def net_debt_leases(st: Statements, year: int) -> Operand | None:
+    debt = net_debt(st, year)
+    long_term = _get(st, "lease_liabilities_noncurrent", year)
+    current = _get(st, "lease_liabilities_current", year)
+    if debt is None or long_term is None:
+        return None
+    leases = long_term.amount + (current.amount if current else Decimal(0))
+    parts = (long_term,) if current is None else (long_term, current)
+    return Operand(
+        debt.value + leases, f"({debt.formula} + dettes de location)", debt.inputs + parts
+    )
+
+
+def interest(st: Statements, year: int) -> Operand | None:
+    """The net cost of debt as a positive charge (printed negative in IFRS statements);
+    without one, minus the financial result when it is a charge, else the financial charges."""
+    cost = _get(st, "net_financial_expense", year)
+    if cost is not None:
+        return Operand(abs(cost.amount), "coût de l'endettement net", (cost,))
+    result = _get(st, "financial_result", year)
+    if result is not None and result.amount < 0:
+        return Operand(-result.amount, "(- résultat financier)", (result,))
+    return _magnitude("financial_charges", "charges financières")(st, year)
+
+
+capex = _magnitude("capex", "investissements corporels")
+
+
+def cost_base(st: Statements, year: int) -> Operand | None:
+    """What inventories and payables turn over against: the cost of sales, else (a
+    statement by nature) the purchases consumed."""
+    return _magnitude("cost_of_sales", "coût des ventes")(st, year) or _magnitude(
+        "purchases", "achats consommés"
+    )(st, year)
+
+
+def current_assets_less_inventories(st: Statements, year: int) -> Operand | None:
+    assets, stock = _get(st, "current_assets", year), _get(st, "inventories", year)
+    if assets is None or stock is None:
+        return None
+    return Operand(assets.amount - stock.amount, "(actif courant - stocks)", (assets, stock))
+
+
+def free_cash_flow(st: Statements, year: int) -> Operand | None:
+    """The reported free cash flow, else operating cash flow - capital expenditure."""
+    reported = _get(st, "free_cash_flow", year)
+    if reported is not None:
+        return Operand(reported.amount, "free cash-flow", (reported,))
+    operating, spent = _get(st, "operating_cash_flow", year), _get(st, "capex", year)
+    if operating is None or spent is None:
+        return None
+    return Operand(
+        operating.amount - abs(spent.amount),
+        "(flux de trésorerie d'exploitation - investissements corporels)",
+        (operating, spent),
+    )
+
+
+def durations(operands: tuple[Operand, ...], flow_months: int) -> set[int | None]:
+    """The durations (months) of the flow fields among the operands' inputs; a field read
+    by year only counts as the report's flow duration in an annual report, else as
+    unknown (None)."""
+    found: set[int | None] = set()
+    for operand in operands:
+        for item in operand.inputs:
+            if item.statement is Statement.BALANCE or item.months == 0:
+                continue
+            months = item.months
+            if months is None and flow_months == 12:
+                months = 12
+            found.add(months)
+    return found

@@ -1,0 +1,201 @@
+"""Risk cues as declared data (``data/cues.json``), and the sentence classifier that uses them.
+
+The cues are regular expressions over a folded sentence (see :func:`fold`), French and
+English, general rather than copied from any report: categories tried in order (the
+first whose cues match names the sentence), set phrases blanked first (``not_risk``),
+pointers to another section (``cross_reference``), reassurance (``reassurance``: "no
+other significant uncertainty", "complies with all its covenants", a risk said to be
+remote or not material) and boilerplate (``boilerplate``: forward-looking lists, the
+document describing itself, truisms, policies, contract drafting) that make a sentence no
+signal; a sentence that only says what could happen (``hedges``) and states no figure is
+a generic hypothetical, not a signal. A sentence stating a figure ranks first.
+
+A user extends them with a file in the same format (``preuve memo --cues FILE``): its
+patterns are tried before the bundled ones, for categories among the bundled ones; they are
+in force in the process that runs the command (a remote executor's workers use the bundled
+cues). A malformed file
+is one :class:`InputError` line naming the entry at fault.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from preuve.core.errors import InputError
+
+__all__ = [
+    "SPECIFIC_BONUS",
+    "CueSet",
+    "active_cues",
+    "bundled_cues",
+    "classify_sentence",
+    "fold",
+    "load_cues",
+    "parse_cues",
+    "using_cues",
+]
+
+_CUES_FILE = Path(__file__).with_name("data") / "cues.json"
+_SHARE = "{share_of_revenue}"
+_LISTS = ("not_risk", "cross_reference", "reassurance", "boilerplate", "hedges")
+# A figure a sentence states: an amount, a percentage, a ratio, a date (not a reference
+# to a note, item or section, which states nothing itself).
+_REFERENCE = re.compile(r"\b(?:note|item|section|part|exhibit|article|page|p\.)\s*\d[\d.()a-z]*")
+_FIGURE = re.compile(r"\d")
+SPECIFIC_BONUS = 2  # a sentence that states a figure ranks above any that states none
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed, typographic apostrophes and spaces made plain."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("\u2019", "'").casefold())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return re.sub(r"\s+", " ", plain)
+
+
+@dataclass(frozen=True, slots=True)
+class CueSet:
+    """Compiled cues: (category, patterns) in order, and the screens."""
+
+    categories: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]
+    not_risk: re.Pattern[str]
+    cross_reference: re.Pattern[str]
+    reassurance: re.Pattern[str]
+    boilerplate: re.Pattern[str]
+    hedges: re.Pattern[str]
+
+    def classify(self, text: str) -> tuple[str, int] | None:
+        """The sentence's risk category and its strength (how many of its cues matched,
+        plus :data:`SPECIFIC_BONUS` when it states a figure), or None: a pointer,
+        reassurance, boilerplate, or a hypothetical that states no figure."""
+        folded = self.not_risk.sub(" ", fold(text))
+        if any(p.search(folded) for p in (self.cross_reference, self.reassurance)):
+            return None
+        if self.boilerplate.search(folded):
+            return None
+        specific = bool(_FIGURE.search(_REFERENCE.sub(" ", folded)))
+        if not specific and self.hedges.search(folded):
+            return None
+        for category, patterns in self.categories:
+            hits = sum(1 for pattern in patterns if pattern.search(folded))
+            if hits:
+                return category, hits + (SPECIFIC_BONUS if specific else 0)
+        return None
+
+
+def _compile(pattern: object, where: str) -> re.Pattern[str]:
+    if not isinstance(pattern, str) or not pattern:
+        raise InputError(f"{where}: a cue must be a non-empty string, not {pattern!r}")
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise InputError(f"{where}: bad cue pattern {pattern!r}: {error}") from None
+
+
+def _strings(data: dict[str, object], key: str, source: str) -> list[str]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise InputError(f"{source}: '{key}' must be a list of non-empty pattern strings")
+    return [str(v) for v in value]
+
+
+def _categories(data: dict[str, object], source: str, share: str) -> list[tuple[str, list[str]]]:
+    entries = data.get("categories", [])
+    if not isinstance(entries, list):
+        raise InputError(f"{source}: 'categories' must be a list")
+    found: list[tuple[str, list[str]]] = []
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("category"), str):
+            raise InputError(f"{source}: category {number} needs a 'category' name")
+        cues = _strings(entry, "cues", f"{source}: category {number} ({entry['category']})")
+        found.append((str(entry["category"]), [c.replace(_SHARE, share) for c in cues]))
+    return found
+
+
+def parse_cues(data: object, source: str, base: CueSet | None = None) -> CueSet:
+    """A cue set from a cues document; with ``base``, its patterns come first and its
+    categories must be among ``base``'s."""
+    if not isinstance(data, dict):
+        raise InputError(f"{source}: a cues file is a JSON object (see data/cues.json)")
+    share = data.get("share_of_revenue", "")
+    if not isinstance(share, str):
+        raise InputError(f"{source}: 'share_of_revenue' must be a pattern string")
+    categories = _categories(data, source, share or r"\d[\d ,.]*\s?%")
+    known = [name for name, _ in base.categories] if base else [n for n, _ in categories]
+    for name, _ in categories:
+        if name not in known:
+            raise InputError(f"{source}: unknown category {name!r} (one of {', '.join(known)})")
+    compiled: dict[str, list[re.Pattern[str]]] = {name: [] for name in known}
+    for name, cues in categories:
+        compiled[name] += [_compile(c, f"{source}: {name}") for c in cues]
+    screens = {key: _strings(data, key, source) for key in _LISTS}
+    for key, patterns in screens.items():
+        for pattern in patterns:
+            _compile(pattern, f"{source}: {key}")
+    if base is not None:
+        for name, bundled in base.categories:
+            compiled[name] += list(bundled)
+        for key in _LISTS:
+            screens[key].append(getattr(base, key).pattern)
+    never = r"(?!x)x"
+    return CueSet(
+        tuple((name, tuple(compiled[name])) for name in known),
+        re.compile("|".join(screens["not_risk"]) or never),
+        re.compile("|".join(screens["cross_reference"]) or never),
+        re.compile("|".join(screens["reassurance"]) or never),
+        re.compile("|".join(screens["boilerplate"]) or never),
+        re.compile("|".join(screens["hedges"]) or never),
+    )
+
+
+def _read(path: Path) -> object:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(f"{path}: cannot read the cues file ({error.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InputError(f"{path}: not a JSON cues file ({error})") from None
+
+
+@functools.cache
+def bundled_cues() -> CueSet:
+    return parse_cues(_read(_CUES_FILE), str(_CUES_FILE))
+
+
+@functools.cache
+def load_cues(path: Path) -> CueSet:
+    """The bundled cues with a user's file's tried first."""
+    return parse_cues(_read(path), str(path), bundled_cues())
+
+
+_IN_FORCE: list[CueSet] = []  # set by using_cues for the length of a command
+
+
+def active_cues() -> CueSet:
+    """The cues in force: a user's (see :func:`using_cues`), else the bundled ones."""
+    return _IN_FORCE[-1] if _IN_FORCE else bundled_cues()
+
+
+@contextlib.contextmanager
+def using_cues(cues: CueSet | None) -> Iterator[None]:
+    """Make ``cues`` the ones :func:`classify_sentence` uses in this process while the
+    block runs (``preuve memo --cues FILE``; None: the bundled ones)."""
+    if cues is None:
+        yield
+        return
+    _IN_FORCE.append(cues)
+    try:
+        yield
+    finally:
+        _IN_FORCE.pop()
+
+
+def classify_sentence(text: str, cues: CueSet | None = None) -> tuple[str, int] | None:
+    """The sentence's risk category and how many of its cues matched, or None."""
+    return (cues or active_cues()).classify(text)

@@ -1,0 +1,114 @@
+"""Value columns by x-position, for a row printed with a blank cell.
+
+PDF text gives a row with a blank cell as fewer values than columns (``Tax assessment
+refunds 101`` under ``2021 2020 2019``): from the text alone the value could be any
+year's. With the characters' x-positions (pypdfium2, :func:`preuve.io.pdf.char_lefts`),
+each value goes to the column whose *anchor* is nearest its last digit: the median x of
+that column's last digits over the complete rows read so far, else the header year's
+last digit. A value is placed only when it is within half the gap between two columns of
+its anchor, and the values stay in column order, one per column; otherwise the row is
+left out (missed, never misplaced).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["ColumnAnchors", "digit_x", "header_xs", "place", "place_run", "value_pattern"]
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def value_pattern(raw: str) -> re.Pattern[str]:
+    """A value as printed, its thousands separated by any space (``61 300``)."""
+    parts = [re.escape(part) for part in re.split(r"[\u202f\u00a0 ]", raw)]
+    return re.compile(r"[ \u00a0\u202f]*".join(parts))
+
+
+def digit_x(lefts: Sequence[float], start: int, end: int) -> float | None:
+    """The x of the last digit of ``text[start:end]``'s span, from the page's ``lefts``
+    (``None`` when unknown)."""
+    for index in range(min(end, len(lefts)) - 1, start - 1, -1):
+        x = lefts[index]
+        if not math.isnan(x):
+            return x
+    return None
+
+
+def header_xs(line: str, offset: int, lefts: Sequence[float], columns: int) -> tuple[float, ...]:
+    """The x of each year's last digit on a column line, when it names ``columns`` years."""
+    years = list(_YEAR.finditer(line))
+    if len(years) != columns:
+        return ()
+    xs = [digit_x(lefts, offset + m.start(), offset + m.end()) for m in years]
+    return tuple(x for x in xs if x is not None) if None not in xs else ()
+
+
+@dataclass(slots=True)
+class ColumnAnchors:
+    """Where each column's values end on the page: from the header line, then the
+    complete rows. Spans are kept and read as x-positions only when a blank cell needs
+    them, so a page without one never has its positions read."""
+
+    line: str
+    offset: int
+    columns: int
+    rows: list[list[tuple[int, int]]] = field(default_factory=list)
+
+    def observe(self, spans: Sequence[tuple[int, int]]) -> None:
+        """The page spans of a complete row's values."""
+        if len(spans) == self.columns:
+            self.rows.append(list(spans))
+
+    def anchors(self, lefts: Sequence[float]) -> tuple[float, ...]:
+        seen = [
+            [x for row in self.rows if (x := digit_x(lefts, *row[i])) is not None]
+            for i in range(self.columns)
+        ]
+        if self.rows and all(seen):
+            return tuple(statistics.median(column) for column in seen)
+        return header_xs(self.line, self.offset, lefts, self.columns)
+
+
+def place(xs: Sequence[float], anchors: Sequence[float]) -> list[int] | None:
+    """The column of each value (by its last digit's x), or None when any is doubtful."""
+    if len(anchors) < 2 or not xs or len(xs) >= len(anchors):
+        return None
+    gaps = [b - a for a, b in itertools.pairwise(anchors)]
+    if min(gaps) <= 0:
+        return None  # columns not left to right: no placement
+    tolerance = min(gaps) / 2
+    chosen: list[int] = []
+    for x in xs:
+        column = min(range(len(anchors)), key=lambda i: abs(anchors[i] - x))
+        if abs(anchors[column] - x) >= tolerance or (chosen and column <= chosen[-1]):
+            return None
+        chosen.append(column)
+    return chosen
+
+
+def place_run(
+    line: str, offset: int, raws: Sequence[str], lefts: Sequence[float], anchors: ColumnAnchors
+) -> list[tuple[int, int, int]] | None:
+    """(column, start, end) in the page of each value ending ``line`` (found from the line's
+    end), or None when any value cannot be placed surely."""
+    spans: list[tuple[int, int]] = []
+    end = len(line)
+    for raw in reversed(raws):
+        found = list(value_pattern(raw).finditer(line, 0, end))
+        if not found:
+            return None
+        spans.insert(0, (offset + found[-1].start(), offset + found[-1].end()))
+        end = found[-1].start()
+    xs = [digit_x(lefts, a, b) for a, b in spans]
+    if None in xs:
+        return None
+    columns = place([x for x in xs if x is not None], anchors.anchors(lefts))
+    if columns is None:
+        return None
+    return [(column, a, b) for column, (a, b) in zip(columns, spans, strict=True)]

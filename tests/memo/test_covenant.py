@@ -1,0 +1,74 @@
+"""The covenant ratio a report publishes, its threshold and the headroom computed in code."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from preuve.core.numbers import Locale
+from preuve.memo.company import Company
+from preuve.memo.covenant import Covenant, covenant_ratio, find_covenant
+
+FILLER = "Le groupe exerce ses activités en France et en Europe depuis de nombreuses années."
+
+CASES: dict[str, tuple[str, Covenant | None]] = {
+    "french maximum, ratio in the next sentence, prior year in parentheses": (
+        "Le contrat de crédit impose un ratio dette nette / EBITDA ajusté inférieur ou égal à "
+        "3,0x, testé chaque année.\nSelon cette définition, le ratio ressort à 2,9x au 31 "
+        "décembre 2025 (2,3x au 31 décembre 2024).",
+        Covenant(Decimal("2.9"), Decimal("3.0"), True, 1, 1),
+    ),
+    "french, published ratio before its ceiling": (
+        "Le ratio de levier calculé selon la définition contractuelle atteint 2,9x pour un "
+        "plafond de 3,0x à la clôture de l'exercice.",
+        Covenant(Decimal("2.9"), Decimal("3.0"), True, 1, 1),
+    ),
+    "french minimum (debt service cover)": (
+        "Les financements de projet imposent un ratio de couverture du service de la dette "
+        "d'au moins 1,15x, et les parcs affichaient un ratio de 1,18x à la clôture.",
+        Covenant(Decimal("1.18"), Decimal("1.15"), False, 1, 2),
+    ),
+    "english maximum, breached": (
+        "Our credit agreement requires a leverage ratio not to exceed 3.50 times at each "
+        "quarter end.\nAt December 31, 2025 the ratio was 3.75x and we obtained a waiver.",
+        Covenant(Decimal("3.75"), Decimal("3.50"), True, 1, 2),
+    ),
+    "a threshold without a published ratio": (
+        "Le contrat de crédit impose un ratio dette nette / EBITDA au plus égal à 3,5x chaque "
+        "année à la clôture.",
+        None,
+    ),
+    "a bound that names no ratio": (
+        "La société vise une croissance du chiffre d'affaires d'au moins 2x en cinq ans et "
+        "l'a atteinte à 2,2x cette année.",
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_find_covenant(case: str) -> None:
+    text, expected = CASES[case]
+    assert find_covenant([f"{FILLER}\n{text}\n{FILLER}"]) == expected
+
+
+def test_the_covenant_fact_states_threshold_and_headroom() -> None:
+    page = CASES["english maximum, breached"][0]
+    ratio = covenant_ratio([page], Company("Acme Inc.", "acme"), 2025, Locale.EN)
+    assert ratio is not None
+    assert ratio.render() == (
+        "[R-acme-covenant] Acme Inc. - Covenant ratio (contract definition, as published) "
+        "2025: 3.75x; formula: ratio published by the report (p. 1); maximum 3.50x, "
+        "headroom -0.25x"
+    )
+    assert [v.value for v in ratio.structure().values] == [
+        Decimal("3.75"),
+        Decimal("3.50"),
+        Decimal("-0.25"),
+    ]
+
+
+def test_no_covenant_fact_without_a_year() -> None:
+    page = CASES["french, published ratio before its ceiling"][0]
+    assert covenant_ratio([page], Company("Acme SA", "acme"), None) is None

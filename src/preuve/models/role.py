@@ -33,10 +33,19 @@ from preuve.models.loop import (
 )
 from preuve.models.rules import RulesHandler
 
-__all__ = ["Role", "RoleOptions"]
+__all__ = ["Role", "RoleOptions", "checked_answer"]
 
 In = TypeVar("In")  # the input type of a role
 Out = TypeVar("Out")  # the value its check accepts
+
+
+def checked_answer(
+    completion: Completion, schema: Mapping[str, Any], check: Callable[[Any], Checked[Out]]
+) -> Checked[Out]:
+    """Parse an answer strictly against ``schema`` (the one place answers are parsed), then
+    ``check`` the parsed value."""
+    parsed = parse_model_json(completion.text, schema, finish_reason=completion.finish_reason)
+    return check(parsed.value) if parsed.ok else Checked.reject(*parsed.defects)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,16 +89,11 @@ class Role(Generic[In, Out]):
         )
 
     def checker(self, given: In) -> Callable[[Completion], Checked[Out]]:
-        """Parse an answer strictly (the one place answers are parsed), then check it."""
+        """Parse an answer strictly (:func:`checked_answer`), then check it for ``given``."""
         schema = (self.answer_schema or self.schema)(given)
 
         def check(completion: Completion) -> Checked[Out]:
-            parsed = parse_model_json(
-                completion.text, schema, finish_reason=completion.finish_reason
-            )
-            if not parsed.ok:
-                return Checked.reject(*parsed.defects)
-            return self.check(given, parsed.value)
+            return checked_answer(completion, schema, lambda value: self.check(given, value))
 
         return check
 

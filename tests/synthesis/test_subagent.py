@@ -465,7 +465,7 @@ def test_a_statement_still_failing_after_the_re_ask_is_dropped_and_counted() -> 
     result = ask_verified(model, request, lambda c: check_findings(c, TASK, NOTE_SCOPE))
     assert result.status is LoopStatus.REFUSED
     assert "quote_not_found" in model.requests[1].messages[-1].content  # the re-ask says why
-    finding = finding_from_result(TASK, result, ("n-1",), NOTE_SCOPE)
+    finding = finding_from_result(TASK, result, ("n-1",))
     assert finding.status is FindingStatus.OK
     assert [s.value for s in finding.statements] == ["200 ms"]
     assert [(r.statement.value, r.defects[0].code) for r in finding.refused] == [

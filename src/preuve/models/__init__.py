@@ -5,7 +5,7 @@ deals with HTTP, tokenizers or retries. Backends: ``openai`` (any OpenAI-compati
 endpoint), ``hf`` (local transformers, optional extra; import it from
 ``preuve.models.hf``), ``rules`` (the offline default), replay of recorded calls, and the
 test doubles :class:`ScriptedModel` and :class:`FunctionModel`. Wrappers add what every
-call needs: a journal, budgets, recording, per-endpoint limits. A :class:`Role` declares
+call needs: a journal, budgets, recording, per-endpoint limits. A :class:`preuve.models.role.Role` declares
 one step once (prompt, schema, check, rules implementation reading the rendered prompt);
 its driver, :func:`verification_flow` / :func:`ask_verified`, is the ask → check → re-ask
 once → accept, keep what verified, or refuse loop.
@@ -50,7 +50,6 @@ from preuve.models.loop import (
 )
 from preuve.models.pool import EndpointLimits, LimitedModel, complete_many
 from preuve.models.replay import RecordingModel, ReplayModel
-from preuve.models.role import Role, RoleOptions, checked_answer
 from preuve.models.rules import RulesHandler, RulesModel
 from preuve.models.scripted import FunctionModel, ScriptedModel, ScriptExhaustedError
 from preuve.models.spec import ACCEPTED_FORMS, ModelSpec, SpecKind, load_model, parse_spec
@@ -86,8 +85,6 @@ __all__ = [
     "ReplayModel",
     "Request",
     "ResponseFormatLevel",
-    "Role",
-    "RoleOptions",
     "RulesHandler",
     "RulesModel",
     "ScriptExhaustedError",
@@ -97,7 +94,6 @@ __all__ = [
     "Usage",
     "ask_verified",
     "check_budget",
-    "checked_answer",
     "complete_many",
     "counter_for",
     "estimate_text_tokens",

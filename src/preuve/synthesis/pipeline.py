@@ -483,7 +483,7 @@ def _investigate(
         if isinstance(result, BudgetError):
             found[index].append(not_investigated(task, result.one_line(), read))
             continue
-        found[index].append(finding_from_result(task, result, read, group, lexicon))
+        found[index].append(finding_from_result(task, result, read))
         calls.append(RoleCall.of(SUBAGENT_TASK, result, task.id))
     findings = [merge_findings(task, f) for task, f in zip(plan.subtasks, found, strict=True)]
     return tuple(findings), tuple(calls)

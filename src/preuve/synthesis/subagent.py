@@ -553,12 +553,11 @@ def finding_from_result(
     subtask: SubTask,
     result: LoopResult[Finding],
     docs_read: Sequence[str],
-    documents: Sequence[DossierDocument] = (),
-    lexicon: Lexicon | None = None,
 ) -> Finding:
     """The finding of a verified sub-agent; after a refusal, the verified statements of its
-    last answer when only statements failed (the others dropped and counted, as
-    :class:`~preuve.synthesis.findings.RefusedStatement`); else NOT INVESTIGATED with why."""
+    last answer that parsed, when only statements failed (the others dropped and counted,
+    as :class:`~preuve.synthesis.findings.RefusedStatement`: the driver's partial value);
+    else NOT INVESTIGATED with why."""
     kept = result.partial
     if kept is not None:
         return kept

@@ -5,12 +5,13 @@ Two implementations answer the same JSON schema (:data:`PLAN_SCHEMA`)::
     {"subtasks": [{"id": "performance", "question": "...", "scope": ["doc-02", "doc-06"]}]}
 
 - *rules* (:func:`rules_plan`, the offline default): reads the request's payload (question,
-  documents, products). The sub-tasks are the criteria the question itself names
-  (:func:`criteria`: its enumerated segments, each with its content words and the synonyms
-  of the lexicon concept it names); each relevant document goes to the criterion whose
-  terms it carries most (its title counting three times); relevant documents that carry
-  none form a last sub-task. A document is relevant when it names a product of the
-  question, has a criterion in its title, or shares at least two content words with the
+  documents, products; the prompt does not carry them whole: its listing shows
+  each document's opening, see :data:`PLANNER`). The sub-tasks are the criteria the question
+  itself names (:func:`criteria`: its enumerated segments, each with its content words and
+  the synonyms of the lexicon concept it names); each relevant document goes to the
+  criterion whose terms it carries most (its title counting three times); relevant documents
+  that carry none form a last sub-task. A document is relevant when it names a product of
+  the question, has a criterion in its title, or shares at least two content words with the
   question; others are left out with that reason. No word of a bundled question is in the
   code: function and question words are data (:mod:`preuve.synthesis.lexicon`).
 - *LLM*: the same schema, asked with the list of documents (id, date, type, title, opening

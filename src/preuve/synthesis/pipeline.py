@@ -94,7 +94,6 @@ from preuve.synthesis.subagent import (
     finding_to_dict,
     not_investigated,
     rules_findings,
-    subagent_input,
 )
 from preuve.synthesis.synthesizer import (
     SYNTHESIZER_TASK,
@@ -453,11 +452,11 @@ def _investigate(
     ]
 
     def given(task: SubTask, documents: Sequence[DossierDocument]) -> SubagentInput:
-        return subagent_input(
+        return SubagentInput(
             task,
-            documents,
+            tuple(documents),
             dossier.question,
-            products,
+            tuple(products),
             catalogue=dossier.documents,
             aliases=product_aliases(dossier.question, products),
             lexicon=dossier.lexicon,

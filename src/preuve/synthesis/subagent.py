@@ -63,7 +63,6 @@ __all__ = [
     "rendered_documents",
     "rendered_subtask",
     "rules_findings",
-    "subagent_input",
     "subagent_request",
 ]
 
@@ -375,31 +374,6 @@ SUBAGENT: Role[SubagentInput, Finding] = Role(
 )
 
 
-def subagent_input(
-    subtask: SubTask,
-    documents: Sequence[DossierDocument],
-    question: str,
-    products: Sequence[str],
-    *,
-    catalogue: Sequence[DossierDocument] = (),
-    aliases: Mapping[str, str] | None = None,
-    lexicon: Mapping[str, Any] | None = None,
-    checkers: Mapping[str, QuoteChecker] | None = None,
-    lexicon_object: Lexicon | None = None,
-) -> SubagentInput:
-    return SubagentInput(
-        subtask,
-        tuple(documents),
-        question,
-        tuple(products),
-        tuple(catalogue),
-        dict(aliases or {}),
-        dict(lexicon or {}),
-        checkers,
-        lexicon_object,
-    )
-
-
 def subagent_request(
     subtask: SubTask,
     documents: Sequence[DossierDocument],
@@ -413,9 +387,9 @@ def subagent_request(
     """The request for one sub-task (:data:`SUBAGENT`): its documents whole, with the
     metadata of every document of the dossier (``catalogue``), so that a value a document
     reports from another one can be attributed to it."""
-    given = subagent_input(
-        subtask, documents, question, products,
-        catalogue=catalogue, aliases=aliases, lexicon=lexicon,
+    given = SubagentInput(
+        subtask, tuple(documents), question, tuple(products), tuple(catalogue),
+        dict(aliases or {}), dict(lexicon or {}),
     )  # fmt: skip
     return SUBAGENT.request(given)
 
@@ -540,7 +514,9 @@ def check_findings(
     """Parse and check a sub-agent answer (the check of :data:`SUBAGENT`): accepted only
     when every source of every statement is in scope and rests on a verified quote that
     holds its value; else its verified statements are kept beside the defects."""
-    given = subagent_input(subtask, documents, "", (), checkers=checkers, lexicon_object=lexicon)
+    given = SubagentInput(
+        subtask, tuple(documents), "", (), checkers=checkers, lexicon_object=lexicon
+    )
     return SUBAGENT.checker(given)(completion)
 
 

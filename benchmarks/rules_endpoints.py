@@ -1,7 +1,6 @@
 """OpenAI-compatible servers on 127.0.0.1 that answer as the rules engine would, late.
 
-A server cannot run the digest's rules engine itself (it reads ``request.payload``, which
-never travels over HTTP), so the answers are rehearsed: :func:`rehearse` builds the
+The servers hold none of preuve's code, so the answers are rehearsed: :func:`rehearse` builds the
 dossiers once in this process with the rules summarizer and keeps each answer under the
 hash of the messages it answered; a server then looks a request's messages up and
 answers that text after ``delay`` seconds. The builds through the servers verify exactly

@@ -249,7 +249,7 @@ class BrokenLeaf:
         return ModelIdentity("function", "broken-leaf")
 
     def complete(self, request: Request) -> Completion:
-        if request.payload.get("doc_id") == self.doc_id:
+        if request.subject == self.doc_id:
             return self.answer
         return self.inner.complete(request)
 

@@ -90,7 +90,7 @@ def test_no_request_exceeds_the_window_and_too_long_leaves_are_not_sent(
     over = [n for n in leaves if n.status is NodeStatus.INVALID]
     assert len(over) == invalid_leaves
     assert all("[over_budget]" in n.diagnostic[0] for n in over)
-    sent = {r.payload["doc_id"] for r in model.requests if r.task == "digest.map"}
+    sent = {r.subject for r in model.requests if r.task == "digest.map"}
     assert sent.isdisjoint(n.node_id.removeprefix("leaf:") for n in over)
 
 

@@ -28,7 +28,7 @@ from preuve.digest.summarize import (
     summarize_leaf,
     summarize_reduce,
 )
-from preuve.models.base import Completion, Request
+from preuve.models.base import Completion, Request, messages_of
 from preuve.models.budget import estimate_text_tokens
 from preuve.models.scripted import FunctionModel, ScriptedModel
 
@@ -258,12 +258,13 @@ def test_reduce_evidence_is_revalidated_against_the_current_snapshot() -> None:
     assert "[evidence_withdrawn]" in result.diagnostic[0]
 
 
-def test_map_request_carries_the_catalogue_as_text_and_payload() -> None:
+def test_map_request_carries_the_catalogue_as_text_only() -> None:
     request = map_request(DOC, SETTINGS)
     assert request.task == "digest.map" and request.max_new_tokens == 384
     assert request.messages[0].content == SETTINGS.map_prompt
     assert f"[{DELIVERY}] Product P-01-02 delivery: 23 October 2026." in request.messages[1].content
-    assert [line["id"] for line in request.payload["lines"]] == list(LINES.values())
+    assert [row[0] for row in rules_module.rendered_lines(request)] == list(LINES.values())
+    assert request.payload == {}  # the rules engine reads the catalogue the model reads
     assert request.response_schema is not None
 
 
@@ -321,13 +322,19 @@ def test_rules_reduce_keeps_field_and_source_diversity() -> None:
         return {
             "status": "VALID",
             "claims": [
-                {"subject": f"P-{i}", "field": f, "value": f"v{i}", "evidence": [f"e{i}{f}"]}
+                {
+                    "subject": f"P-{i}",
+                    "field": f,
+                    "value": f"v{i}",
+                    "evidence": [{"id": f"e{i}{f}", "line": f"P-{i} {f}: v{i}"}],
+                }
                 for i, f in enumerate(fields)
             ],
         }
 
     children = [kid("delivery", "site"), kid("delivery", "status"), kid("delivery")]
-    request = Request((), task="digest.reduce", payload={"children": children})
+    shown = f"{rules_module.REDUCE_INTRO}\n\n{json.dumps(children)}"
+    request = Request(messages_of([("user", shown)]), task="digest.reduce")
     chosen = json.loads(rules_module.merge_child_claims(request))["claims"]
     # delivery from the last child, status from the second, site from the first.
     assert [(c["field"], c["evidence"]) for c in chosen] == [

@@ -16,7 +16,7 @@ from preuve.eval.memo_eval import evaluate_memo, evaluate_run, load_gold
 from preuve.eval.memo_rates import rates_overview, read_rates
 from preuve.memo.pipeline import MemoRun, run_memo
 from preuve.memo.rules_engine import MEMO_RULES_HANDLERS, memo_rules_model
-from preuve.memo.writer import WRITER_TASK
+from preuve.memo.writer import WRITER_TASK, rendered_facts
 from preuve.models.base import Request
 from preuve.models.journal import Journal
 from preuve.models.scripted import FunctionModel
@@ -111,7 +111,7 @@ def test_repeated_runs_report_mean_and_worst_and_keep_the_rates(
             calls["writer"] += 1
             if calls["writer"] > 3:
                 text = "Le levier a gagné 1,9 point."
-                sources = [request.payload["facts"][0]["id"]]
+                sources = [rendered_facts(request.messages)[2][0].id]
                 return json.dumps({"paragraphs": [{"text": text, "sources": sources}]})
         return rules.complete(request).text
 

@@ -93,7 +93,7 @@ class Corrupting:
             return text
         data = json.loads(text)
         single = [s for s in data["statements"] if len(s["sources"]) == 1]
-        task = str(request.payload["subtask"]["id"])
+        task = str(request.subject)
         texts = {d["id"]: d["text"] for d in rendered_documents(request)}
         extra = {case.__name__: case(single, texts) for case in CASES} if single else {}
         added = {name: s for name, s in extra.items() if s is not None}

@@ -10,7 +10,7 @@ import pytest
 
 from preuve.core.errors import BudgetError
 from preuve.core.facts import Fact
-from preuve.memo.reader import READER_SYSTEM, read_signals, reader_requests
+from preuve.memo.reader import READER_SYSTEM, read_signals, reader_requests, rendered_pages
 from preuve.memo.writer import WRITER_SYSTEM, writer_request
 from preuve.models.base import Completion, Message, ModelIdentity, Request
 from preuve.models.budget import counter_for
@@ -40,7 +40,7 @@ class WindowedModel:
 
 
 def pages_of(request: Request) -> list[int]:
-    return [p["page"] for p in request.payload["pages"]]
+    return [number for number, _ in rendered_pages(request.messages)]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,13 @@ from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.io.pdf import load_pages
 from preuve.memo.cues import classify_sentence, page_sentences
 from preuve.memo.pipeline import analyse_report
-from preuve.memo.reader import READER_TASK, Reading, read_signals, reader_requests
+from preuve.memo.reader import (
+    READER_TASK,
+    Reading,
+    read_signals,
+    reader_requests,
+    rendered_pages,
+)
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.models.loop import REASK_INTRO
 from preuve.models.scripted import ScriptedModel
@@ -397,7 +403,7 @@ def test_reader_request_shows_pages_and_demands_exact_copies(ferlac_pages: list[
     system, user = (m.content for m in request.messages)
     assert "recopiée exactement" in system and "[...]" in system
     assert "--- Page 8 ---" in user and "Note 9" in user
-    assert [p["page"] for p in request.payload["pages"]] == list(range(1, 9))
+    assert [n for n, _ in rendered_pages(request.messages)] == list(range(1, 9))
     chunks = reader_requests("Maison Ferlac SAS", ferlac_pages, max_chars=4000)
     assert len(chunks) > 1
-    assert [p["page"] for c in chunks for p in c.payload["pages"]] == list(range(1, 9))
+    assert [n for c in chunks for n, _ in rendered_pages(c.messages)] == list(range(1, 9))

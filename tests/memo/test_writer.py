@@ -20,6 +20,7 @@ from preuve.memo.writer import (
     KNOWN_LIMITS,
     WRITER_TASK,
     MemoStatus,
+    rendered_facts,
     rules_writer,
     write_memo,
     writer_request,
@@ -104,8 +105,9 @@ def test_writer_request_holds_facts_only() -> None:
     assert request.task == WRITER_TASK
     user = request.messages[-1].content
     assert all(fact.render() in user for fact in FACTS)
-    assert set(request.payload) == {"company", "years", "facts"}
-    assert request.payload["years"] == [2025, 2024]
+    assert request.payload == {}  # the rules writer reads the prompt, as a model does
+    assert "Exercices : 2025, 2024\n" in user
+    assert rendered_facts(request.messages) == (COMPANY, False, list(FACTS))
 
 
 def test_reference_memo_defects_are_sent_back_and_the_rewrite_is_verified() -> None:

@@ -25,9 +25,7 @@ from preuve.models.progress import (
 from preuve.models.scripted import ScriptedModel
 from preuve.models.settings import read_settings
 
-REQUEST = Request(
-    messages_of([("user", "read")]), task="memo.reader", payload={"company": "Acme SA"}
-)
+REQUEST = Request(messages_of([("user", "read")]), task="memo.reader", subject="Acme SA")
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The rules engine as a Model: dispatch on the task, payload in, JSON text out."""
+"""The rules engine as a Model: dispatch on the task, the rendered prompt in, JSON text out."""
 
 from __future__ import annotations
 
@@ -13,18 +13,18 @@ from preuve.models.budget import EstimatingCounter, estimate_text_tokens, is_est
 
 
 def count_words(request: Request) -> str:
-    return json.dumps({"words": len(str(request.payload["text"]).split())})
+    text = request.messages[-1].content.removeprefix("Count the words of: ")
+    return json.dumps({"words": len(text.split())})
 
 
 RULES = RulesModel({"digest.count": count_words}, version="rules-1")
 REQUEST = Request(
     messages_of([("user", "Count the words of: one two three")]),
     task="digest.count",
-    payload={"text": "one two three"},
 )
 
 
-def test_the_handler_reads_the_payload_and_returns_json() -> None:
+def test_the_handler_reads_the_prompt_and_returns_json() -> None:
     completion = RULES.complete(REQUEST)
     assert json.loads(completion.text) == {"words": 3}
     assert completion.finish_reason == "stop"

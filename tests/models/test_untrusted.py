@@ -41,7 +41,6 @@ def hostile_request(server: ChatServer) -> Request:
             ]
         ),
         task="digest.summarize",
-        payload={"document": document},
     )
 
 

@@ -15,7 +15,7 @@ from preuve.synthesis.dossier import Dossier, DossierDocument, load_dossier
 from preuve.synthesis.findings import Finding, FindingStatus, Statement, SubTask
 from preuve.synthesis.pipeline import SynthesisRun, _investigate, synthesis_rules_model, synthesize
 from preuve.synthesis.sizing import merge_findings, scope_groups
-from preuve.synthesis.subagent import SUBAGENT_TASK
+from preuve.synthesis.subagent import SUBAGENT_TASK, rendered_documents
 
 
 class Windowed:
@@ -75,7 +75,7 @@ def test_every_sub_agent_request_fits_the_window(
     for finding, one in zip(findings, whole.findings, strict=True):
         assert finding.status is FindingStatus.OK
         assert set(finding.docs_read) == set(one.docs_read)  # every document read once
-    read = [d["id"] for r in sent for d in r.payload["documents"]]
+    read = [d["id"] for r in sent for d in rendered_documents(r)]
     assert sorted(read) == sorted(d for f in whole.findings for d in f.docs_read)
 
 

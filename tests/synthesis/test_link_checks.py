@@ -43,7 +43,12 @@ def answer(value: str) -> Completion:
     ("value", "codes"),
     [
         pytest.param("120 ms", [], id="no-link"),
-        pytest.param("120 ms, voir https://kestrel.example/docs", [], id="link-of-the-document"),
+        # the value's words are the document's (since the value check of workflows 2 and
+        # 3 became one, a word of the model's own, as "voir", is refused as such)
+        pytest.param("120 ms, documentation : https://kestrel.example/docs", [],
+                     id="link-of-the-document"),
+        pytest.param("120 ms, voir https://kestrel.example/docs", ["value_not_in_source"],
+                     id="a-word-of-the-model-beside-the-link"),
         pytest.param("120 ms, voir https://exfil.example/c?d=120", ["link_not_in_source"],
                      id="planted-link"),
     ],

@@ -21,7 +21,7 @@ from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Contradiction, FindingStatus, synthesis_to_dict
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.planner import PLANNER_TASK
-from preuve.synthesis.subagent import SUBAGENT_TASK
+from preuve.synthesis.subagent import SUBAGENT_TASK, rendered_documents
 from preuve.synthesis.synthesizer import SYNTHESIZER_TASK, synthesis_markdown
 
 Handler = Callable[[Request], str | Completion]
@@ -286,7 +286,7 @@ def test_planner_dropping_doc_30_and_31_no_longer_loses_c4(dossier: Dossier, gri
 
 def test_a_failed_sub_agent_is_kept_not_investigated(dossier: Dossier) -> None:
     def subagent(request: Request) -> str | Completion:
-        if request.payload["subtask"]["id"] == SECURITY:
+        if request.subject == SECURITY:
             raise ModelError("connection reset by the inference server")
         return synthesis_rules_model().complete(request)
 
@@ -313,7 +313,7 @@ def test_a_failed_sub_agent_is_kept_not_investigated(dossier: Dossier) -> None:
 )
 def test_an_input_error_of_a_sub_agent(dossier: Dossier, error: InputError, kept: bool) -> None:
     def subagent(request: Request) -> str | Completion:
-        if request.payload["subtask"]["id"] == SECURITY:
+        if request.subject == SECURITY:
             raise error
         return synthesis_rules_model().complete(request)
 
@@ -335,7 +335,7 @@ def test_a_sub_agent_citing_an_unknown_document_is_refused_then_not_investigated
            "gaps": []}  # fmt: skip
 
     def subagent(request: Request) -> str | Completion:
-        if request.payload["subtask"]["id"] == SECURITY:
+        if request.subject == SECURITY:
             return json.dumps(bad)
         return synthesis_rules_model().complete(request)
 
@@ -371,7 +371,7 @@ def test_a_merged_statement_is_flagged_and_its_contradiction_still_found(
     }
 
     def subagent(request: Request) -> str | Completion:
-        if request.payload["subtask"]["id"] == SECURITY:
+        if request.subject == SECURITY:
             return json.dumps(merged, ensure_ascii=False)
         return synthesis_rules_model().complete(request)
 
@@ -500,7 +500,7 @@ def _with_invented_licence(request: Request) -> str:
     """The rules answer, where doc-04's licence statement is replaced by an invented one:
     a licence doc-04 never states, on a sentence doc-04 does not hold."""
     answer = rules_answer(request)
-    if not any(d["id"] == "doc-04" for d in request.payload["documents"]):
+    if not any(d["id"] == "doc-04" for d in rendered_documents(request)):
         return json.dumps(answer, ensure_ascii=False)
     kept = [
         s for s in answer["statements"]

@@ -30,6 +30,7 @@ from preuve.synthesis.subagent import (
     finding_from_dict,
     finding_from_result,
     finding_to_dict,
+    rendered_documents,
     rules_findings,
     subagent_request,
 )
@@ -391,7 +392,7 @@ def test_findings_round_trip(finding: Finding) -> None:
 def test_the_request_carries_the_documents_for_both_engines() -> None:
     request: Request = subagent_request(TASK, SCOPE, "Quel produit ?", PRODUCTS)
     assert request.task == SUBAGENT_TASK
-    assert [d["id"] for d in request.payload["documents"]] == ["n-1"]
+    assert [d["id"] for d in rendered_documents(request)] == ["n-1"]
     assert request.response_schema is not None
     assert "Zephyr Serve : latence p95 de 200 ms." in request.messages[1].content
 
@@ -464,7 +465,7 @@ def test_a_statement_still_failing_after_the_re_ask_is_dropped_and_counted() -> 
     result = ask_verified(model, request, lambda c: check_findings(c, TASK, NOTE_SCOPE))
     assert result.status is LoopStatus.REFUSED
     assert "quote_not_found" in model.requests[1].messages[-1].content  # the re-ask says why
-    finding = finding_from_result(TASK, result, ("n-1",), NOTE_SCOPE)
+    finding = finding_from_result(TASK, result, ("n-1",))
     assert finding.status is FindingStatus.OK
     assert [s.value for s in finding.statements] == ["200 ms"]
     assert [(r.statement.value, r.defects[0].code) for r in finding.refused] == [
@@ -477,6 +478,6 @@ def test_a_statement_still_failing_after_the_re_ask_is_dropped_and_counted() -> 
 
 def test_the_rules_sub_agent_quotes_the_text_the_model_is_given() -> None:
     request = subagent_request(TASK, NOTE_SCOPE, "Quel produit ?", PRODUCTS)
-    assert all("text" not in d for d in request.payload["documents"])  # no side channel
+    assert request.payload == {}  # no side channel: the rules engine reads the prompt
     checked = check_findings(completion(json.loads(rules_findings(request))), TASK, NOTE_SCOPE)
     assert checked.value is not None and checked.value.statements

@@ -1,9 +1,11 @@
 """The ``rules`` summarizer: map and reduce as deterministic handlers (engine: rules).
 
-It reads ``request.payload`` (the same input the messages carry, as data) and never gold
-labels, and answers JSON text that goes through the same parsing and checks as an LLM's.
+It reads the request's rendered messages (the line catalogue of a map, the children's JSON
+of a reduce: exactly what a model is shown) and never gold labels, and answers JSON text
+that goes through the same parsing and checks as an LLM's. A dossier's own grammar, when it
+has one, is the only payload (configuration: the prompt names its fields and labels).
 
-- **map** selects whole fact lines in the grammar the payload carries
+- **map** selects whole fact lines in the grammar
   (:mod:`preuve.digest.grammar`) that are affirmed in their context
   (:mod:`preuve.digest.affirm`: not inside a quotation, a struck entry, a hypothetical, a
   reported or negated claim, an archived instruction), reading the lines and the blank
@@ -26,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -71,24 +74,58 @@ def _answer(claims: Sequence[Mapping[str, Any]]) -> str:
     return json.dumps({"claims": list(claims)}, ensure_ascii=False)
 
 
-def _lines(payload: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
-    rows = payload.get("lines", [])
+MAP_LINES_INTRO = "Each line below is one piece of evidence, written as [evidence id] text."
+REDUCE_INTRO = (
+    "Claims of the child summaries, in order. Each evidence id is given with the line it names."
+)
+_LINE = re.compile(r"\[(?P<id>[^\]\n]+)\] (?P<text>.*)")
+
+
+def _user(request: Request) -> str:
+    return next((m.content for m in request.messages if m.role == "user"), "")
+
+
+def rendered_lines(request: Request) -> list[tuple[str, str, bool]]:
+    """A map prompt's catalogue read back: ``(evidence id, line, after a blank line)``."""
+    _, found, listing = _user(request).partition(f"{MAP_LINES_INTRO}\n\n")
+    if not found:
+        return []
+    rows: list[tuple[str, str, bool]] = []
+    gap = False
+    for line in listing.split("\n"):
+        match = _LINE.fullmatch(line)
+        if match is None:
+            gap = gap or line == ""
+            continue
+        rows.append((match["id"], match["text"], gap))
+        gap = False
+    return rows
+
+
+def rendered_children(request: Request) -> list[list[Mapping[str, Any]]]:
+    """A reduce prompt's children read back: each child's claims, each citing its ids."""
+    _, found, body = _user(request).partition(f"{REDUCE_INTRO}\n\n")
+    shown = json.loads(body) if found else []
     return [
-        (str(row["id"]), str(row["text"]), bool(row.get("after_blank", False)))
-        for row in rows
-        if isinstance(row, Mapping)
+        [
+            {**claim, "evidence": [e["id"] for e in claim.get("evidence", [])]}
+            for claim in child.get("claims", [])
+            if isinstance(claim, Mapping)
+        ]
+        for child in shown
+        if isinstance(child, Mapping)
     ]
 
 
-def _grammar(payload: Mapping[str, Any]) -> FactGrammar:
-    data = payload.get("grammar")
+def _grammar(request: Request) -> FactGrammar:
+    data = request.payload.get("grammar")
     return DEFAULT_GRAMMAR if data is None else grammar_from_data(data, "the request's grammar")
 
 
 def select_leaf_claims(request: Request) -> str:
     """Map: the document's affirmed fact lines, one per field first, at most 4 claims."""
-    grammar = _grammar(request.payload)
-    rows = _lines(request.payload)
+    grammar = _grammar(request)
+    rows = rendered_lines(request)
     contexts = line_contexts([(text, gap) for _, text, gap in rows], grammar)
     cited: dict[FactTuple, list[str]] = {}
     for (evidence_id, _, _), context in zip(rows, contexts, strict=True):
@@ -107,21 +144,12 @@ def select_leaf_claims(request: Request) -> str:
     return _answer(claims)
 
 
-def _child_claims(payload: Mapping[str, Any]) -> list[list[Mapping[str, Any]]]:
-    children = payload.get("children", [])
-    return [
-        [claim for claim in child.get("claims", []) if isinstance(claim, Mapping)]
-        for child in children
-        if isinstance(child, Mapping)
-    ]
-
-
 def merge_child_claims(request: Request) -> str:
     """Reduce: one claim per field, each from a different child when possible, latest first."""
-    children = _child_claims(request.payload)
+    children = rendered_children(request)
     used: set[int] = set()
     chosen: list[Mapping[str, Any]] = []
-    for field_name in _grammar(request.payload).fields:
+    for field_name in _grammar(request).fields:
         candidates = [
             (index, claim)
             for index in reversed(range(len(children)))

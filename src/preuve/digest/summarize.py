@@ -15,28 +15,34 @@ exceeds the model's context. An input over budget is never truncated: the node i
 and no call is made (a document is one leaf: one too long for the window is not split).
 A withdrawn or revoked document is INELIGIBLE: nothing of it is sent to any model.
 
-One call per node, no re-ask by default. The shared loop (:func:`ask_verified`) is used
-with ``reask=False`` because SPEC workflow 3 makes INVALID a terminal, cached status and
-its reference figures count exactly one call per recomputed node (140 and 900); a re-ask
-would change every call count and tie a node's output to two generations. It can be
-switched on (:attr:`DigestSettings.reask`), which changes the code version in the keys.
-"""
+Both are roles (:data:`MAP`, :data:`REDUCE`, one :class:`~preuve.models.role.Role` each);
+their rules implementations read the line catalogue or the children's JSON back from the
+prompt. One call per node, no re-ask by default: the one driver runs with ``reask=False``
+because SPEC workflow 3 makes INVALID a terminal, cached status and its reference figures
+count exactly one call per recomputed node (140 and 900); a re-ask would change every call
+count and tie a node's output to two generations. It can be switched on
+(:attr:`DigestSettings.reask`), which changes the code version in the keys."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from preuve.core.defects import Defect
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import BudgetError
-from preuve.core.jsonout import parse_model_json
 from preuve.core.stated import unstated
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
 from preuve.digest.keys import CODE_VERSION, Budgets, GenerationParams, KeySettings, result_digest
 from preuve.digest.lines import LineResolver, LineSpan, line_catalogue
+from preuve.digest.rules_summarizer import (
+    MAP_LINES_INTRO,
+    REDUCE_INTRO,
+    merge_child_claims,
+    select_leaf_claims,
+)
 from preuve.digest.schema import (
     MAP_PROMPT,
     REDUCE_PROMPT,
@@ -48,7 +54,8 @@ from preuve.digest.schema import (
 )
 from preuve.models.base import Completion, Message, Model, ModelIdentity, Request
 from preuve.models.budget import check_budget, context_window_of
-from preuve.models.loop import Attempt, Checked, LoopStatus, ask_verified
+from preuve.models.loop import Attempt, Checked, LoopResult, LoopStatus
+from preuve.models.role import Role, RoleOptions
 
 __all__ = [
     "ChildSummary",
@@ -215,68 +222,64 @@ def claims_digest(status: str, claims: Sequence[Claim], quotes: Mapping[str, obj
     return result_digest(status, data)
 
 
-def _request(
-    system: str,
-    user: str,
-    task: str,
-    payload: Mapping[str, Any],
-    settings: DigestSettings,
-    *,
-    evidence_ids: Sequence[str],
-) -> Request:
-    # The schema sent names the ids this node may cite (an enum a constrained decoder cannot
-    # leave); answers are parsed with the general one, so that an id outside it gets its own
-    # diagnostic (``evidence_not_allowed``) rather than a schema error.
+@dataclass(frozen=True, slots=True)
+class MapInput:
+    """A leaf's input: one document, the snapshot its lines are checked against."""
+
+    doc: Document
+    snapshot: Snapshot
+    settings: DigestSettings
+
+
+@dataclass(frozen=True, slots=True)
+class ReduceInput:
+    """A reduce's input: its children's summaries, in order."""
+
+    children: tuple[ChildSummary, ...]
+    snapshot: Snapshot
+    settings: DigestSettings
+
+
+def _options(settings: DigestSettings, subject: str = "") -> RoleOptions:
     gen = settings.generation
-    return Request(
-        messages=(Message("system", system), Message("user", user)),
-        task=task,
-        payload=payload,
-        response_schema=claims_schema(settings.grammar.fields, evidence_ids),
+    # A dossier's own grammar is the rules engine's configuration (the prompt names its
+    # fields and labels); the bundled one needs no payload at all.
+    custom = settings.grammar.digest != DEFAULT_GRAMMAR.digest
+    return RoleOptions(
         max_new_tokens=gen.max_new_tokens,
         temperature=gen.temperature,
         seed=gen.seed,
+        subject=subject,
+        payload={"grammar": dict(settings.grammar.data)} if custom else {},
+        reask=settings.reask,
     )
 
 
-def map_request(doc: Document, settings: DigestSettings) -> Request:
-    """The map request for ``doc``: its line catalogue, as text and as payload.
-
-    The version number is not shown: what the model reads is the document's content, so a
-    byte-identical re-upload is the same request (and the same cache key).
-    """
-    catalogue = line_catalogue([doc])
-    fields = settings.grammar.data["fields"]
+def _render_map(given: MapInput) -> tuple[Message, ...]:
+    """The document's line catalogue. The version number is not shown: what the model reads
+    is the document's content, so a byte-identical re-upload is the same request (and the
+    same cache key)."""
+    fields = given.settings.grammar.data["fields"]
     named = "; ".join(
         f"{name} (written {', '.join(spec.get('labels', [name]))})" for name, spec in fields.items()
     )
-    labels = settings.grammar.data["subject"].get("labels", [])
+    labels = given.settings.grammar.data["subject"].get("labels", [])
     subjects = (
         f" Subject labels: {', '.join(labels)} (a subject is the id after its label)."
         if labels
         else ""
     )
     user = (
-        f"Document {doc.doc_id}. Fields: {named}.{subjects} Each line below is one piece of "
-        f"evidence, written as [evidence id] text.\n\n{catalogue.render()}"
+        f"Document {given.doc.doc_id}. Fields: {named}.{subjects} {MAP_LINES_INTRO}\n\n"
+        f"{line_catalogue([given.doc]).render()}"
     )
-    payload = {
-        "doc_id": doc.doc_id,
-        "lines": [
-            {"id": span.id, "text": span.quote, "after_blank": span.after_blank}
-            for span in catalogue
-        ],
-        "grammar": dict(settings.grammar.data),
-    }
-    ids = [span.id for span in catalogue]
-    return _request(settings.map_prompt, user, TASK_MAP, payload, settings, evidence_ids=ids)
+    return (Message("system", given.settings.map_prompt), Message("user", user))
 
 
-def reduce_request(children: Sequence[ChildSummary], settings: DigestSettings) -> Request:
-    """The reduce request: each child's status and usable claims, with the lines they cite."""
+def _render_reduce(given: ReduceInput) -> tuple[Message, ...]:
+    """Each child's status and usable claims, with the lines they cite, as JSON."""
     shown: list[dict[str, Any]] = []
-    payload: list[dict[str, Any]] = []
-    for number, child in enumerate(children, start=1):
+    for number, child in enumerate(given.children, start=1):
         claims = child.claims if child.status.usable else ()
         quotes = {span.id: span.quote for span in child.spans}
         shown.append(
@@ -292,14 +295,57 @@ def reduce_request(children: Sequence[ChildSummary], settings: DigestSettings) -
                 ],
             }
         )
-        payload.append({"status": child.status.value, "claims": [c.as_dict() for c in claims]})
-    user = (
-        "Claims of the child summaries, in order. Each evidence id is given with the line "
-        f"it names.\n\n{json.dumps(shown, ensure_ascii=False, indent=1)}"
-    )
-    body = {"children": payload, "grammar": dict(settings.grammar.data)}
-    cited = [span.id for child in children if child.status.usable for span in child.spans]
-    return _request(settings.reduce_prompt, user, TASK_REDUCE, body, settings, evidence_ids=cited)
+    user = f"{REDUCE_INTRO}\n\n{json.dumps(shown, ensure_ascii=False, indent=1)}"
+    return (Message("system", given.settings.reduce_prompt), Message("user", user))
+
+
+def _map_allowed(given: MapInput) -> dict[str, LineSpan]:
+    return {span.id: span for span in line_catalogue([given.doc])}
+
+
+def _reduce_allowed(given: ReduceInput) -> dict[str, LineSpan]:
+    usable = [child for child in given.children if child.status.usable]
+    return {span.id: span for child in usable for span in child.spans}
+
+
+# The schema sent names the ids this node may cite (an enum a constrained decoder cannot
+# leave); answers are parsed with the general one, so that an id outside it gets its own
+# diagnostic (``evidence_not_allowed``) rather than a schema error.
+MAP: Role[MapInput, _Accepted] = Role(
+    task=TASK_MAP,
+    render=_render_map,
+    schema=lambda g: claims_schema(g.settings.grammar.fields, list(_map_allowed(g))),
+    answer_schema=lambda g: g.settings.schema,
+    check=lambda g, value: _check_claims(
+        value, _map_allowed(g), g.snapshot, "a line of this document"
+    ),
+    rules=select_leaf_claims,
+    options=lambda g: _options(g.settings, g.doc.doc_id),
+)
+REDUCE: Role[ReduceInput, _Accepted] = Role(
+    task=TASK_REDUCE,
+    render=_render_reduce,
+    schema=lambda g: claims_schema(
+        g.settings.grammar.fields,
+        [s.id for c in g.children if c.status.usable for s in c.spans],
+    ),
+    answer_schema=lambda g: g.settings.schema,
+    check=lambda g, value: _check_claims(
+        value, _reduce_allowed(g), g.snapshot, "cited by a child summary"
+    ),
+    rules=merge_child_claims,
+    options=lambda g: _options(g.settings),
+)
+
+
+def map_request(doc: Document, settings: DigestSettings) -> Request:
+    """The map request for ``doc``: its line catalogue (:data:`MAP`)."""
+    return MAP.request(MapInput(doc, Snapshot({}), settings))
+
+
+def reduce_request(children: Sequence[ChildSummary], settings: DigestSettings) -> Request:
+    """The reduce request: each child's status and usable claims, with the lines they cite."""
+    return REDUCE.request(ReduceInput(tuple(children), Snapshot({}), settings))
 
 
 def _budget_defect(model: Model, request: Request, limit: int, budgets: Budgets) -> Defect | None:
@@ -318,61 +364,45 @@ def _budget_defect(model: Model, request: Request, limit: int, budgets: Budgets)
     return None
 
 
-def _checker(
-    allowed: Mapping[str, LineSpan], snapshot: Snapshot, scope: str, schema: Mapping[str, Any]
-) -> Callable[[Completion], Checked[_Accepted]]:
+def _check_claims(
+    value: Any, allowed: Mapping[str, LineSpan], snapshot: Snapshot, scope: str
+) -> Checked[_Accepted]:
+    """Every cited id allowed and current, every value stated in the lines it cites; any
+    defect refuses the whole answer."""
+    if not isinstance(value, dict):
+        return Checked.reject(Defect("schema", "the answer is not a JSON object"))
     resolver = LineResolver(snapshot)
-
-    def check(completion: Completion) -> Checked[_Accepted]:
-        parsed = parse_model_json(completion.text, schema, finish_reason=completion.finish_reason)
-        if not parsed.ok or not isinstance(parsed.value, dict):
-            return Checked.reject(*parsed.defects)
-        claims = tuple(Claim.from_mapping(item) for item in parsed.value["claims"])
-        defects: list[Defect] = []
-        spans: dict[str, LineSpan] = {}
-        for i, claim in enumerate(claims):
-            for j, evidence_id in enumerate(claim.evidence):
-                where = f"claims[{i}].evidence[{j}]"
-                if evidence_id not in allowed:
-                    defects.append(
-                        Defect(
-                            "evidence_not_allowed", f"{evidence_id!r} is not {scope}", path=where
-                        )
-                    )
-                    continue
-                current = resolver.resolve(evidence_id)
-                if not current.ok or current.line is None:
-                    defects.append(
-                        Defect(f"evidence_{current.status.value}", current.detail, path=where)
-                    )
-                elif current.line.quote != allowed[evidence_id].quote:
-                    defects.append(
-                        Defect("evidence_stale", f"{evidence_id}: the line changed", path=where)
-                    )
-                else:
-                    spans.setdefault(evidence_id, current.line)
-            cited = [allowed[e].quote for e in claim.evidence if e in allowed]
-            why = unstated(claim.value, cited) if cited else None
-            if why is not None:
-                defects.append(Defect("value_not_stated", why, path=f"claims[{i}].value"))
-        if defects:
-            return Checked.reject(*defects)
-        return Checked.accept((claims, tuple(spans.values())))
-
-    return check
+    claims = tuple(Claim.from_mapping(item) for item in value["claims"])
+    defects: list[Defect] = []
+    spans: dict[str, LineSpan] = {}
+    for i, claim in enumerate(claims):
+        for j, evidence_id in enumerate(claim.evidence):
+            where = f"claims[{i}].evidence[{j}]"
+            if evidence_id not in allowed:
+                detail = f"{evidence_id!r} is not {scope}"
+                defects.append(Defect("evidence_not_allowed", detail, path=where))
+                continue
+            current = resolver.resolve(evidence_id)
+            if not current.ok or current.line is None:
+                defects.append(
+                    Defect(f"evidence_{current.status.value}", current.detail, path=where)
+                )
+            elif current.line.quote != allowed[evidence_id].quote:
+                defects.append(
+                    Defect("evidence_stale", f"{evidence_id}: the line changed", path=where)
+                )
+            else:
+                spans.setdefault(evidence_id, current.line)
+        cited = [allowed[e].quote for e in claim.evidence if e in allowed]
+        why = unstated(claim.value, cited) if cited else None
+        if why is not None:
+            defects.append(Defect("value_not_stated", why, path=f"claims[{i}].value"))
+    if defects:
+        return Checked.reject(*defects)
+    return Checked.accept((claims, tuple(spans.values())))
 
 
-def _ask(
-    model: Model,
-    *,
-    request: Request,
-    allowed: Mapping[str, LineSpan],
-    snapshot: Snapshot,
-    settings: DigestSettings,
-    scope: str,
-) -> NodeResult:
-    check = _checker(allowed, snapshot, scope, settings.schema)
-    result = ask_verified(model, request, check, reask=settings.reask)
+def _node(result: LoopResult[_Accepted]) -> NodeResult:
     attempts = result.attempts
     reusable = all(not a.error for a in attempts)
     if result.status is LoopStatus.VALID and result.value is not None:
@@ -389,20 +419,13 @@ def summarize_leaf(
     if not doc.access.usable:
         why = "withdrawn" if not doc.access.active else "not eligible for this principal"
         return NodeResult(NodeStatus.INELIGIBLE, diagnostic=(f"{doc.doc_id} is {why}",))
-    request = map_request(doc, settings)
+    given = MapInput(doc, snapshot, settings)
+    request = MAP.request(given)
     budgets = settings.sized_for(model).budgets
     over = _budget_defect(model, request, budgets.map_input, budgets)
     if over is not None:
         return NodeResult(NodeStatus.INVALID, diagnostic=(over.render(),))
-    allowed = {span.id: span for span in line_catalogue([doc])}
-    return _ask(
-        model,
-        request=request,
-        allowed=allowed,
-        snapshot=snapshot,
-        settings=settings,
-        scope="a line of this document",
-    )
+    return _node(MAP.ask(model, given, request))
 
 
 def summarize_reduce(
@@ -414,20 +437,13 @@ def summarize_reduce(
     if children and not any(child.status.usable for child in children):
         # nothing verified below: a model asked to merge no claim could only invent them
         return NodeResult(NodeStatus.INVALID, diagnostic=("no child summary is usable",))
-    request = reduce_request(children, settings)
+    given = ReduceInput(tuple(children), snapshot, settings)
+    request = REDUCE.request(given)
     budgets = settings.sized_for(model).budgets
     over = _budget_defect(model, request, budgets.reduce_input, budgets)
     if over is not None:
         return NodeResult(NodeStatus.INVALID, diagnostic=(over.render(),))
-    allowed = {span.id: span for child in children if child.status.usable for span in child.spans}
-    result = _ask(
-        model,
-        request=request,
-        allowed=allowed,
-        snapshot=snapshot,
-        settings=settings,
-        scope="cited by a child summary",
-    )
+    result = _node(REDUCE.ask(model, given, request))
     degraded = any(c.status in (NodeStatus.INVALID, NodeStatus.PARTIAL) for c in children)
     if result.status is NodeStatus.VALID and degraded:
         return replace(result, status=NodeStatus.PARTIAL)

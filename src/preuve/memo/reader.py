@@ -2,16 +2,19 @@
 
 The reader (an LLM, or the rules engine of :func:`rules_reader`) answers
 ``{"signals": [{"category", "quote", "page"}]}``. Every quote goes through the core quote
-check (:class:`preuve.core.quotes.QuoteChecker`). The ask → check → re-ask loop of
-:mod:`preuve.models.loop` accepts or refuses a whole answer, while a reading needs partial
-acceptance, so:
+check (:class:`preuve.core.quotes.QuoteChecker`). The role (:data:`READER`, one
+:class:`~preuve.models.role.Role`) accepts an answer partly:
 
-1. the check *rejects* an answer when any quote fails, with one defect per failed quote
-   (its reason and diagnostic, and "copy each excerpt exactly or remove the signal");
-2. the loop sends those defects back once;
-3. afterwards the last answer that parsed is screened again: its verified signals are kept
-   and the rest are dropped and counted in ``signals_rejected``. Only verified signals
-   ever leave this module, so a dropped quote reaches neither the facts nor the writer.
+1. the check keeps the verified signals and gives one defect per failed quote (its reason
+   and diagnostic, and "copy each excerpt exactly or remove the signal");
+2. the driver sends those defects back once;
+3. after a refusal, the verified signals of the last answer that parsed are kept
+   (:attr:`~preuve.models.loop.LoopResult.partial`) and the rest are counted in
+   ``signals_rejected``. Only verified signals ever leave this module, so a dropped quote
+   reaches neither the facts nor the writer.
+
+The rules reader reads the pages (or the sentence catalogue) back from the prompt, as a
+model sees them; the request carries no payload.
 
 Long reports are read in chunks of whole pages, one loop each. A model that knows its
 context window gets chunks sized in tokens, counted with its own tokenizer and chat
@@ -24,39 +27,44 @@ characters. Each request's schema names the pages it holds as an ``enum``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from preuve.core.defects import Defect
 from preuve.core.errors import ConfigError
 from preuve.core.evidence import Span
-from preuve.core.jsonout import parse_model_json
 from preuve.core.quotes import QuoteChecker, QuoteResult
 from preuve.io.records import dump_records
 from preuve.memo.cues import CATEGORIES, classify_sentence, fold, page_sentences
 from preuve.memo.selection import (
     QUOTE_MODES,
     SELECT_SYSTEM,
+    CatalogueEntry,
     catalogue,
-    catalogue_of,
     catalogue_text,
     resolve_selection,
     selection_schema,
 )
-from preuve.models.base import Completion, Message, Model, Request
+from preuve.models.base import Message, Model, Request
 from preuve.models.budget import counter_for, fit_groups, input_budget
-from preuve.models.loop import Checked, LoopStatus, ask_verified
+from preuve.models.loop import Checked
+from preuve.models.role import Role, RoleOptions
 
 __all__ = [
+    "READER",
     "READER_SCHEMA",
     "READER_SYSTEM",
     "READER_TASK",
+    "ReaderInput",
     "Reading",
     "RejectedSignal",
     "VerifiedSignal",
     "read_signals",
     "reader_requests",
+    "rendered_catalogue",
+    "rendered_pages",
     "rules_reader",
 ]
 
@@ -232,36 +240,58 @@ def reader_schema(numbers: Sequence[int]) -> dict[str, Any]:
     return {**READER_SCHEMA, "properties": {"signals": signals}}
 
 
+@dataclass(frozen=True, slots=True)
+class ReaderInput:
+    """What one reader request reads: pages ``numbers`` (from 1) of a company's report, in
+    ``quotes`` mode ``copy`` (the pages' text) or ``select`` (a catalogue of sentences)."""
+
+    company: str
+    pages: tuple[str, ...]
+    numbers: tuple[int, ...]
+    quotes: str = "copy"
+    checker: QuoteChecker | None = field(default=None, compare=False)
+
+    def entries(self) -> tuple[CatalogueEntry, ...]:
+        return catalogue(self.pages, self.numbers)
+
+
+_COPY_HEADER = "Texte extrait du rapport, page par page :"
+_SELECT_HEADER = "Phrases du rapport, chacune avec son identifiant :"
+
+
+def _render_reader(given: ReaderInput) -> tuple[Message, ...]:
+    head = f"Entreprise : {given.company}\n\n"
+    if given.quotes == "select":
+        user = f"{head}{_SELECT_HEADER}\n\n{catalogue_text(given.entries())}"
+        return (Message("system", SELECT_SYSTEM), Message("user", user))
+    body = "\n\n".join(f"--- Page {n} ---\n{given.pages[n - 1]}" for n in given.numbers)
+    return (Message("system", READER_SYSTEM), Message("user", f"{head}{_COPY_HEADER}\n\n{body}"))
+
+
+def _reader_schema(given: ReaderInput) -> dict[str, Any]:
+    if given.quotes == "select":
+        return selection_schema(given.entries())
+    return reader_schema(given.numbers)
+
+
 def reader_request(
     company: str, pages: Sequence[str], numbers: Sequence[int], quotes: str = "copy"
 ) -> Request:
     """The reader request for pages ``numbers`` (from 1) of the report; ``quotes`` is the
     reader mode, ``copy`` (the pages' text) or ``select`` (a catalogue of their sentences)."""
+    return READER.request(_input(company, pages, numbers, quotes))
+
+
+def _input(
+    company: str,
+    pages: Sequence[str],
+    numbers: Sequence[int],
+    quotes: str,
+    checker: QuoteChecker | None = None,
+) -> ReaderInput:
     if quotes not in QUOTE_MODES:
         raise ConfigError(f"unknown quote mode {quotes!r}", fix="use copy or select")
-    payload: dict[str, Any] = {
-        "company": company,
-        "pages": [{"page": n, "text": pages[n - 1]} for n in numbers],
-    }
-    if quotes == "select":
-        entries = catalogue(pages, numbers)
-        payload |= {"quotes": "select", "sentences": [e.to_dict() for e in entries]}
-        user = (
-            f"Entreprise : {company}\n\nPhrases du rapport, chacune avec son identifiant :\n\n"
-            f"{catalogue_text(entries)}"
-        )
-        system, schema = SELECT_SYSTEM, selection_schema(entries)
-    else:
-        body = "\n\n".join(f"--- Page {n} ---\n{pages[n - 1]}" for n in numbers)
-        user = f"Entreprise : {company}\n\nTexte extrait du rapport, page par page :\n\n{body}"
-        system, schema = READER_SYSTEM, reader_schema(numbers)
-    return Request(
-        messages=(Message("system", system), Message("user", user)),
-        task=READER_TASK,
-        payload=payload,
-        response_schema=schema,
-        max_new_tokens=READER_MAX_NEW_TOKENS,
-    )
+    return ReaderInput(company, tuple(pages), tuple(numbers), quotes, checker)
 
 
 def reader_requests(
@@ -274,6 +304,18 @@ def reader_requests(
 ) -> list[Request]:
     """One reader request per chunk of pages; page numbers are those of the report. With a
     ``model`` that knows its context window, chunks are sized in its tokens."""
+    groups = _groups(company, pages, max_chars=max_chars, model=model, quotes=quotes)
+    return [reader_request(company, pages, numbers, quotes) for numbers in groups]
+
+
+def _groups(
+    company: str,
+    pages: Sequence[str],
+    *,
+    max_chars: int,
+    model: Model | None,
+    quotes: str,
+) -> list[list[int]]:
     budget = input_budget(model, READER_MAX_NEW_TOKENS) if model is not None else None
     if budget is None:
         groups = _chunks(pages, max_chars)
@@ -285,26 +327,68 @@ def reader_requests(
             counter_for(model),
             budget,
         )
-    return [reader_request(company, pages, numbers, quotes) for numbers in groups]
+    return groups
 
 
 # --- The rules implementation ------------------------------------------------------------
 
 
+def rendered_pages(messages: Sequence[Message]) -> list[tuple[int, str]]:
+    """The pages of a copy-mode reader prompt, read back from its ``--- Page n ---`` blocks
+    (consecutive numbers: each block runs to the next number's header)."""
+    user = next((m.content for m in messages if m.role == "user"), "")
+    first = re.search(r"\n\n--- Page (\d+) ---\n", user)
+    if first is None or _COPY_HEADER not in user[: first.start()]:
+        return []
+    pages: list[tuple[int, str]] = []
+    number, start = int(first.group(1)), first.end()
+    while True:
+        header = f"\n\n--- Page {number + 1} ---\n"
+        end = user.find(header, start)
+        if end < 0:
+            pages.append((number, user[start:]))
+            return pages
+        pages.append((number, user[start:end]))
+        number, start = number + 1, end + len(header)
+
+
+def rendered_catalogue(messages: Sequence[Message]) -> list[CatalogueEntry] | None:
+    """The sentences of a select-mode reader prompt (``[p2-s5] text`` lines); None in copy
+    mode."""
+    user = next((m.content for m in messages if m.role == "user"), "")
+    head, found, listing = user.partition(f"{_SELECT_HEADER}\n\n")
+    if not found or not head.startswith("Entreprise : "):
+        return None
+    entries = []
+    for line in listing.split("\n"):
+        match = re.fullmatch(r"\[(p(\d+)-s\d+)\] (.*)", line)
+        if match is not None:
+            entries.append(CatalogueEntry(match[1], int(match[2]), match[3]))
+    return entries
+
+
 def rules_reader(request: Request) -> str:
-    """The rules reader: sentences with a risk cue, copied from the pages of the payload.
+    """The rules reader: sentences with a risk cue, read from the prompt as a model sees it
+    (the pages in copy mode, the sentence catalogue in select mode).
 
     Per category, the sentences with the most cues are kept (at most ``MAX_PER_CATEGORY``,
     earlier pages first on a tie), then listed in reading order.
     """
-    candidates: list[tuple[str, int, int, int, str]] = []  # category, hits, page, start, quote
-    for page in request.payload.get("pages", []):
-        number, text = int(page["page"]), str(page["text"])
-        for sentence in page_sentences(text):
-            found = classify_sentence(sentence.text)
+    entries = rendered_catalogue(request.messages)
+    # category, hits, page, position on the page, quote
+    candidates: list[tuple[str, int, int, int, str]] = []
+    if entries is None:
+        for number, text in rendered_pages(request.messages):
+            for sentence in page_sentences(text):
+                found = classify_sentence(sentence.text)
+                if found is not None:
+                    quote = sentence.quote()
+                    candidates.append((found[0], found[1], number, sentence.start, quote))
+    else:
+        for index, entry in enumerate(entries):
+            found = classify_sentence(entry.text)
             if found is not None:
-                category, hits = found
-                candidates.append((category, hits, number, sentence.start, sentence.quote()))
+                candidates.append((found[0], found[1], entry.page, index, entry.text))
     kept: list[tuple[str, int, int, int, str]] = []
     for category in CATEGORIES:
         ranked = sorted(
@@ -312,16 +396,15 @@ def rules_reader(request: Request) -> str:
         )
         kept += ranked[:MAX_PER_CATEGORY]
     kept.sort(key=lambda c: (c[2], c[3]))
-    entries = catalogue_of(request.payload)
     if entries is not None:  # selection mode: the id of each kept sentence
-        ids = {(e.page, e.text): e.id for e in entries.values()}
+        ids = {(e.page, e.text): e.id for e in entries}
         picked = [{"category": c[0], "sentence": ids[(c[2], c[4])]} for c in kept]
         return json.dumps({"signals": picked}, ensure_ascii=False)
     signals = [{"category": c[0], "quote": c[4], "page": c[2]} for c in kept]
     return json.dumps({"signals": signals}, ensure_ascii=False)
 
 
-# --- The quote check and the loop --------------------------------------------------------
+# --- The quote check and the role --------------------------------------------------------
 
 
 def _screen(value: object, checker: QuoteChecker) -> _Screened:
@@ -354,54 +437,36 @@ def _screen(value: object, checker: QuoteChecker) -> _Screened:
     return _Screened(tuple(verified), tuple(rejected))
 
 
-def _parsed(request: Request, completion: Completion) -> tuple[object | None, tuple[Defect, ...]]:
-    """The answer as copy-mode data (a selection resolved to its sentences), or defects."""
-    schema = request.response_schema or READER_SCHEMA
-    parsed = parse_model_json(completion.text, schema, finish_reason=completion.finish_reason)
-    if not parsed.ok:
-        return None, parsed.defects
-    entries = catalogue_of(request.payload)
-    return (parsed.value if entries is None else resolve_selection(parsed.value, entries)), ()
+def _check_reader(given: ReaderInput, value: object) -> Checked[_Screened]:
+    """Every quote checked on its page (a selection resolved to its sentences first): the
+    verified signals are kept, one defect per failed quote (partial acceptance)."""
+    if given.quotes == "select":
+        value = resolve_selection(value, {e.id: e for e in given.entries()})
+    screened = _screen(value, given.checker or QuoteChecker(given.pages))
+    return Checked.partial(
+        screened, tuple(signal.defect(index) for index, signal in screened.rejected)
+    )
 
 
-def _parse(request: Request, completion: Completion) -> object | None:
-    return _parsed(request, completion)[0]
+READER: Role[ReaderInput, _Screened] = Role(
+    task=READER_TASK,
+    render=_render_reader,
+    schema=_reader_schema,
+    check=_check_reader,
+    rules=rules_reader,
+    max_new_tokens=READER_MAX_NEW_TOKENS,
+    options=lambda given: RoleOptions(subject=given.company),
+)
 
 
-def _signal_check(
-    request: Request, checker: QuoteChecker
-) -> Callable[[Completion], Checked[_Screened]]:
-    """The loop's check: accept only an answer whose every quote is verified."""
-
-    def check(completion: Completion) -> Checked[_Screened]:
-        value, defects = _parsed(request, completion)
-        if value is None:
-            return Checked.reject(*defects)
-        screened = _screen(value, checker)
-        if screened.rejected:
-            return Checked.reject(*(signal.defect(index) for index, signal in screened.rejected))
-        return Checked.accept(screened)
-
-    return check
-
-
-def _read_chunk(model: Model, request: Request, checker: QuoteChecker) -> Reading:
-    result = ask_verified(model, request, _signal_check(request, checker))
-    first = result.attempts[0].completion if result.attempts else None
-    first_value = _parse(request, first) if first is not None else None
-    first_rejected = len(_screen(first_value, checker).rejected) if first_value is not None else 0
-    if result.status is LoopStatus.VALID and result.value is not None:
-        return Reading(result.value.verified, (), first_rejected, len(result.attempts))
-    # Refused: keep the verified signals of the last answer that parsed, drop the rest.
-    for attempt in reversed(result.attempts):
-        value = _parse(request, attempt.completion) if attempt.completion is not None else None
-        if value is not None:
-            screened = _screen(value, checker)
-            dropped = tuple(signal for _, signal in screened.rejected)
-            return Reading(
-                screened.verified, dropped, first_rejected, len(result.attempts), result.defects
-            )
-    return Reading((), (), first_rejected, len(result.attempts), result.defects)
+def _read_chunk(model: Model, given: ReaderInput) -> Reading:
+    result = READER.ask(model, given)
+    first = result.attempts[0].kept if result.attempts else None
+    first_rejected = len(first.rejected) if isinstance(first, _Screened) else 0
+    kept = result.partial
+    verified = kept.verified if kept is not None else ()
+    dropped = tuple(s for _, s in kept.rejected) if kept is not None else ()
+    return Reading(verified, dropped, first_rejected, len(result.attempts), result.defects)
 
 
 def read_signals(
@@ -417,8 +482,8 @@ def read_signals(
     verified signals (in page order) and count the dropped ones. ``quotes="select"`` asks
     for sentence ids from a catalogue instead of copied quotes (same checks after)."""
     checker = checker or QuoteChecker(pages)
-    requests = reader_requests(company, pages, max_chars=max_chars, model=model, quotes=quotes)
-    readings = [_read_chunk(model, request, checker) for request in requests]
+    groups = _groups(company, pages, max_chars=max_chars, model=model, quotes=quotes)
+    readings = [_read_chunk(model, _input(company, pages, n, quotes, checker)) for n in groups]
     verified: dict[tuple[int, int, int], VerifiedSignal] = {}
     for reading in readings:
         for signal in reading.verified:

@@ -1,9 +1,9 @@
 """The rules engine of workflow 1: the reader and writer roles as deterministic handlers.
 
-Each handler reads only its request's payload (the page texts for the reader, the facts
-for the writer), never gold labels, and answers the JSON an LLM would, checked by the same
-verifiers. Its outputs are labelled ``engine: rules``.
-"""
+Each handler reads only its request's rendered messages, as a model sees them (the pages or
+the sentence catalogue for the reader, the fact lines for the writer), never gold labels,
+and answers the JSON an LLM would, checked by the same verifiers. Its outputs are labelled
+``engine: rules``."""
 
 from __future__ import annotations
 

@@ -22,7 +22,6 @@ __all__ = [
     "SELECT_SYSTEM",
     "CatalogueEntry",
     "catalogue",
-    "catalogue_of",
     "catalogue_text",
     "resolve_selection",
     "selection_schema",
@@ -98,15 +97,6 @@ def selection_schema(entries: Sequence[CatalogueEntry]) -> dict[str, Any]:
         "required": ["signals"],
         "additionalProperties": False,
     }
-
-
-def catalogue_of(payload: Mapping[str, Any]) -> dict[str, CatalogueEntry] | None:
-    """The catalogue a selection request carries in its payload; None in copy mode."""
-    raw = payload.get("sentences")
-    if payload.get("quotes") != "select" or not isinstance(raw, list):
-        return None
-    entries = (CatalogueEntry(str(e["id"]), int(e["page"]), str(e["text"])) for e in raw)
-    return {e.id: e for e in entries}
 
 
 def resolve_selection(value: object, entries: Mapping[str, CatalogueEntry]) -> dict[str, Any]:

@@ -4,8 +4,9 @@ The writer (an LLM, or the French template writer :func:`rules_writer`) sees the
 one company and nothing else, and answers ``{"paragraphs": [{"text", "sources"}]}``. The
 memo check of :mod:`preuve.core.memocheck` runs on every answer: each paragraph cites known
 facts, and each number in it comes from the facts *it cites*, sign included. Defects go
-back once (the loop of :mod:`preuve.models.loop`); a memo still defective is REFUSED and
-kept with its defects, never shown as verified.
+back once (the role :data:`WRITER`, run by the one driver of :mod:`preuve.models.role`); a
+memo still defective is REFUSED and kept with its defects, never shown as verified. The
+rules writer reads the facts back from the prompt; the request carries no payload.
 
 What the check cannot see is stated with every memo (:data:`KNOWN_LIMITS`).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -22,23 +23,25 @@ from typing import Any
 from preuve.core.claims import DIMENSIONS, ClaimRecord, review_claims
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
-from preuve.core.facts import Fact, render_facts
-from preuve.core.jsonout import parse_model_json
+from preuve.core.facts import Fact, parse_facts, render_facts
 from preuve.core.memocheck import Paragraph, check_memo, parse_memo
 from preuve.core.numbers import Locale
 from preuve.io.records import dump_records
 from preuve.memo.cues import CATEGORY_LABELS, classify_sentence
 from preuve.memo.english import CATEGORY_LABELS_EN, WRITER_SYSTEM_EN
-from preuve.models.base import Completion, Message, Model, Request
-from preuve.models.loop import Checked, LoopStatus, ask_verified
+from preuve.models.base import Message, Model, Request
+from preuve.models.loop import Checked, LoopStatus
+from preuve.models.role import Role, RoleOptions
 
 __all__ = [
     "KNOWN_LIMITS",
     "MEMO_SCHEMA",
+    "WRITER",
     "WRITER_SYSTEM",
     "WRITER_TASK",
     "MemoOutcome",
     "MemoStatus",
+    "rendered_facts",
     "rules_writer",
     "write_memo",
     "writer_request",
@@ -157,34 +160,40 @@ def _claim_dict(claim: ClaimRecord) -> dict[str, Any]:
     return {"claim": claim.claim, **{d: claim.status(d) for d in DIMENSIONS}}
 
 
+@dataclass(frozen=True, slots=True)
+class WriterInput:
+    """What the writer is given: one company's facts, its years (latest first), the memo's
+    language."""
+
+    company: str
+    facts: tuple[Fact, ...]
+    years: tuple[int, ...]
+    locale: Locale = Locale.FR
+
+
+def _render_writer(given: WriterInput) -> tuple[Message, ...]:
+    years = ", ".join(map(str, given.years))
+    if given.locale is Locale.EN:
+        user = f"Company: {given.company}\nYears: {years}\n\nFacts:\n{render_facts(given.facts)}"
+        return (Message("system", WRITER_SYSTEM_EN), Message("user", user))
+    user = (
+        f"Entreprise : {given.company}\nExercices : {years}\n\nFaits :\n{render_facts(given.facts)}"
+    )
+    return (Message("system", WRITER_SYSTEM), Message("user", user))
+
+
+def _writer_input(
+    company: str, facts: Sequence[Fact], years: Iterable[int], locale: Locale
+) -> WriterInput:
+    year_list = sorted({int(y) for y in years}, reverse=True)
+    return WriterInput(company, tuple(facts), tuple(year_list), locale)
+
+
 def writer_request(
     company: str, facts: Sequence[Fact], years: Iterable[int], locale: Locale = Locale.FR
 ) -> Request:
-    """The writer's request: the facts as lines (messages) and as data (payload)."""
-    year_list = sorted({int(y) for y in years}, reverse=True)
-    english = locale is Locale.EN
-    user = (
-        f"Company: {company}\nYears: {', '.join(map(str, year_list))}\n\n"
-        f"Facts:\n{render_facts(facts)}"
-        if english
-        else f"Entreprise : {company}\nExercices : {', '.join(map(str, year_list))}\n\n"
-        f"Faits :\n{render_facts(facts)}"
-    )
-    system = WRITER_SYSTEM_EN if english else WRITER_SYSTEM
-    payload: dict[str, Any] = {
-        "company": company,
-        "years": year_list,
-        "facts": [{"id": f.id, "text": f.text} for f in facts],
-    }
-    if english:
-        payload["language"] = "en"
-    return Request(
-        messages=(Message("system", system), Message("user", user)),
-        task=WRITER_TASK,
-        payload=payload,
-        response_schema=memo_schema(tuple(f.id for f in facts)),
-        max_new_tokens=2048,
-    )
+    """The writer's request: the facts as ``[ID] text`` lines, nothing else."""
+    return WRITER.request(_writer_input(company, facts, years, locale))
 
 
 def memo_schema(fact_ids: Sequence[str]) -> dict[str, Any]:
@@ -274,15 +283,26 @@ def _own_text(fact_text: str, company: str) -> str:
     return fact_text[len(prefix) :] if fact_text.startswith(prefix) else fact_text
 
 
+def rendered_facts(messages: Sequence[Message]) -> tuple[str, bool, list[Fact]]:
+    """The company, whether the memo is in English, and the facts of a writer prompt, read
+    back from it as a model sees it (:func:`~preuve.core.facts.parse_facts`)."""
+    user = next((m.content for m in messages if m.role == "user"), "")
+    english = user.startswith("Company: ")
+    first, _, rest = user.partition("\n")
+    company = first.removeprefix("Company: " if english else "Entreprise : ")
+    _, _, listing = rest.partition("\n\nFacts:\n" if english else "\n\nFaits :\n")
+    return company, english, parse_facts(listing, source="the writer prompt")
+
+
 def rules_writer(request: Request) -> str:
     """The template writer: it copies every number as written in the fact it cites (signs
-    included), one paragraph for the ratios, one for the alerts, one per quoted signal."""
-    company = str(request.payload.get("company", ""))
-    english = request.payload.get("language") == "en"
+    included), one paragraph for the ratios, one for the alerts, one per quoted signal. It
+    reads the facts from the prompt (:func:`rendered_facts`)."""
+    company, english, given = rendered_facts(request.messages)
     ratios_text, alerts_text, others_text, nothing = _WORDS["en" if english else "fr"]
     ratio_sentence = _ratio_sentence_en if english else _ratio_sentence
     quote_sentence = _quote_sentence_en if english else _quote_sentence
-    facts = [(str(f["id"]), _own_text(str(f["text"]), company)) for f in request.payload["facts"]]
+    facts = [(f.id, _own_text(f.text, company)) for f in given]
     ratios = [(i, t) for i, t in facts if i.startswith("R-")]
     alerts = [(i, t) for i, t in facts if i.startswith("A-")]
     quotes = [(i, t) for i, t in facts if i.startswith("Q-")]
@@ -311,27 +331,27 @@ def rules_writer(request: Request) -> str:
 # --- The memo check and the loop ----------------------------------------------------------
 
 
-def _parse(completion: Completion) -> tuple[tuple[Paragraph, ...] | None, tuple[Defect, ...]]:
-    parsed = parse_model_json(completion.text, MEMO_SCHEMA, finish_reason=completion.finish_reason)
-    if not parsed.ok:
-        return None, parsed.defects
+def _check_writer(given: WriterInput, value: object) -> Checked[tuple[Paragraph, ...]]:
+    """The memo check on a parsed answer; a defective memo is kept with its defects (shown
+    as refused, never as verified)."""
     try:
-        return tuple(parse_memo(parsed.value)), ()
+        paragraphs = tuple(parse_memo(value))
     except InputError as err:
-        return None, (Defect("schema", err.one_line()),)
+        return Checked.reject(Defect("schema", err.one_line()))
+    found = check_memo(paragraphs, given.facts, locale=given.locale, years=given.years)
+    return Checked.partial(paragraphs, tuple(found))
 
 
-def _memo_check(
-    facts: Sequence[Fact], years: Sequence[int], locale: Locale
-) -> Callable[[Completion], Checked[tuple[Paragraph, ...]]]:
-    def check(completion: Completion) -> Checked[tuple[Paragraph, ...]]:
-        paragraphs, defects = _parse(completion)
-        if paragraphs is None:
-            return Checked.reject(*defects)
-        found = check_memo(paragraphs, facts, locale=locale, years=years)
-        return Checked.reject(*found) if found else Checked.accept(paragraphs)
-
-    return check
+WRITER: Role[WriterInput, tuple[Paragraph, ...]] = Role(
+    task=WRITER_TASK,
+    render=_render_writer,
+    schema=lambda given: memo_schema(tuple(f.id for f in given.facts)),
+    answer_schema=lambda _: MEMO_SCHEMA,
+    check=_check_writer,
+    rules=rules_writer,
+    max_new_tokens=2048,
+    options=lambda given: RoleOptions(subject=given.company),
+)
 
 
 def write_memo(
@@ -343,30 +363,19 @@ def write_memo(
 ) -> MemoOutcome:
     """Ask the writer, check the memo, send the defects back once, then verify or refuse.
     ``locale``: the memo's language (the report's; French by default)."""
-    year_list = sorted({int(y) for y in years}, reverse=True)
-    request = writer_request(company, facts, year_list, locale)
-    result = ask_verified(model, request, _memo_check(facts, year_list, locale))
+    given = _writer_input(company, facts, years, locale)
+    result = WRITER.ask(model, given)
     first_defects = result.attempts[0].defects if result.attempts else ()
+    defects: tuple[Defect, ...] = ()
     if result.status is LoopStatus.VALID and result.value is not None:
-        return MemoOutcome(
-            MemoStatus.VERIFIED,
-            result.value,
-            (),
-            first_defects,
-            len(result.attempts),
-            _claims(result.value, facts, locale),
-        )
-    shown: tuple[Paragraph, ...] = ()
-    for attempt in reversed(result.attempts):
-        if attempt.completion is not None:
-            paragraphs, _ = _parse(attempt.completion)
-            if paragraphs is not None:
-                shown = paragraphs
-                break
+        status, shown = MemoStatus.VERIFIED, result.value
+    else:
+        refused = MemoStatus.ERROR if result.status is LoopStatus.ERROR else MemoStatus.REFUSED
+        status, shown, defects = refused, result.partial or (), result.defects
     return MemoOutcome(
-        MemoStatus.ERROR if result.status is LoopStatus.ERROR else MemoStatus.REFUSED,
+        status,
         shown,
-        result.defects,
+        defects,
         first_defects,
         len(result.attempts),
         _claims(shown, facts, locale),

@@ -5,8 +5,11 @@ deals with HTTP, tokenizers or retries. Backends: ``openai`` (any OpenAI-compati
 endpoint), ``hf`` (local transformers, optional extra; import it from
 ``preuve.models.hf``), ``rules`` (the offline default), replay of recorded calls, and the
 test doubles :class:`ScriptedModel` and :class:`FunctionModel`. Wrappers add what every
-call needs: a journal, budgets, recording, per-endpoint limits; :func:`ask_verified` is
-the ask → check → re-ask once → accept or refuse loop.
+call needs: a journal, budgets, recording, per-endpoint limits. A role
+(:class:`preuve.models.role.Role`) declares one step once (prompt, schema, check, rules
+implementation reading the rendered prompt); its driver, :func:`verification_flow` /
+:func:`ask_verified`, is the ask → check → re-ask once → accept, keep what verified, or
+refuse loop.
 """
 
 from __future__ import annotations

@@ -39,14 +39,18 @@ class Message:
 class Request:
     """What a role asks a model.
 
-    ``task`` names the role's step (e.g. ``"memo.reader"``); ``payload`` carries the same
-    input as the messages, as plain data, for the deterministic ``rules`` engine (an LLM
-    backend reads only ``messages``). ``response_schema`` is a JSON Schema the answer must
-    follow, sent to endpoints that support structured output.
+    ``task`` names the role's step (e.g. ``"memo.reader"``). Every backend, the ``rules``
+    engine included, reads its input from ``messages`` (:mod:`preuve.models.role`).
+    ``payload`` is empty except for the roles whose rules implementation needs more than
+    a model is shown, each saying why (``docs/architecture.md``, "Role"). ``subject`` names
+    what the request is about (a company, a document) for progress lines; no backend reads
+    it. ``response_schema`` is a JSON Schema the answer must follow, sent to endpoints that
+    support structured output.
     """
 
     messages: tuple[Message, ...]
     task: str = ""
+    subject: str = ""
     payload: Mapping[str, Any] = field(default_factory=dict)
     response_schema: Mapping[str, Any] | None = None
     max_new_tokens: int = 384

@@ -8,7 +8,10 @@ that arrived; on the first request, the flow raises it); it returns a
 :class:`LoopResult`. :func:`ask_verified` is the thin synchronous driver that sends each
 request to a model. Tests can drive the flow by hand, with no model at all.
 
-The checker is plain code: ``check(completion) -> Checked[T]``, a value or defects. A
+The checker is plain code: ``check(completion) -> Checked[T]``, a value or defects, or
+both: a *partial* answer (what verified, and defects for what did not). Only an answer
+without defects is VALID; after a refusal, :attr:`LoopResult.partial` is the value of the
+last answer that parsed, so a role keeps what verified and counts the rest. A
 generation that stopped on length is never checked: it is INVALID (defect ``truncated``)
 even when its prefix parses. The re-ask appends the model's own answer and a user message
 listing the defects, one per line, so the model can fix exactly those.
@@ -49,7 +52,8 @@ REASK_OUTRO = (
 
 @dataclass(frozen=True, slots=True)
 class Checked(Generic[T]):
-    """What a checker returns: a value when there is no defect, else the defects."""
+    """What a checker returns: a value when there is no defect, else the defects; both when
+    an answer is partly good (:meth:`partial`: the value holds what verified)."""
 
     value: T | None = None
     defects: tuple[Defect, ...] = ()
@@ -63,6 +67,12 @@ class Checked(Generic[T]):
         if not defects:
             raise ValueError("a rejection needs at least one defect")
         return cls(defects=defects)
+
+    @classmethod
+    def partial(cls, value: T, defects: tuple[Defect, ...]) -> Checked[T]:
+        """``value`` (what verified) when ``defects`` is empty, else ``value`` kept beside
+        the defects: the answer is refused, its verified part survives the refusal."""
+        return cls(value=value, defects=defects)
 
     @property
     def ok(self) -> bool:
@@ -81,12 +91,14 @@ class LoopStatus(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """One request sent, and what came back: a completion with its defects, or an error."""
+    """One request sent, and what came back: a completion with its defects, or an error;
+    ``kept`` is the value the check drew from the answer (None when it did not parse)."""
 
     request: Request
     completion: Completion | None
     defects: tuple[Defect, ...]
     error: str = ""
+    kept: object | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +134,15 @@ class LoopResult(Generic[T]):
     def defects(self) -> tuple[Defect, ...]:
         """The defects of the last attempt (empty when VALID)."""
         return self.attempts[-1].defects if self.attempts else ()
+
+    @property
+    def partial(self) -> T | None:
+        """The accepted value, else the value of the last answer that parsed (kept with its
+        defects: the partial acceptance of a refused answer), else None."""
+        if self.value is not None:
+            return self.value
+        kept = next((a.kept for a in reversed(self.attempts) if a.kept is not None), None)
+        return cast(T | None, kept)
 
     def unwrap(self) -> T:
         """The accepted value, or a one-line VerificationError with the last defects."""
@@ -197,10 +218,10 @@ def verification_flow(
         else:
             checked = _defects_of(current, outcome, check)
             if checked.ok:
-                attempts.append(Attempt(current, outcome, ()))
+                attempts.append(Attempt(current, outcome, (), kept=checked.value))
                 done = tuple(attempts)
                 return LoopResult(LoopStatus.VALID, checked.value, done, Usage.of(done))
-            attempt = Attempt(current, outcome, checked.defects)
+            attempt = Attempt(current, outcome, checked.defects, kept=checked.value)
         attempts.append(attempt)
         current = _next_request(request, attempt)
     done = tuple(attempts)

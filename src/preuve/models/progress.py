@@ -1,14 +1,13 @@
 """Progress on long work: a live line per model call and a bar per workflow step, on stderr.
 
 :class:`ProgressModel` wraps a backend: while a call runs, a line shows its role (the
-request's task), its document (``payload["company"]``, ``["document"]`` or ``["doc_id"]``
-when the workflow gives one), the tokens generated so far (backends that stream tokens
-report them through :func:`token_listener`; others at the end), tokens per second and the
-elapsed time. :func:`step` is a bar for a workflow step (``memo 1/3 reports``). On a
-terminal the line is redrawn in place twice a second; elsewhere (a log, CI) one line is
-written when each call ends and when a step advances, so logs stay readable. Nothing is
-written to stdout: JSON output stays clean. ``--quiet`` builds no progress at all.
-"""
+request's task), its document (the request's ``subject``, when the workflow gives one), the
+tokens generated so far (backends that stream tokens report them through
+:func:`token_listener`; others at the end), tokens per second and the elapsed time.
+:func:`step` is a bar for a workflow step (``memo 1/3 reports``). On a terminal the line is
+redrawn in place twice a second; elsewhere (a log, CI) one line is written when each call
+ends and when a step advances, so logs stay readable. Nothing is written to stdout: JSON
+output stays clean. ``--quiet`` builds no progress at all."""
 
 from __future__ import annotations
 
@@ -32,7 +31,6 @@ __all__ = [
 ]
 
 REFRESH_SECONDS = 0.5
-_DOCUMENT_KEYS = ("document", "doc_id", "company", "dossier")
 _BAR_WIDTH = 20
 
 # Set by ProgressModel around a call; a backend that streams calls it with each token.
@@ -114,11 +112,7 @@ class ProgressSink:
 
 
 def _document_of(request: Request) -> str:
-    for key in _DOCUMENT_KEYS:
-        value = request.payload.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return ""
+    return request.subject
 
 
 class ProgressModel:

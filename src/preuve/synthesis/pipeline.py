@@ -42,11 +42,9 @@ from preuve.models.base import Completion, Model, ModelIdentity, Request
 from preuve.models.journal import Journal, JournaledModel
 from preuve.models.loop import (
     Attempt,
-    Checked,
     LoopResult,
     LoopStatus,
     VerificationFlow,
-    verification_flow,
 )
 from preuve.models.pool import complete_many
 from preuve.models.rules import RulesModel
@@ -72,7 +70,7 @@ from preuve.synthesis.findings import (
     synthesis_from_dict,
     synthesis_to_dict,
 )
-from preuve.synthesis.lexicon import Lexicon, extended_lexicon
+from preuve.synthesis.lexicon import extended_lexicon
 from preuve.synthesis.planner import (
     PLANNER_TASK,
     complete_coverage,
@@ -88,14 +86,14 @@ from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.sizing import merge_findings, scope_groups
 from preuve.synthesis.sources import checkers_of
 from preuve.synthesis.subagent import (
+    SUBAGENT,
     SUBAGENT_TASK,
-    check_findings,
+    SubagentInput,
     finding_from_dict,
     finding_from_result,
     finding_to_dict,
     not_investigated,
     rules_findings,
-    subagent_request,
 )
 from preuve.synthesis.synthesizer import (
     SYNTHESIZER_TASK,
@@ -344,17 +342,6 @@ def _run_from(data: Mapping[str, Any]) -> SynthesisRun:
     )
 
 
-def _checker(
-    task: SubTask, documents: Sequence[DossierDocument], lexicon: Lexicon
-) -> Callable[[Completion], Checked[Finding]]:
-    checkers = checkers_of(documents)  # each document normalized once for both attempts
-
-    def check(completion: Completion) -> Checked[Finding]:
-        return check_findings(completion, task, documents, checkers, lexicon)
-
-    return check
-
-
 @dataclass(frozen=True, slots=True)
 class _Call:
     """One sub-agent call where the executor runs it; a refusal comes back as a value."""
@@ -464,16 +451,21 @@ def _investigate(
         tuple(d for d in (dossier.get(i) for i in t.scope) if d is not None) for t in plan.subtasks
     ]
 
-    def request(task: SubTask, documents: Sequence[DossierDocument]) -> Request:
-        return subagent_request(
+    def given(task: SubTask, documents: Sequence[DossierDocument]) -> SubagentInput:
+        return SubagentInput(
             task,
-            documents,
+            tuple(documents),
             dossier.question,
-            products,
+            tuple(products),
             catalogue=dossier.documents,
             aliases=product_aliases(dossier.question, products),
             lexicon=dossier.lexicon,
+            checkers=checkers_of(documents),  # each normalized once for both attempts
+            lexicon_object=lexicon,
         )
+
+    def request(task: SubTask, documents: Sequence[DossierDocument]) -> Request:
+        return SUBAGENT.request(given(task, documents))
 
     # each sub-task's documents in as many requests as the model's window needs (sizing.py)
     parts = [
@@ -481,9 +473,7 @@ def _investigate(
         for index, (task, documents) in enumerate(zip(plan.subtasks, scopes, strict=True))
         for group in scope_groups(model, documents, partial(request, task))
     ]
-    flows = [
-        verification_flow(request(task, g), _checker(task, g, lexicon)) for _, task, g in parts
-    ]
+    flows = [SUBAGENT.flow(given(task, g)) for _, task, g in parts]
     found: list[list[Finding]] = [[] for _ in plan.subtasks]
     calls = []
     driven = _drive(model, flows, concurrency, remote)
@@ -492,7 +482,7 @@ def _investigate(
         if isinstance(result, BudgetError):
             found[index].append(not_investigated(task, result.one_line(), read))
             continue
-        found[index].append(finding_from_result(task, result, read, group, lexicon))
+        found[index].append(finding_from_result(task, result, read))
         calls.append(RoleCall.of(SUBAGENT_TASK, result, task.id))
     findings = [merge_findings(task, f) for task, f in zip(plan.subtasks, found, strict=True)]
     return tuple(findings), tuple(calls)

@@ -5,12 +5,13 @@ Two implementations answer the same JSON schema (:data:`PLAN_SCHEMA`)::
     {"subtasks": [{"id": "performance", "question": "...", "scope": ["doc-02", "doc-06"]}]}
 
 - *rules* (:func:`rules_plan`, the offline default): reads the request's payload (question,
-  documents, products). The sub-tasks are the criteria the question itself names
-  (:func:`criteria`: its enumerated segments, each with its content words and the synonyms
-  of the lexicon concept it names); each relevant document goes to the criterion whose
-  terms it carries most (its title counting three times); relevant documents that carry
-  none form a last sub-task. A document is relevant when it names a product of the
-  question, has a criterion in its title, or shares at least two content words with the
+  documents, products; the prompt does not carry them whole: its listing shows
+  each document's opening, see :data:`PLANNER`). The sub-tasks are the criteria the question
+  itself names (:func:`criteria`: its enumerated segments, each with its content words and
+  the synonyms of the lexicon concept it names); each relevant document goes to the
+  criterion whose terms it carries most (its title counting three times); relevant documents
+  that carry none form a last sub-task. A document is relevant when it names a product of
+  the question, has a criterion in its title, or shares at least two content words with the
   question; others are left out with that reason. No word of a bundled question is in the
   code: function and question words are data (:mod:`preuve.synthesis.lexicon`).
 - *LLM*: the same schema, asked with the list of documents (id, date, type, title, opening
@@ -37,18 +38,20 @@ from functools import lru_cache
 from typing import Any
 
 from preuve.core.defects import Defect
-from preuve.core.jsonout import parse_model_json
 from preuve.models.base import Completion, Message, Model, Request
-from preuve.models.loop import Checked, LoopResult, ask_verified
+from preuve.models.loop import Checked, LoopResult
+from preuve.models.role import Role, RoleOptions, checked_answer
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.findings import Plan, SubTask
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, extended_lexicon, fold, fold1
 from preuve.synthesis.statements import mentions, product_mentions, stem, term_pattern
 
 __all__ = [
+    "PLANNER",
     "PLANNER_TASK",
     "PLAN_SCHEMA",
     "Criterion",
+    "PlannerInput",
     "check_plan",
     "checked_object",
     "complete_coverage",
@@ -670,9 +673,16 @@ def _preview(text: str) -> str:
     return flat if len(flat) <= _PREVIEW_CHARS else flat[: _PREVIEW_CHARS - 1] + "…"
 
 
-def planner_request(dossier: Dossier, products: Sequence[str]) -> Request:
-    """The planner's request: documents listed in the messages, the same as data in the
-    payload (with the full texts, for the rules engine)."""
+@dataclass(frozen=True, slots=True)
+class PlannerInput:
+    """The planner's input: the dossier and the products its question compares."""
+
+    dossier: Dossier
+    products: tuple[str, ...]
+
+
+def _render_planner(given: PlannerInput) -> tuple[Message, ...]:
+    dossier, products = given.dossier, given.products
     listing = "\n".join(
         f"- {d.id} | {d.date.isoformat()} | {d.source_type.value} | {d.title} | {_preview(d.text)}"
         for d in dossier.documents
@@ -682,8 +692,16 @@ def planner_request(dossier: Dossier, products: Sequence[str]) -> Request:
         f"Question:\n{dossier.question}\n{named}\n"
         f"Documents (id | date | type | title | opening):\n{listing}"
     )
+    return (Message("system", _SYSTEM), Message("user", user))
+
+
+def _planner_payload(given: PlannerInput) -> dict[str, Any]:
+    """The full texts (and what is derived from them) for the rules planner: the prompt
+    shows each document's opening only, since the planner's request is not split and the
+    whole dossier would not fit a model's window."""
+    dossier, products = given.dossier, given.products
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
-    payload = {
+    return {
         "question": dossier.question,
         "products": list(products),
         "lexicon": dict(dossier.lexicon),
@@ -700,13 +718,12 @@ def planner_request(dossier: Dossier, products: Sequence[str]) -> Request:
             for d in dossier.documents
         ],
     }
-    return Request(
-        messages=(Message("system", _SYSTEM), Message("user", user)),
-        task=PLANNER_TASK,
-        payload=payload,
-        response_schema=PLAN_SCHEMA,
-        max_new_tokens=1024,
-    )
+
+
+def planner_request(dossier: Dossier, products: Sequence[str]) -> Request:
+    """The planner's request (:data:`PLANNER`): documents listed in the messages, the same
+    as data in the payload (with the full texts, for the rules engine)."""
+    return PLANNER.request(PlannerInput(dossier, tuple(products)))
 
 
 def plan_from_dict(question: str, data: Mapping[str, Any]) -> Plan:
@@ -747,20 +764,28 @@ def _plan_defects(data: Mapping[str, Any], known: frozenset[str]) -> list[Defect
     return defects
 
 
+def _check_plan(value: Any, question: str, known: frozenset[str]) -> Checked[Plan]:
+    defects = _plan_defects(value, known)
+    return Checked.reject(*defects) if defects else Checked.accept(plan_from_dict(question, value))
+
+
 def check_plan(completion: Completion, question: str, known_ids: Iterable[str]) -> Checked[Plan]:
     """Parse and check a planner answer: schema, known doc ids, distinct sub-task ids."""
-    parsed = parse_model_json(completion.text, PLAN_SCHEMA, finish_reason=completion.finish_reason)
-    if not parsed.ok or not isinstance(parsed.value, dict):
-        return Checked.reject(*parsed.defects)
-    defects = _plan_defects(parsed.value, frozenset(known_ids))
-    if defects:
-        return Checked.reject(*defects)
-    return Checked.accept(plan_from_dict(question, parsed.value))
+    known = frozenset(known_ids)
+    return checked_answer(completion, PLAN_SCHEMA, lambda v: _check_plan(v, question, known))
+
+
+PLANNER: Role[PlannerInput, Plan] = Role(
+    task=PLANNER_TASK,
+    render=_render_planner,
+    schema=lambda _: PLAN_SCHEMA,
+    check=lambda g, v: _check_plan(v, g.dossier.question, frozenset(g.dossier.ids)),
+    rules=rules_plan,
+    max_new_tokens=1024,
+    options=lambda g: RoleOptions(payload=_planner_payload(g)),
+)
 
 
 def make_plan(dossier: Dossier, model: Model, products: Sequence[str]) -> LoopResult[Plan]:
     """Ask the planner, check the plan in code, re-ask once, then accept or refuse."""
-    request = planner_request(dossier, products)
-    return ask_verified(
-        model, request, lambda completion: check_plan(completion, dossier.question, dossier.ids)
-    )
+    return PLANNER.ask(model, PlannerInput(dossier, tuple(products)))

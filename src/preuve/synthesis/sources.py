@@ -4,9 +4,11 @@ A sub-agent answer cites, for every source of a statement, the verbatim passage 
 document the statement rests on (``quote``). Code resolves it with the quote check of the
 core (:class:`~preuve.core.quotes.QuoteChecker`, the same three tiers as workflow 1: exact,
 normalized, lenient; never inside a word or a number) to a
-:class:`~preuve.core.evidence.Span`, then reads the value *inside that span*: every number
-of the value is a number of the passage, and a value without numbers has each of its words
-in the passage. A value found elsewhere in the document does not count.
+:class:`~preuve.core.evidence.Span`, then reads the value *inside that span* with the
+check workflow 3 uses for its claims (:func:`preuve.core.stated.value_outside`, the
+lexicon's yes/no words and cues as its data): every word of the value is a word of the
+passage and every number a number of it (or the value is written there as such). A value
+found elsewhere in the document does not count.
 
 :func:`screen_answer` sorts the defects of a parsed answer in two kinds:
 
@@ -20,22 +22,20 @@ in the passage. A value found elsewhere in the document does not count.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from preuve.core.defects import Defect
 from preuve.core.links import unsupported_links
-from preuve.core.numbers import detect_locale, extract_numbers
 from preuve.core.quotes import QuoteChecker
+from preuve.core.stated import YesNoCues, value_outside
 from preuve.synthesis.dossier import DossierDocument
 from preuve.synthesis.findings import RefusedStatement, Statement, StatementSource
-from preuve.synthesis.lexicon import Lexicon, default_lexicon, fold
+from preuve.synthesis.lexicon import Lexicon, default_lexicon
 
-__all__ = ["Screened", "checkers_of", "screen_answer", "value_outside"]
+__all__ = ["Screened", "checkers_of", "screen_answer", "yes_no_cues"]
 
 _SHOWN = 160
-_WORD = re.compile(r"[^\W_]+")
 COPY_FIX = (
     "copy, for each source, one passage of that document exactly as written (whole words,"
     " no summary, no two passages glued together) that states the value"
@@ -67,74 +67,28 @@ def _short(text: str, limit: int = _SHOWN) -> str:
     return flat if len(flat) <= limit else f"{flat[: limit - 1]}…"
 
 
-def _words(text: str) -> list[str]:
-    """The words and digit groups of ``text``, folded (case and accents aside)."""
-    return _WORD.findall(fold(text))
+def yes_no_cues(lexicon: Lexicon) -> YesNoCues:
+    """The lexicon's yes/no words and the cues of each answer, as the core check takes them
+    (:func:`preuve.core.stated.value_outside`)."""
+    answers = tuple((lexicon.yes_no or {}).values())
+    return YesNoCues(
+        yes=tuple(yes for yes, _ in answers),
+        no=tuple(no for _, no in answers),
+        affirm=(*lexicon.affirm_cues, *lexicon.passive_cues),
+        deny=lexicon.deny_cues,
+    )
 
 
-def _contains_as_written(passage: str, value: str) -> bool:
-    """True when the words and digit groups of ``value`` follow each other in ``passage``
-    (punctuation and spacing aside: ``Apache 2.0`` is in ``Apache-2.0``; ``20 ms`` is not
-    in ``120 ms``)."""
-    needle, words = _words(value), _words(passage)
-    size = len(needle)
-    return bool(needle) and any(words[i : i + size] == needle for i in range(len(words) - size + 1))
-
-
-def _has_cue(folded: str, cues: Sequence[str]) -> bool:
-    return any(re.search(rf"(?<![a-z0-9]){re.escape(cue)}(?![a-z0-9])", folded) for cue in cues)
-
-
-def _yes_no_outside(value: str, attribute: str, passage: str, lexicon: Lexicon) -> list[str] | None:
-    """For a yes/no value (the lexicon's words for them): what the passage does not hold —
-    a cue of that answer (the lexicon's affirm or passive cues for yes, its deny cues for
-    no) and a word of the attribute. None when the value is no yes/no word."""
-    answers = (lexicon.yes_no or {}).values()
-    key = fold(value).strip()
-    if key in {fold(yes) for yes, _ in answers}:
-        cues: tuple[str, ...] = (*lexicon.affirm_cues, *lexicon.passive_cues)
-    elif key in {fold(no) for _, no in answers}:
-        cues = lexicon.deny_cues
-    else:
-        return None
-    words = _words(passage)
-    if key in words:
-        return []  # written as such (a cell of a table row)
-    missing = [] if _has_cue(" ".join(fold(passage).split()), cues) else [f"no cue of {value!r}"]
-    named = [w for w in _words(attribute) if len(w) > 2]
-    if named and not any(w in words for w in named):
-        missing.append(f"nothing of {attribute!r}")
-    return missing
-
-
-def value_outside(
-    value: str, passage: str, lexicon: Lexicon | None = None, attribute: str = ""
-) -> list[str]:
-    """The parts of ``value`` not read in ``passage`` (empty: the value is read there).
-
-    A value is read in a passage when its words follow each other there
-    (:func:`_contains_as_written`),
-    or when each of its numbers is a number of the passage (compared by value, in the
-    passage's locale: ``2 400 tok/s`` in ``2400 tok/s``), or, for a value without numbers,
-    each of its words is a word of the passage (case and accents aside). A yes/no value
-    is read from the passage's cue of that answer and a word of its ``attribute``."""
-    lexicon = lexicon or default_lexicon()
-    yes_no = _yes_no_outside(value, attribute, passage, lexicon)
-    if yes_no is not None:
-        return yes_no
-    if _contains_as_written(passage, value):
-        return []
-    locale = detect_locale(passage)
-    numbers = extract_numbers(value, locale)
-    if numbers:
-        present = {m.value for m in extract_numbers(passage, locale)}
-        return [m.raw for m in numbers if m.value not in present]
-    words = set(_words(passage))
-    return [w for w in _words(value) if w not in words]
+def _full_text(document: DossierDocument | None) -> str:
+    return f"{document.title}\n{document.text}" if document is not None else ""
 
 
 def _resolve(
-    statement: Statement, where: str, checkers: Mapping[str, QuoteChecker], lexicon: Lexicon
+    statement: Statement,
+    where: str,
+    checkers: Mapping[str, QuoteChecker],
+    documents: Mapping[str, DossierDocument],
+    lexicon: Lexicon,
 ) -> tuple[Statement, list[Defect]]:
     """The statement with a span on each source, or the defects of the sources that fail."""
     label = f"{statement.subject} / {statement.attribute}"
@@ -156,7 +110,13 @@ def _resolve(
             code = f"quote_{result.verdict.value}"
             defects.append(Defect(code, f"{detail}; {COPY_FIX}", path=f"{path}.quote"))
             continue
-        missing = value_outside(value, result.span.quote, lexicon, statement.attribute)
+        missing = value_outside(
+            value,
+            [result.span.quote],
+            context=[_full_text(documents.get(source.doc_id))],
+            attribute=statement.attribute,
+            yes_no=yes_no_cues(lexicon),
+        )
         if missing:
             detail = (
                 f"{label}: {', '.join(missing)} of the value {value!r} is not in the passage"
@@ -213,7 +173,7 @@ def screen_answer(
         if scope:
             answer_defects += scope
             continue
-        resolved, defects = _resolve(statement, where, checkers, lexicon)
+        resolved, defects = _resolve(statement, where, checkers, by_id, lexicon)
         if defects:
             refused.append(RefusedStatement(statement, tuple(defects)))
         else:

@@ -24,16 +24,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from preuve.core.defects import Defect, render_defects
 from preuve.core.evidence import span_from_mapping
-from preuve.core.jsonout import parse_model_json
 from preuve.core.numbers import detect_locale
 from preuve.core.quotes import QuoteChecker
 from preuve.models.base import Completion, Message, Request
 from preuve.models.loop import Checked, LoopResult
+from preuve.models.role import Role, RoleOptions
 from preuve.synthesis.dossier import DossierDocument
 from preuve.synthesis.findings import (
     Finding,
@@ -51,12 +51,17 @@ from preuve.synthesis.statements import Read, term_pattern
 
 __all__ = [
     "FINDINGS_SCHEMA",
+    "SUBAGENT",
     "SUBAGENT_TASK",
+    "RenderedSubtask",
+    "SubagentInput",
     "check_findings",
     "finding_from_dict",
     "finding_from_result",
     "finding_to_dict",
     "not_investigated",
+    "rendered_documents",
+    "rendered_subtask",
     "rules_findings",
     "subagent_request",
 ]
@@ -135,13 +140,6 @@ def _merge_agreeing(reads: Sequence[Read], lexicon: Lexicon) -> list[Statement]:
     ]
 
 
-def _catalogue(payload: Mapping[str, Any]) -> list[CatalogueEntry]:
-    return [
-        CatalogueEntry(str(d["id"]), str(d["title"]), str(d["date"]), str(d["source_type"]))
-        for d in payload.get("catalogue", payload["documents"])
-    ]
-
-
 def _gaps(
     question: str,
     statements: Sequence[Statement],
@@ -186,28 +184,72 @@ def rendered_documents(request: Request) -> list[dict[str, str]]:
     return [{"id": m["id"], "title": m["title"], "text": m["text"]} for m in _BLOCK.finditer(user)]
 
 
+_HEAD = re.compile(
+    r"^Committee question:\n(?P<question>.*?)\n\nSub-task (?P<id>[^:\n]*): (?P<subtask>[^\n]*)\n"
+    r"(?:Products: (?P<products>[^\n]*)\.\n)?(?:Other names: (?P<aliases>[^\n]*)\.\n)?",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedSubtask:
+    """What a sub-agent prompt says besides its documents, read back from it."""
+
+    question: str
+    subtask: str
+    products: tuple[str, ...]
+    aliases: Mapping[str, str]
+
+
+def rendered_subtask(request: Request) -> RenderedSubtask:
+    """The committee question, the sub-task's question, the products and their other names
+    of a sub-agent prompt (:func:`subagent_request`), read back from it."""
+    user = next((m.content for m in request.messages if m.role == "user"), "")
+    head = _HEAD.match(user)
+    if head is None:
+        return RenderedSubtask("", "", (), {})
+    products = tuple(p for p in (head["products"] or "").split(", ") if p)
+    pairs = (head["aliases"] or "").split("; ")
+    aliases = dict(pair.split(" = ", 1) for pair in pairs if " = " in pair)
+    return RenderedSubtask(head["question"], head["subtask"], products, aliases)
+
+
+def _catalogue(request: Request) -> list[CatalogueEntry]:
+    """The dossier's documents (metadata only) the payload lists, else the rendered ones."""
+    user = next((m.content for m in request.messages if m.role == "user"), "")
+    rows = request.payload.get("catalogue") or [
+        {"id": m["id"], "title": m["title"], "date": m["date"], "source_type": m["type"]}
+        for m in _BLOCK.finditer(user)
+    ]
+    return [
+        CatalogueEntry(str(d["id"]), str(d["title"]), str(d["date"]), str(d["source_type"]))
+        for d in rows
+    ]
+
+
 def rules_findings(request: Request) -> str:
-    """The rules sub-agent (a rules handler): the documents as rendered in the prompt
-    (:func:`rendered_documents`), and from the payload the ``subtask``, ``products`` and the
-    dossier's ``catalogue`` of metadata, in; JSON findings out."""
-    payload = request.payload
-    lexicon = extended_lexicon(payload.get("lexicon"))
-    products = [str(p) for p in payload.get("products", ())]
-    lang = lexicon.language(str(payload.get("question", "")))
-    catalogue = _catalogue(payload)
+    """The rules sub-agent (a rules handler): everything as the prompt renders it
+    (:func:`rendered_subtask`, :func:`rendered_documents`), and from the payload the
+    dossier's lexicon extension (configuration) and the metadata of the documents outside
+    the request (which the prompt does not list: it would change how requests are split);
+    JSON findings out."""
+    lexicon = extended_lexicon(request.payload.get("lexicon"))
+    shown = rendered_subtask(request)
+    products = list(shown.products)
+    lang = lexicon.language(shown.question)
+    catalogue = _catalogue(request)
     reads: list[Read] = []
     gaps: list[str] = []
     for document in rendered_documents(request):
         text = str(document["text"])
-        aliases = {str(k): str(v) for k, v in payload.get("aliases", {}).items()}
         found, orphans = document_reads(
             document, products, lexicon, lang, detect_locale(text),
-            catalogue=catalogue, aliases=aliases,
+            catalogue=catalogue, aliases=dict(shown.aliases),
         )  # fmt: skip
         reads += found
         gaps += orphans
     statements = _merge_agreeing(reads, lexicon)
-    gaps = _gaps(str(payload["subtask"]["question"]), statements, products, lang, lexicon) + gaps
+    gaps = _gaps(shown.subtask, statements, products, lang, lexicon) + gaps
     return json.dumps(
         {"statements": [_statement_dict(s) for s in statements], "gaps": gaps},
         ensure_ascii=False,
@@ -254,6 +296,84 @@ def _document_block(document: DossierDocument) -> str:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class SubagentInput:
+    """One sub-agent request's input: the sub-task, the documents it reads, the committee
+    question, the products, the dossier's documents (their metadata only: a value one
+    document reports from another is attributed to it), the products' other names and the
+    dossier's lexicon extension."""
+
+    subtask: SubTask
+    documents: tuple[DossierDocument, ...]
+    question: str
+    products: tuple[str, ...]
+    catalogue: tuple[DossierDocument, ...] = ()
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    lexicon: Mapping[str, Any] = field(default_factory=dict)
+    checkers: Mapping[str, QuoteChecker] | None = field(default=None, compare=False)
+    lexicon_object: Lexicon | None = field(default=None, compare=False)
+
+
+def _render_subagent(given: SubagentInput) -> tuple[Message, ...]:
+    named = f"Products: {', '.join(given.products)}.\n" if given.products else ""
+    pairs = "; ".join(f"{k} = {v}" for k, v in given.aliases.items())
+    others = f"Other names: {pairs}.\n" if pairs else ""
+    user = (
+        f"Committee question:\n{given.question}\n\nSub-task {given.subtask.id}: "
+        f"{given.subtask.question}\n{named}{others}\n"
+        "Documents:\n" + "\n\n".join(_document_block(d) for d in given.documents)
+    )
+    return (Message("system", _SYSTEM), Message("user", user))
+
+
+def _subagent_payload(given: SubagentInput) -> dict[str, Any]:
+    """What the rules sub-agent needs and the prompt does not show: the lexicon extension
+    (configuration) and the metadata of the dossier's documents when they are more than
+    the request's (a value one document reports from another is attributed to it)."""
+    payload: dict[str, Any] = {"lexicon": dict(given.lexicon)} if given.lexicon else {}
+    if [d.id for d in given.catalogue] not in ([], [d.id for d in given.documents]):
+        payload["catalogue"] = [
+            {
+                "id": d.id,
+                "title": d.title,
+                "date": d.date.isoformat(),
+                "source_type": d.source_type.value,
+            }
+            for d in given.catalogue
+        ]
+    return payload
+
+
+def _check_subagent(given: SubagentInput, value: object) -> Checked[Finding]:
+    """Every source in scope and resting on a verified quote that holds its value: the
+    verified statements are kept, the others refused and counted (partial acceptance); a
+    source out of scope or a link no document holds refuses the whole answer."""
+    data = value if isinstance(value, dict) else {"statements": [], "gaps": []}
+    statements = tuple(_statement_from(s) for s in data["statements"])
+    screened = screen_answer(statements, given.documents, given.checkers, given.lexicon_object)
+    if screened.answer_defects:
+        return Checked.reject(*screened.defects)
+    finding = Finding(
+        given.subtask.id,
+        statements=screened.statements,
+        gaps=tuple(str(g) for g in data["gaps"]),
+        docs_read=tuple(d.id for d in given.documents),
+        refused=screened.refused,
+    )
+    return Checked.partial(finding, tuple(screened.defects))
+
+
+SUBAGENT: Role[SubagentInput, Finding] = Role(
+    task=SUBAGENT_TASK,
+    render=_render_subagent,
+    schema=lambda _: FINDINGS_SCHEMA,
+    check=_check_subagent,
+    rules=rules_findings,
+    max_new_tokens=1536,
+    options=lambda g: RoleOptions(subject=g.subtask.id, payload=_subagent_payload(g)),
+)
+
+
 def subagent_request(
     subtask: SubTask,
     documents: Sequence[DossierDocument],
@@ -264,47 +384,14 @@ def subagent_request(
     aliases: Mapping[str, str] | None = None,
     lexicon: Mapping[str, Any] | None = None,
 ) -> Request:
-    """The request for one sub-task: its documents in the messages (their metadata, never
-    their text, in the payload), with the metadata of every document of the dossier
-    (``catalogue``), so that a value a document reports from another one can be attributed
-    to it."""
-    named = f"Products: {', '.join(products)}.\n" if products else ""
-    user = (
-        f"Committee question:\n{question}\n\nSub-task {subtask.id}: {subtask.question}\n"
-        f"{named}\nDocuments:\n" + "\n\n".join(_document_block(d) for d in documents)
-    )
-    payload = {
-        "question": question,
-        "products": list(products),
-        "aliases": dict(aliases or {}),
-        "lexicon": dict(lexicon or {}),
-        "subtask": {"id": subtask.id, "question": subtask.question, "scope": list(subtask.scope)},
-        "documents": [
-            {
-                "id": d.id,
-                "title": d.title,
-                "date": d.date.isoformat(),
-                "source_type": d.source_type.value,
-            }
-            for d in documents
-        ],
-        "catalogue": [
-            {
-                "id": d.id,
-                "title": d.title,
-                "date": d.date.isoformat(),
-                "source_type": d.source_type.value,
-            }
-            for d in (catalogue or documents)
-        ],
-    }
-    return Request(
-        messages=(Message("system", _SYSTEM), Message("user", user)),
-        task=SUBAGENT_TASK,
-        payload=payload,
-        response_schema=FINDINGS_SCHEMA,
-        max_new_tokens=1536,
-    )
+    """The request for one sub-task (:data:`SUBAGENT`): its documents whole, with the
+    metadata of every document of the dossier (``catalogue``), so that a value a document
+    reports from another one can be attributed to it."""
+    given = SubagentInput(
+        subtask, tuple(documents), question, tuple(products), tuple(catalogue),
+        dict(aliases or {}), dict(lexicon or {}),
+    )  # fmt: skip
+    return SUBAGENT.request(given)
 
 
 def _statement_from(data: Mapping[str, Any]) -> Statement:
@@ -413,24 +500,8 @@ def screen_completion(
 ) -> Screening:
     """Parse a sub-agent answer and screen its statements
     (:func:`~preuve.synthesis.sources.screen_answer`)."""
-    parsed = parse_model_json(
-        completion.text, FINDINGS_SCHEMA, finish_reason=completion.finish_reason
-    )
-    if not parsed.ok or not isinstance(parsed.value, dict):
-        return Screening(None, parsed.defects)
-    data = parsed.value
-    statements = tuple(_statement_from(s) for s in data["statements"])
-    screened = screen_answer(statements, documents, checkers, lexicon)
-    if screened.answer_defects:
-        return Screening(None, screened.defects)
-    finding = Finding(
-        subtask.id,
-        statements=screened.statements,
-        gaps=tuple(str(g) for g in data["gaps"]),
-        docs_read=tuple(d.id for d in documents),
-        refused=screened.refused,
-    )
-    return Screening(finding, screened.defects)
+    checked = check_findings(completion, subtask, documents, checkers, lexicon)
+    return Screening(checked.value, checked.defects)
 
 
 def check_findings(
@@ -440,13 +511,13 @@ def check_findings(
     checkers: Mapping[str, QuoteChecker] | None = None,
     lexicon: Lexicon | None = None,
 ) -> Checked[Finding]:
-    """Parse and check a sub-agent answer (see the module docstring): accepted only when
-    every source of every statement is in scope and rests on a verified quote that holds
-    its value."""
-    screening = screen_completion(completion, subtask, documents, checkers, lexicon)
-    if screening.defects or screening.finding is None:
-        return Checked.reject(*screening.defects)
-    return Checked.accept(screening.finding)
+    """Parse and check a sub-agent answer (the check of :data:`SUBAGENT`): accepted only
+    when every source of every statement is in scope and rests on a verified quote that
+    holds its value; else its verified statements are kept beside the defects."""
+    given = SubagentInput(
+        subtask, tuple(documents), "", (), checkers=checkers, lexicon_object=lexicon
+    )
+    return SUBAGENT.checker(given)(completion)
 
 
 def not_investigated(subtask: SubTask, error: str, docs_read: Sequence[str] = ()) -> Finding:
@@ -458,20 +529,14 @@ def finding_from_result(
     subtask: SubTask,
     result: LoopResult[Finding],
     docs_read: Sequence[str],
-    documents: Sequence[DossierDocument] = (),
-    lexicon: Lexicon | None = None,
 ) -> Finding:
     """The finding of a verified sub-agent; after a refusal, the verified statements of its
-    last answer when only statements failed (the others dropped and counted, as
-    :class:`~preuve.synthesis.findings.RefusedStatement`); else NOT INVESTIGATED with why."""
-    if result.value is not None:
-        return result.value
-    answered = [a.completion for a in result.attempts if a.completion is not None]
-    last = answered[-1] if answered else None
-    if last is not None and documents:
-        screening = screen_completion(last, subtask, documents, lexicon=lexicon)
-        if screening.finding is not None:
-            return screening.finding
+    last answer that parsed, when only statements failed (the others dropped and counted,
+    as :class:`~preuve.synthesis.findings.RefusedStatement`: the driver's partial value);
+    else NOT INVESTIGATED with why."""
+    kept = result.partial
+    if kept is not None:
+        return kept
     errors = [a.error for a in result.attempts if a.error]
     reason = (
         errors[-1]

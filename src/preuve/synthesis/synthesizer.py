@@ -28,11 +28,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from preuve.core.defects import Defect
-from preuve.core.jsonout import parse_model_json
 from preuve.core.links import unsupported_links
 from preuve.core.numbers import french_number
 from preuve.models.base import Completion, Message, Model, Request
-from preuve.models.loop import Checked, LoopResult, ask_verified
+from preuve.models.loop import Checked, LoopResult
+from preuve.models.role import Role, RoleOptions, checked_answer
 from preuve.synthesis.checks import check_synthesis
 from preuve.synthesis.evidence_dossier import (
     RULE_TEXT,
@@ -55,8 +55,10 @@ from preuve.synthesis.matcher import group_key, value_key
 from preuve.synthesis.ranks import SourceInfo
 
 __all__ = [
+    "SYNTHESIZER",
     "SYNTHESIZER_TASK",
     "SynthesisContext",
+    "SynthesizerInput",
     "check_answer",
     "check_candidate",
     "last_candidate",
@@ -138,34 +140,26 @@ def check_candidate(synthesis: Synthesis, context: SynthesisContext) -> tuple[De
     )
 
 
-def _parse(completion: Completion, engine: str) -> tuple[Synthesis | None, tuple[Defect, ...]]:
-    parsed = parse_model_json(
-        completion.text, SYNTHESIS_SCHEMA, finish_reason=completion.finish_reason
-    )
-    if not parsed.ok:
-        return None, parsed.defects
-    return replace(synthesis_from_dict(parsed.value), engine=engine), ()
+def _check_synthesis(value: Any, context: SynthesisContext, engine: str) -> Checked[Synthesis]:
+    """A parsed answer labelled with ``engine`` and checked; a defective one is kept with
+    its defects (shown as refused, never as valid)."""
+    synthesis = replace(synthesis_from_dict(value), engine=engine)
+    return Checked.partial(synthesis, tuple(check_candidate(synthesis, context)))
 
 
 def check_answer(
     completion: Completion, context: SynthesisContext, engine: str
 ) -> Checked[Synthesis]:
     """Parse a synthesizer answer, label it with ``engine``, and check it."""
-    synthesis, defects = _parse(completion, engine)
-    if synthesis is None:
-        return Checked.reject(*defects)
-    found = check_candidate(synthesis, context)
-    return Checked.reject(*found) if found else Checked.accept(synthesis)
+    return checked_answer(
+        completion, SYNTHESIS_SCHEMA, lambda v: _check_synthesis(v, context, engine)
+    )
 
 
 def last_candidate(result: LoopResult[Synthesis], engine: str) -> Synthesis | None:
     """The accepted synthesis, or the last refused answer that parses (shown as refused)."""
-    if result.value is not None:
-        return result.value
-    for attempt in reversed(result.attempts):
-        if attempt.completion is not None:
-            return _parse(attempt.completion, engine)[0]
-    return None
+    kept = result.partial
+    return None if kept is None else replace(kept, engine=engine)
 
 
 # --- rules: the French template ------------------------------------------------------------
@@ -362,26 +356,36 @@ Answer with one JSON object only, with two keys:
   rule that decided, or null) and "reason" (one sentence saying why)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SynthesizerInput:
+    """The synthesizer's input: the evidence dossier, and the engine its output is
+    labelled with (set by code, never by the model)."""
+
+    evidence: EvidenceDossier
+    engine: str = "rules"
+
+
+SYNTHESIZER: Role[SynthesizerInput, Synthesis] = Role(
+    task=SYNTHESIZER_TASK,
+    render=lambda g: (Message("system", _SYSTEM), Message("user", g.evidence.render())),
+    schema=lambda _: SYNTHESIS_SCHEMA,
+    check=lambda g, v: _check_synthesis(v, SynthesisContext.of(g.evidence), g.engine),
+    rules=rules_synthesis,
+    max_new_tokens=2048,
+    # The rendered dossier is prose; the template reads the same content as data.
+    options=lambda g: RoleOptions(payload=g.evidence.to_payload()),
+)
+
+
 def synthesizer_request(evidence: EvidenceDossier) -> Request:
     """The synthesizer's request: the rendered dossier in the messages, the same content as
     data in the payload; no document text in either."""
-    return Request(
-        messages=(Message("system", _SYSTEM), Message("user", evidence.render())),
-        task=SYNTHESIZER_TASK,
-        payload=evidence.to_payload(),
-        response_schema=SYNTHESIS_SCHEMA,
-        max_new_tokens=2048,
-    )
+    return SYNTHESIZER.request(SynthesizerInput(evidence))
 
 
 def write_synthesis(evidence: EvidenceDossier, model: Model, engine: str) -> LoopResult[Synthesis]:
     """Ask the synthesizer, check in code, re-ask once with the defects, accept or refuse."""
-    context = SynthesisContext.of(evidence)
-    return ask_verified(
-        model,
-        synthesizer_request(evidence),
-        lambda completion: check_answer(completion, context, engine),
-    )
+    return SYNTHESIZER.ask(model, SynthesizerInput(evidence, engine))
 
 
 def _table_cell(text: str) -> str:

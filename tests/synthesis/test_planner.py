@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from preuve.core.jsonout import check_schema
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.corpora.synthesis_texts import DOCUMENTS
 from preuve.models import LoopStatus, ScriptedModel
@@ -167,6 +168,11 @@ def test_the_request_lists_documents_for_an_llm(
     user = request.messages[1].content
     assert "- doc-31 | 2026-09-15 | official announcement | Kestrel Labs" in user
     assert len(request.payload["documents"]) == len(dossier.documents)
+    # A model decoding under the schema can only name the dossier's documents.
+    assert request.response_schema is not None
+    scope = request.response_schema["properties"]["subtasks"]["items"]["properties"]["scope"]
+    assert scope["items"] == {"type": "string", "enum": list(dossier.ids)}
+    check_schema(request.response_schema)
 
 
 def answer(*subtasks: dict[str, object]) -> Completion:

@@ -64,6 +64,7 @@ __all__ = [
     "make_plan",
     "mentions",
     "plan_from_dict",
+    "plan_schema",
     "plan_to_dict",
     "planner_request",
     "product_aliases",
@@ -775,10 +776,24 @@ def check_plan(completion: Completion, question: str, known_ids: Iterable[str]) 
     return checked_answer(completion, PLAN_SCHEMA, lambda v: _check_plan(v, question, known))
 
 
+def plan_schema(doc_ids: Sequence[str]) -> dict[str, Any]:
+    """:data:`PLAN_SCHEMA` with each scope item one of the dossier's document ids (an
+    ``enum``), so that a model decoding under the schema cannot invent one. Answers are
+    still parsed with :data:`PLAN_SCHEMA`, whose check names an unknown id."""
+    if not doc_ids:
+        return PLAN_SCHEMA
+    item = PLAN_SCHEMA["properties"]["subtasks"]["items"]
+    scope = {**item["properties"]["scope"], "items": {"type": "string", "enum": list(doc_ids)}}
+    items = {**item, "properties": {**item["properties"], "scope": scope}}
+    subtasks = {**PLAN_SCHEMA["properties"]["subtasks"], "items": items}
+    return {**PLAN_SCHEMA, "properties": {"subtasks": subtasks}}
+
+
 PLANNER: Role[PlannerInput, Plan] = Role(
     task=PLANNER_TASK,
     render=_render_planner,
-    schema=lambda _: PLAN_SCHEMA,
+    schema=lambda g: plan_schema(g.dossier.ids),
+    answer_schema=lambda _: PLAN_SCHEMA,
     check=lambda g, v: _check_plan(v, g.dossier.question, frozenset(g.dossier.ids)),
     rules=rules_plan,
     max_new_tokens=1024,

@@ -15,7 +15,12 @@ from preuve.models.base import Completion, ModelIdentity, Request, messages_of
 from preuve.models.budget import EstimatingCounter, is_estimated, is_truncated
 from preuve.models.journal import Journal, JournaledModel
 from preuve.models.loop import Checked, LoopStatus, ask_verified
-from preuve.models.openai import OpenAIModel, ResponseFormatLevel, parse_chat_body
+from preuve.models.openai import (
+    OpenAIModel,
+    ResponseFormatLevel,
+    parse_chat_body,
+    without_patterns,
+)
 from preuve.models.replay import RecordingModel
 from tests.models.loopback import KEY, ChatServer, Reply, chat_body, free_port, running_server
 
@@ -102,6 +107,46 @@ def test_a_schema_no_grammar_compiles_is_never_sent(server: ChatServer, backend:
     with pytest.raises(ConfigError, match=r"digest\.reduce: its answer schema is not supported"):
         backend(server.url).complete(request)
     assert server.received == []
+
+
+def test_grammar_servers_get_the_schema_without_patterns() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "value": {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$"},
+            "pattern": {"type": "string", "minLength": 1},  # a property named pattern stays
+        },
+        "items": [{"type": "string", "pattern": "a"}],
+    }
+    assert without_patterns(schema) == {
+        "type": "object",
+        "properties": {"value": {"type": "string"}, "pattern": {"type": "string", "minLength": 1}},
+        "items": [{"type": "string"}],
+    }
+
+
+def test_llama_cpp_s_form_is_sent_without_patterns(server: ChatServer, backend: Backends) -> None:
+    # llama-cpp-python's server failed to parse the grammar of "\." and its process died.
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "string", "pattern": r"^[0-9]+\.[0-9]$"}},
+    }
+    request = Request(REQUEST.messages, task="synthesis.synthesizer", response_schema=schema)
+
+    def reply(received: Any) -> Reply:  # as llama-cpp-python's server answers json_schema
+        if received.body.get("response_format", {}).get("type") == "json_schema":
+            return Reply(status=500, body={"error": {"message": "response_format: json_schema"}})
+        return Reply(body=chat_body('{"n": "1.5"}'))
+
+    server.default = reply
+    backend(server.url).complete(request)
+    assert formats_sent(server) == ["json_schema", "json_object+schema"]
+    first, second = (r.body["response_format"] for r in server.received)
+    assert first["json_schema"]["schema"] == schema  # a json_schema server gets it whole
+    assert second == {
+        "type": "json_object",
+        "schema": {"type": "object", "properties": {"n": {"type": "string"}}},
+    }
 
 
 def test_max_completion_tokens_field(server: ChatServer, backend: Backends) -> None:

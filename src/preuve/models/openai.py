@@ -54,7 +54,13 @@ from preuve.models.budget import (
 )
 from preuve.models.secrets import MIN_SECRET_LENGTH, Scrubber
 
-__all__ = ["DEFAULT_API_KEY_ENV", "OpenAIModel", "ResponseFormatLevel", "parse_chat_body"]
+__all__ = [
+    "DEFAULT_API_KEY_ENV",
+    "OpenAIModel",
+    "ResponseFormatLevel",
+    "parse_chat_body",
+    "without_patterns",
+]
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 # Local servers (Ollama, vLLM, llama.cpp) ignore the key but the SDK wants one.
@@ -157,10 +163,35 @@ def _response_format(request: Request, level: ResponseFormatLevel) -> dict[str, 
         name = re.sub(r"[^A-Za-z0-9_-]", "_", request.task)[:64] or "answer"
         return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
     if level is ResponseFormatLevel.JSON_OBJECT_SCHEMA:
-        return {"type": "json_object", "schema": schema}
+        return {"type": "json_object", "schema": without_patterns(schema)}
     if level is ResponseFormatLevel.JSON_OBJECT:
         return {"type": "json_object"}
     return None
+
+
+def without_patterns(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema`` without its ``pattern`` keywords, for the servers that compile a schema
+    into a llama.cpp grammar (llama.cpp's ``json_object`` + ``schema`` form, Ollama's
+    ``format``): llama-cpp-python's converter fails on a regex escape as common as ``\\.``
+    and its server process dies. The answer is still parsed against the whole schema, pattern
+    included, so nothing goes unchecked; the decoding is only less constrained."""
+
+    def strip(node: object) -> object:
+        if isinstance(node, list):
+            return [strip(item) for item in node]
+        if not isinstance(node, Mapping):
+            return node
+        out: dict[str, object] = {}
+        for key, value in node.items():
+            if key == "pattern":
+                continue
+            if key == "properties" and isinstance(value, Mapping):  # names, not keywords
+                out[key] = {name: strip(sub) for name, sub in value.items()}
+            else:
+                out[key] = strip(value)
+        return out
+
+    return cast(dict[str, Any], strip(schema))
 
 
 def _check_answer_schema(request: Request) -> None:
@@ -181,7 +212,7 @@ def _extra_body(request: Request, level: ResponseFormatLevel) -> dict[str, Any] 
     """Ollama's own field: ``format`` holding the JSON schema."""
     if request.response_schema is None or level is not ResponseFormatLevel.FORMAT_FIELD:
         return None
-    return {"format": dict(request.response_schema)}
+    return {"format": without_patterns(request.response_schema)}
 
 
 def _constrained(request: Request, level: ResponseFormatLevel) -> bool:

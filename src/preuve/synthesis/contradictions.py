@@ -36,7 +36,7 @@ from preuve.synthesis.findings import (
     values_agree,
 )
 from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.matcher import group_key, related_attributes
+from preuve.synthesis.matcher import group_key, more_specific, related_attributes
 from preuve.synthesis.ranks import Candidate, SourceInfo, SourceType, arbitrate
 
 __all__ = [
@@ -60,11 +60,17 @@ class ValueGroup:
 
 
 def _add(values: list[tuple[str, list[str]]], value: str, doc_id: str, locale: Locale) -> None:
-    slot = next((v for v in values if values_agree(v[0], value, locale)), None)
-    if slot is None:
+    """``value`` of ``doc_id`` joins the value it agrees with (which then shows the more
+    specific spelling: ``fixed in 7.2.4`` rather than ``Resolved``), else is a new one."""
+    at = next((i for i, v in enumerate(values) if values_agree(v[0], value, locale)), None)
+    if at is None:
         values.append((value, [doc_id]))
-    elif doc_id not in slot[1]:
-        slot[1].append(doc_id)
+        return
+    written, ids = values[at]
+    if doc_id not in ids:
+        ids.append(doc_id)
+    if more_specific(written, value):
+        values[at] = (value, ids)
 
 
 def group_values(findings: Iterable[Finding], locale: Locale = Locale.FR) -> tuple[ValueGroup, ...]:

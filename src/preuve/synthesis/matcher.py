@@ -33,6 +33,7 @@ from preuve.synthesis.values import Value, date_value, read_values
 __all__ = [
     "attribute_key",
     "group_key",
+    "more_specific",
     "related_attributes",
     "same_value",
     "subject_key",
@@ -79,8 +80,28 @@ def value_key(value: str, lexicon: Lexicon | None = None) -> tuple[Hashable, ...
 
 
 def same_value(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
-    """True when two written values mean the same thing."""
-    return value_key(a, lexicon) == value_key(b, lexicon)
+    """True when two written values mean the same thing; a state without its version
+    (``Resolved``) agrees with the same state with one (``fixed in 7.2.4``): the group of
+    status words of the lexicon is their meaning, the version a detail one of them adds."""
+    key_a, key_b = value_key(a, lexicon), value_key(b, lexicon)
+    if key_a == key_b:
+        return True
+    return (
+        key_a[0] == key_b[0] == "status"
+        and key_a[1] == key_b[1]
+        and (key_a[2] is None or key_b[2] is None)
+    )
+
+
+def more_specific(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
+    """True when ``b`` says what ``a`` says and more (``fixed in 7.2.4`` for ``Resolved``)."""
+    key_a, key_b = value_key(a, lexicon), value_key(b, lexicon)
+    return (
+        same_value(a, b, lexicon)
+        and key_a[0] == "status"
+        and key_a[2] is None
+        and (key_b[2] is not None)
+    )
 
 
 def _kind(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:

@@ -32,6 +32,7 @@ _MINUTES_AFTER_HOURS = re.compile(
     r"[ \u00a0\u202f]?([0-5]\d)(?:[ \u00a0]?(?:min|mn))?(?![\d,.]|\s*[%€$])"
 )
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_ORDINAL_ENDINGS = frozenset({"st", "nd", "rd", "th", "e", "er", "re", "ere", "eme", "ieme"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +159,52 @@ def _denominators(rest: str, lexicon: Lexicon, count_nouns: bool) -> _Per:
             if period is not None:
                 periods.append(period)
             elif count_nouns and fold(word) not in lexicon.stopwords:
-                per.append(_singular(word))
+                phrase = _per_phrase(body, lexicon)
+                per.append(_head(phrase, link.group(1) if link.groups() else "/", lexicon))
+                used += lead + link.end() + phrase[-1][1]
+                continue
             else:
                 break
             used += lead + link.end() + word_match.end()
     return _Per(tuple(periods), tuple(per), used, tax)
+
+
+_MAX_PER_WORDS = 3
+
+
+def _per_phrase(body: str, lexicon: Lexicon) -> list[tuple[str, int]]:
+    """The words of a per-unit phrase and where each ends: ``licensed bed`` in ``per
+    licensed bed per month``, ``colis suivi`` in ``par colis suivi et par mois``; it stops
+    at a function word, a period, a tax, punctuation or the next ``per``."""
+    words: list[tuple[str, int]] = []
+    cursor = 0
+    while len(words) < _MAX_PER_WORDS:
+        lead = _lead(body[cursor:]) if words else 0
+        match = _WORD.match(body, cursor + lead)
+        if match is None:
+            break
+        word = match.group().rstrip("'’")
+        folded = fold(word)
+        stop = (
+            "'" in folded  # an elided word starts a clause ("s'ajoutent", "qu'il")
+            or folded in lexicon.stopwords
+            or folded in lexicon.per_words
+            or _period_of(word, lexicon) is not None
+            or any(folded in w for w in lexicon.taxes.values())
+        )
+        if words and (stop or lead == 0):
+            break
+        words.append((word, match.start() + len(word)))
+        cursor = match.start() + len(word)
+    return words
+
+
+def _head(phrase: list[tuple[str, int]], link: str, lexicon: Lexicon) -> str:
+    """The counted noun of a per-unit phrase: English puts it last (``per licensed bed``),
+    French first (``par colis suivi``); the per word tells which (``/`` takes one word)."""
+    del lexicon
+    english = fold(link) in {"per", "each", "a", "an"}
+    return _singular(phrase[-1][0] if english else phrase[0][0])
 
 
 def _singular(word: str) -> str:
@@ -274,6 +316,8 @@ def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) ->
         return None  # "Item 3 services", "Broker 5.0 remains": a name and its number
     noun = word.group().rstrip("'’")
     folded = fold(noun)
+    if lead == 0 and folded in _ORDINAL_ENDINGS:
+        return None  # "the 95th percentile", "au 90e centile": a rank, not a quantity
     if folded in lexicon.stopwords or folded in lexicon.months or len(folded) < 2:
         return None
     if noun[0].isupper() and not noun.isupper():

@@ -148,6 +148,37 @@ CASES = [
         (("Navix Porteur", "fin de support", "31 mars 2032", ()),),
     ),
     Case(
+        "telecom: a later date of another clause is not the attribute's value",
+        "en",
+        "Support for Linkwave now runs until 31 May 2030, two years beyond the date published "
+        "in March 2024.",
+        ("Linkwave",),
+        (("Linkwave", "end of support", "31 May 2030", ()),),
+        absent=("March 2024",),
+    ),
+    Case(
+        "pharma: a lifecycle notice about one branch gives its dates to that branch",
+        "en",
+        "Product: Dosalis, version 4 (all 4.x releases)\n\n| milestone | date |\n|---|---|\n"
+        "| End of standard support | 2031-06-30 |\n",
+        ("Dosalis",),
+        (("Dosalis 4.x", "end of support", "2031-06-30", ()),),
+    ),
+    Case(
+        "logistics: a free item that is the subject's own description is its price",
+        "fr",
+        "Le portail de suivi Navix Cloud est inclus sans frais avec les balises.",
+        ("Navix Cloud",),
+        (("Navix Cloud", "prix", "sans frais", ()),),
+    ),
+    Case(
+        "energy: an amount after a charge of a battery is no price",
+        "fr",
+        "La batterie Stellio tient 9,5 h sur une charge.",
+        ("Stellio",),
+        (("Stellio", "batterie tient", "9,5 h", ()),),
+    ),
+    Case(
         "energy: end of standard support written with its milestone adjective",
         "en",
         "Standard support for Stellio now runs until 31 March 2030.",
@@ -183,6 +214,9 @@ def test_statements_read_in_any_domain(case: Case) -> None:
         ("two yearly prices per unit differ", "$145 per bed per year",
          "$14.50 per licensed bed per month", False),
         ("thousands in two styles", "1 200 € par mois", "1200 euros/mois", True),
+        ("a year agrees with a day in it", "2029", "31 décembre 2029", True),
+        ("a month agrees with a day in it", "June 2029", "2029-06-30", True),
+        ("a year and a day of another year differ", "2029", "30 juin 2028", False),
     ],
 )  # fmt: skip
 def test_values_compared_by_meaning(name: str, a: str, b: str, same: bool) -> None:
@@ -203,6 +237,8 @@ def test_values_compared_by_meaning(name: str, a: str, b: str, same: bool) -> No
          ("price", "$198,360 per year"), False),
         ("a refresh time is not a response time", ("refresh time p50", "1.1 s"),
          ("latency p50", "0.41 s"), False),
+        ("a time on one charge is no price", ("autonomie sur une charge", "11,5 h"),
+         ("prix", "11,5 h"), False),
     ],
 )  # fmt: skip
 def test_grouped_only_when_about_the_same_thing(
@@ -241,3 +277,45 @@ def test_a_versionless_state_joins_the_versioned_one_it_agrees_with() -> None:
     ]
     fixed = next(v for v in values if v is not None and v.value == "fixed in 7.2.4")
     assert set(fixed.sources) == {"doc-08", "doc-19"}
+
+
+def _statement(doc_id: str, subject: str, attribute: str, value: str) -> Finding:
+    quote = f"{attribute} {value}"
+    statement = Statement(
+        subject=subject, attribute=attribute, value=value, text=quote, context="",
+        sources=(StatementSource(doc_id, value, quote),),
+    )  # fmt: skip
+    return Finding(f"t-{doc_id}", (statement,))
+
+
+@pytest.mark.parametrize(
+    ("name", "statements", "expected"),
+    [
+        ("a quantity written more fully once is one quantity",
+         [("doc-01", "Stellio", "autonomie", "16 heures"),
+          ("doc-03", "Stellio", "autonomie mesurée sur une charge", "11,5 h")],
+         [("Stellio", {"16 heures", "11,5 h"})]),
+        ("two speeds named by their kind word are two quantities",
+         [("doc-01", "Stellio", "read speed", "2 GB/s"),
+          ("doc-03", "Stellio", "write speed", "1 GB/s")],
+         []),
+        ("a price of 0 contradicts every amount charged for it",
+         [("doc-04", "Navix Cloud", "prix", "inclus sans frais"),
+          ("doc-05", "Navix Cloud", "prix", "1 740 € HT par balise et par an"),
+          ("doc-07", "Navix Cloud", "prix", "1 740,00 €")],
+         [("Navix Cloud", {"inclus sans frais", "1 740 € HT par balise et par an"}),
+          ("Navix Cloud", {"inclus sans frais", "1 740,00 €"})]),
+    ],
+)  # fmt: skip
+def test_contradictions_between_wordings(
+    name: str, statements: list[tuple[str, str, str, str]], expected: list[tuple[str, set[str]]]
+) -> None:
+    findings = [_statement(*s) for s in statements]
+    sources = {
+        s[0]: SourceInfo(s[0], date(2026, 1, int(s[0][-2:])), SourceType.BLOG) for s in statements
+    }
+    found = [
+        (c.subject, {v.value for v in (c.retained, *c.rejected) if v is not None})
+        for c in find_contradictions(findings, sources)
+    ]
+    assert found == expected, name

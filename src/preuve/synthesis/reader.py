@@ -541,6 +541,8 @@ def _rows(
     names_product: bool = False,
     one_product: bool = False,
     topic: Sequence[str] = (),
+    document: str = "",
+    aliases: Mapping[str, str] | None = None,
 ) -> list[tuple[Value, str, str, tuple[str, ...]]]:
     """(value, subject, attribute, context) of every value of a sentence."""
     rows: list[tuple[Value, str, str, tuple[str, ...]]] = []
@@ -572,7 +574,7 @@ def _rows(
         if subject is None:
             continue
         about = (
-            with_branch(subject, sentence.text)
+            with_branch(subject, sentence.text, document)
             if key[:2] == ("concept", "end_of_support")
             else subject
         )
@@ -580,9 +582,8 @@ def _rows(
         rows.append(
             (value, about, attribute, (*context, *year_context(sentence.text, value, lexicon)))
         )
-    concept = lexicon.concept("licence")
+    label = next((c.label(lang) for c in lexicon.concepts if c.id == "licence"), "licence")
     for value in licence_values(sentence.text, lexicon):
-        label = concept.label(lang) if concept else "licence"
         subject = subject_of(value.start, label)
         if subject is not None:
             rows.append((value, subject, label, ()))
@@ -590,7 +591,8 @@ def _rows(
     if free is not None and not [v for v in values if v.kind == "money"]:
         subject = subject_of(free[0].start, "")
         if subject is not None and names_product:
-            rows.append((free[0], subject, f"{price_label} {free[1]}", ()))
+            attribute = _free_attribute(free[1], subject, sentence.text, price_label, aliases)
+            rows.append((free[0], subject, attribute, ()))
     elif not [v for v in values if v.kind != "date"]:  # no quantity: maybe a yes/no property
         for value, attribute in property_values(sentence.text, lexicon, lang):
             subject = subject_of(value.start, attribute)
@@ -614,6 +616,36 @@ def _rows(
         if subject is not None and at >= 0:
             rows.append((cell, subject, sentence.head, ("description",)))
     return rows
+
+
+_APPOSITION_WORDS = 5
+
+
+def _free_attribute(
+    item: str, subject: str, sentence: str, price_label: str, aliases: Mapping[str, str] | None
+) -> str:
+    """The attribute of a price of 0: the price of its item, or of the subject itself when
+    the item is the subject's description (:func:`_apposition`)."""
+    names = [subject, *(a for a, p in (aliases or {}).items() if p == subject)]
+    return price_label if _apposition(item, names, sentence) else f"{price_label} {item}"
+
+
+def _apposition(item: str, names: Sequence[str], sentence: str) -> bool:
+    """True when the item a price is of is the subject's own description, written just
+    before one of its ``names`` ("la plateforme Orly Fleet est incluse"): the price is the
+    subject's."""
+    folded = fold(sentence)
+    for name in sorted(names, key=len, reverse=True):
+        at = folded.find(fold(name))
+        if at < 0:
+            continue
+        named = set(fold(name).split())
+        rest = [fold(w) for w in item.split() if fold(w) not in named]
+        before = re.findall(r"[^\W_][\w'-]*", folded[:at])[-_APPOSITION_WORDS:]
+        # the words after the name are its predicate ("... Orly Fleet est incluse")
+        after = re.findall(r"[^\W_][\w'-]*", folded[at + len(name) :])[:_APPOSITION_WORDS]
+        return bool(set(rest) & set(before)) and all(w in before or w in after for w in rest)
+    return False
 
 
 def _described(sentence: Sentence) -> bool:
@@ -665,6 +697,7 @@ def document_reads(
                 pending=pending,
                 names_product=product is not None or bool(product_at(products, sentence.text)),
                 one_product=single, topic=(*_heading_before(text, sentence.start), title),
+                document=text, aliases=aliases,
             ):  # fmt: skip
                 source, reference = _origin(sentence.text, value, catalogue, lexicon, doc_id)
                 if source is not None:

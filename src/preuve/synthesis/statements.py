@@ -328,7 +328,13 @@ def attribute_of(
     terms = [t for t in _term_positions(plain, lexicon.concepts) if _fits(t[2], value)]
     before = [t for t in terms if left <= t[0] < value.start]
     after = [t for t in terms if value.end <= t[0] < right]
-    anywhere = [t for t in terms if t[1] <= value.start]
+    # a term of an earlier clause, unless a value of the same kind stands between (that
+    # one is its value: "support runs until 30 May 2029, beyond the date of June 2025")
+    anywhere = [
+        t for t in terms if t[1] <= value.start
+        and not any(o is not value and o.kind == value.kind and t[1] <= o.start < value.start
+                    for o in others)
+    ]  # fmt: skip
     inside = [  # the unit may name the concept: "3,000 requests per second"
         (value.start, value.end, t[2])
         for t in _term_positions(folded[value.start : value.end], lexicon.concepts)
@@ -452,9 +458,13 @@ def year_context(sentence: str, value: Value, lexicon: Lexicon) -> tuple[str, ..
     return (years[0],) if years and value.kind != "date" else ()
 
 
-def with_branch(product: str, sentence: str) -> str:
-    """``Product 2.x`` when the sentence is about one version branch of the product."""
+def with_branch(product: str, sentence: str, document: str = "") -> str:
+    """``Product 2.x`` when the sentence is about one version branch of the product, or,
+    naming none, when its ``document`` names one branch only (a lifecycle notice "for all
+    11.x releases" whose table then gives the dates)."""
     branches = {m.group(1) for m in _BRANCH.finditer(sentence)}
+    if not branches:
+        branches = {m.group(1) for m in _BRANCH.finditer(document)}
     return f"{product} {branches.pop()}.x" if len(branches) == 1 else product
 
 

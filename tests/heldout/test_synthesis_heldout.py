@@ -28,13 +28,10 @@ BLIND = frozenset(
     {"en-backup-storage", "fr-telereleve-eau", "en-eprescribing", "fr-robots-entrepot"}
 )
 # Known misses of issue 15, kept visible as strict xfails: dossiers whose run lists a
-# contradiction the grid does not recognize. en-eprescribing's (two median times measured
-# on different screens) is gone: a column or an aside naming only a percentile takes the
-# quantity of its heading or of the value it qualifies. fr-telereleve-eau's planted pricing
-# change (a platform "incluse sans frais" against a yearly subscription) is now found, but
-# under its candidate's name ("Aquanote | prix"): the planner folds the platform's name into
-# its candidate (an alias), and the grid names the platform.
-SPURIOUS = frozenset({"fr-telereleve-eau"})
+# contradiction the grid does not recognize. None left: en-eprescribing's (two median times
+# measured on different screens) is gone, a column or an aside naming only a percentile
+# taking the quantity of its heading or of the value it qualifies.
+SPURIOUS: frozenset[str] = frozenset()
 
 
 def test_the_held_out_dossiers_are_there() -> None:

@@ -188,11 +188,47 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+ALIASED = [
+    Case(
+        "telecom: a price stated of a component is that component's",
+        "en",
+        "Linkwave Edge is sold as a subscription priced at $9 per router per month.",
+        ("Linkwave",),
+        (("Linkwave", "price Linkwave Edge", "$9 per router per month", ()),),
+    ),
+    Case(
+        "telecom: a component that comes as a free licence is the component's price",
+        "en",
+        "Buy a router and the Linkwave Edge software comes as a perpetual licence included at "
+        "no extra cost.",
+        ("Linkwave",),
+        (("Linkwave", "price Linkwave Edge", "at no extra cost", ()),),
+    ),
+    Case(
+        "telecom: a free item of a component stays that item",
+        "fr",
+        "| point | Linkwave Edge |\n|---|---|\n| Export des journaux sans surcoût | oui |\n",
+        ("Linkwave",),
+        (("Linkwave", "prix Export journaux", "sans surcoût", ()),),
+    ),
+    Case(
+        "logistics: a per phrase ends where the phrase does",
+        "en",
+        "Linkwave quoted $93,200 per unit, which reflects a partner discount.",
+        ("Linkwave",),
+        (("Linkwave", "price", "$93,200 per unit", ()),),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", [*CASES, *ALIASED], ids=[c.name for c in [*CASES, *ALIASED]])
 def test_statements_read_in_any_domain(case: Case) -> None:
     locale = Locale.EN if case.lang == "en" else Locale.FR
     document = {"id": "doc-01", "title": case.title, "text": case.text}
-    reads, _ = document_reads(document, case.products, default_lexicon(), case.lang, locale)
+    aliases = {"Linkwave Edge": "Linkwave"}
+    reads, _ = document_reads(
+        document, case.products, default_lexicon(), case.lang, locale, aliases=aliases
+    )
     got = {(r.subject, r.attribute, r.value, r.context) for r in reads}
     for row in case.expected:
         assert row in got, (row, sorted(got))

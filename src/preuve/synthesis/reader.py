@@ -28,6 +28,7 @@ from preuve.synthesis.statements import (
     Read,
     Sentence,
     attribute_of,
+    mentions,
     product_mentions,
     product_words,
     sentences,
@@ -563,9 +564,12 @@ def _rows(
         named = re.split(r"[\s'’]+", fold(subject)) if subject else []
         words = skip | frozenset(named)
         found = attribute_of(sentence.text, value, values, lexicon=lexicon, skip=words, lang=lang)
-        item = charged_item(sentence.text, value.start, lexicon, words)
-        if value.kind == "money" and item is not None:  # "option payante, facturée 3,50 €"
-            found = (f"{price_label} {item}", ("concept", "price", ()), found[2])
+        if value.kind == "money":
+            item = charged_item(sentence.text, value.start, lexicon, words)
+            found = _price_of(
+                found, item, value, subject, sentence=sentence.text, price_label=price_label,
+                aliases=aliases,
+            )  # fmt: skip
         read.append((value, subject, *found))
     read = _inherit_quantity(read, topic, lexicon, lang, skip)
     for value, subject, attribute, key, modality in _inherit_qualifiers(read, lexicon, lang):
@@ -591,7 +595,10 @@ def _rows(
     if free is not None and not [v for v in values if v.kind == "money"]:
         subject = subject_of(free[0].start, "")
         if subject is not None and names_product:
-            attribute = _free_attribute(free[1], subject, sentence.text, price_label, aliases)
+            attribute = _free_attribute(
+                free[1], subject, _part_of(sentence.text, free[0].start),
+                price_label=price_label, aliases=aliases, lexicon=lexicon,
+            )  # fmt: skip
             rows.append((free[0], subject, attribute, ()))
     elif not [v for v in values if v.kind != "date"]:  # no quantity: maybe a yes/no property
         for value, attribute in property_values(sentence.text, lexicon, lang):
@@ -621,13 +628,76 @@ def _rows(
 _APPOSITION_WORDS = 5
 
 
-def _free_attribute(
-    item: str, subject: str, sentence: str, price_label: str, aliases: Mapping[str, str] | None
+def _component_named(subject: str, sentence: str, aliases: Mapping[str, str] | None) -> str | None:
+    """The component of ``subject`` a sentence names it by (one of its aliases: a vendor's
+    product, a candidate's platform), when it does not name the subject itself outside it."""
+    own = [a for a, p in (aliases or {}).items() if p == subject]
+    spans = [(at, at + len(a), a) for a in own for at in mentions(a, sentence)]
+    if not spans:
+        return None
+    alone = [at for at in mentions(subject, sentence) if not any(s <= at < e for s, e, _ in spans)]
+    return None if alone else max((a for _, _, a in spans), key=len)
+
+
+_Found = tuple[str, tuple[Hashable, ...], tuple[str, ...]]
+
+
+def _price_of(
+    found: _Found, item: str | None, value: Value, subject: str | None, *, sentence: str,
+    price_label: str, aliases: Mapping[str, str] | None,
+) -> _Found:  # fmt: skip
+    """The attribute of an amount: the item a charging cue before it names ("option payante,
+    facturée 3,50 €"), and the component the sentence names its subject by."""
+    if item is not None:
+        found = (f"{price_label} {item}", ("concept", "price", ()), found[2])
+    if subject is None:
+        return found
+    part = _part_of(sentence, value.start)
+    return (_of_component(found[0], subject, part, aliases), *found[1:])
+
+
+def _part_of(sentence: str, position: int) -> str:
+    """The part of a sentence ``position`` is in, between colons and semicolons."""
+    left = max((m.end() for m in re.finditer(r"[:;]", sentence[:position])), default=0)
+    right = re.search(r";", sentence[position:])
+    return sentence[left : position + right.start() if right else len(sentence)]
+
+
+def _of_component(
+    attribute: str, subject: str, sentence: str, aliases: Mapping[str, str] | None
 ) -> str:
-    """The attribute of a price of 0: the price of its item, or of the subject itself when
-    the item is the subject's description (:func:`_apposition`)."""
+    """A price stated of a component is that component's: "prix" in a sentence naming the
+    candidate by its platform "X Flux" is "prix X Flux" (its words, once)."""
+    component = _component_named(subject, sentence, aliases)
+    if component is None:
+        return attribute
+    own = set(fold(component).split())
+    kept = [w for w in attribute.split() if fold(w) not in own]
+    return " ".join([*kept, component])
+
+
+def _free_attribute(
+    item: str, subject: str, sentence: str, *, price_label: str,
+    aliases: Mapping[str, str] | None, lexicon: Lexicon,
+) -> str:  # fmt: skip
+    """The attribute of a price of 0: the price of its item, else of the component the
+    sentence names the subject by (:func:`_component_named`), else of the subject itself:
+    the item holds only the subject's names, generic nouns ("la plateforme"), the form of a
+    price ("comes as a perpetual licence": ``[pricing] not_items``) and pricing cues, or is
+    the subject's description (:func:`_apposition`)."""
     names = [subject, *(a for a, p in (aliases or {}).items() if p == subject)]
-    return price_label if _apposition(item, names, sentence) else f"{price_label} {item}"
+    pricing = lexicon.pricing or {}
+    ignored = {w for n in names for w in fold(n).split()}
+    ignored |= set(pricing.get("not_items", ())) | set(lexicon.words("generic_nouns"))
+    ignored |= {
+        w for group in ("free", "included", "charged") for c in pricing.get(group, ())
+        for w in c.split()
+    }  # fmt: skip
+    kept = " ".join(w for w in item.split() if fold(w) not in ignored)
+    if kept and not _apposition(kept, names, sentence):
+        return f"{price_label} {kept}"
+    component = _component_named(subject, sentence, aliases)
+    return price_label if component is None else f"{price_label} {component}"
 
 
 def _apposition(item: str, names: Sequence[str], sentence: str) -> bool:

@@ -158,7 +158,11 @@ def _denominators(rest: str, lexicon: Lexicon, count_nouns: bool) -> _Per:
                 continue
             if period is not None:
                 periods.append(period)
-            elif count_nouns and fold(word) not in lexicon.stopwords:
+            elif (
+                count_nouns
+                and fold(word) not in lexicon.stopwords
+                and fold(link.group(1) if link.groups() else "/") not in _ARTICLE_LINKS
+            ):
                 phrase = _per_phrase(body, lexicon)
                 per.append(_head(phrase, link.group(1) if link.groups() else "/", lexicon))
                 used += lead + link.end() + phrase[-1][1]
@@ -170,6 +174,8 @@ def _denominators(rest: str, lexicon: Lexicon, count_nouns: bool) -> _Per:
 
 
 _MAX_PER_WORDS = 3
+# per words that are articles ("$5 a month", "à l'heure"): a period after them, never a noun
+_ARTICLE_LINKS = frozenset({"a", "an"})
 
 
 def _per_phrase(body: str, lexicon: Lexicon) -> list[tuple[str, int]]:
@@ -196,7 +202,23 @@ def _per_phrase(body: str, lexicon: Lexicon) -> list[tuple[str, int]]:
             break
         words.append((word, match.start() + len(word)))
         cursor = match.start() + len(word)
-    return words
+    # several words only when the phrase ends there (the next per, a joiner, punctuation):
+    # "per unit reflects a discount" is per unit
+    rest = body[words[-1][1] :] if words else ""
+    link = _per_link(lexicon).match(rest.lstrip())
+    ended = (
+        not rest.strip()
+        or bool(re.match(r"\s*[,;.:)/]", rest))
+        or bool(
+            (link and fold(link.group(1)) not in _ARTICLE_LINKS) or _ends_with_tax(rest, lexicon)
+        )
+    )
+    return words if ended else words[:1]
+
+
+def _ends_with_tax(rest: str, lexicon: Lexicon) -> bool:
+    tail = rest.lstrip()
+    return any(_match_word(tail, words) for words in lexicon.taxes.values())
 
 
 def _head(phrase: list[tuple[str, int]], link: str, lexicon: Lexicon) -> str:

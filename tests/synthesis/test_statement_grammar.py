@@ -188,6 +188,24 @@ CASES = [
 ]
 
 
+CASES += [
+    Case(
+        "pharma: a regulation's number is an identifier, and meeting it a property",
+        "en",
+        "Dosalis 5 meets the requirements of 21 CFR 1311 for electronic signatures.",
+        ("Dosalis",),
+        (("Dosalis", "requirements of 21 CFR 1311", "yes", ()),),
+        absent=("21 CFR",),
+    ),
+    Case(
+        "telecom: certified for a standard, after its preposition",
+        "en",
+        "Linkwave 3 is certified for ETSI EN 303 645 (consumer IoT security).",
+        ("Linkwave",),
+        (("Linkwave", "ETSI EN 303 645", "yes", ()),),
+    ),
+]
+
 ALIASED = [
     Case(
         "telecom: a price stated of a component is that component's",

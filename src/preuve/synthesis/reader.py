@@ -238,6 +238,7 @@ def status_of(
     return Value("status", start, end, written, ("status", group, None))
 
 
+_OBJECT_LEAD = re.compile(r"\s+(?:for|pour|with|avec|to|aux|au|a)(?=\s)")
 _OBJECT_END = re.compile(r"[,;:.()]|\s(?:and|et|but|mais|with|avec|for|pour|since|depuis)\s")
 
 
@@ -257,6 +258,9 @@ def property_values(sentence: str, lexicon: Lexicon, lang: str) -> list[tuple[Va
         start = position + len(cue)
         if out and start <= out[-1][0].end:
             continue
+        # "certified for X", "compatible avec X": the object follows its preposition
+        lead = _OBJECT_LEAD.match(folded, start)
+        start = lead.end() if lead else start
         stop = _OBJECT_END.search(folded, start)
         words = sentence[start : stop.start() if stop else len(sentence)].split()
         words = [w for w in words if fold(w) not in lexicon.words("articles")][:8]

@@ -32,6 +32,7 @@ _MINUTES_AFTER_HOURS = re.compile(
     r"[ \u00a0\u202f]?([0-5]\d)(?:[ \u00a0]?(?:min|mn))?(?![\d,.]|\s*[%€$])"
 )
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_IDENTIFIER_TAIL = re.compile(r"[ \u00a0](?:Part[ \u00a0]|§[ \u00a0]?)?\d")
 _ORDINAL_ENDINGS = frozenset({"st", "nd", "rd", "th", "e", "er", "re", "ere", "eme", "ieme"})
 
 
@@ -344,6 +345,8 @@ def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) ->
         return None
     if noun[0].isupper() and not noun.isupper():
         return None  # a capitalized word after a number starts a name ("178,200 Brantwood")
+    if noun.isupper() and _IDENTIFIER_TAIL.match(tail[lead + len(noun) :]):
+        return None  # "21 CFR 1311", "21 CFR Part 11": an identifier, not a count
     end = used + lead + len(noun)
     den = _denominators(rest[end:], lexicon, count_nouns=False)
     amount = _per_second(value * factor, den.periods)

@@ -206,6 +206,24 @@ CASES += [
     ),
 ]
 
+CASES += [
+    Case(
+        "logistics: conforming to a standard is a property, its number an identifier",
+        "fr",
+        "Le Navix Porteur est conforme aux exigences de l'ISO 3691-4 pour les allées mixtes.",
+        ("Navix Porteur",),
+        (("Navix Porteur", "exigences l'ISO 3691-4", "oui", ()),),
+    ),
+    Case(
+        "energy: the tail of a hyphenated identifier is no count",
+        "en",
+        "- Stellio encrypts its logs with a FIPS 140-3 validated module",
+        ("Stellio",),
+        (),
+        absent=("3 validated",),
+    ),
+]
+
 ALIASED = [
     Case(
         "telecom: a price stated of a component is that component's",

@@ -335,6 +335,8 @@ def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) ->
         return Value("quantity", mention.start, stop, display, key,
                      spec.dimension, amount, (), den.periods)  # fmt: skip
     word = _WORD.match(tail[lead:]) if lead <= 1 else None
+    if re.search(r"\d[-‐‑]$", text[: mention.start]):
+        return None  # "FIPS 140-3 validated": the tail of an identifier, not a count
     if word is None or mention.is_year or re.search(r"\b[A-Z][\w-]*[ \u00a0]$", before + " "):
         return None  # "Item 3 services", "Broker 5.0 remains": a name and its number
     noun = word.group().rstrip("'’")

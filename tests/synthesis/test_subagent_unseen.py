@@ -92,7 +92,7 @@ def test_a_state_is_given_once_to_a_pending_advisory() -> None:
     [
         pytest.param(
             "Fiche produit",
-            "Le moteur répond en 8 ms au 99e centile et tient 5 000 requêtes par seconde.",
+            "Le moteur tient 5 000 requêtes par seconde, à 8 ms au 99e centile.",
             "debit",
             id="requests-per-second-is-throughput",
         ),

@@ -36,7 +36,7 @@ from preuve.synthesis.findings import (
     values_agree,
 )
 from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.matcher import group_key, related_attributes
+from preuve.synthesis.matcher import group_key, more_specific, related_attributes
 from preuve.synthesis.ranks import Candidate, SourceInfo, SourceType, arbitrate
 
 __all__ = [
@@ -60,11 +60,17 @@ class ValueGroup:
 
 
 def _add(values: list[tuple[str, list[str]]], value: str, doc_id: str, locale: Locale) -> None:
-    slot = next((v for v in values if values_agree(v[0], value, locale)), None)
-    if slot is None:
+    """``value`` of ``doc_id`` joins the value it agrees with (which then shows the more
+    specific spelling: ``fixed in 7.2.4`` rather than ``Resolved``), else is a new one."""
+    at = next((i for i, v in enumerate(values) if values_agree(v[0], value, locale)), None)
+    if at is None:
         values.append((value, [doc_id]))
-    elif doc_id not in slot[1]:
-        slot[1].append(doc_id)
+        return
+    written, ids = values[at]
+    if doc_id not in ids:
+        ids.append(doc_id)
+    if more_specific(written, value):
+        values[at] = (value, ids)
 
 
 def group_values(findings: Iterable[Finding], locale: Locale = Locale.FR) -> tuple[ValueGroup, ...]:
@@ -118,7 +124,20 @@ def _merge_related(groups: dict[Hashable, _Entry], locale: Locale) -> list[_Entr
     merged: set[Hashable] = set()
     for key in keys:
         mates = partners.get(key, [])
-        if key in merged or len(mates) != 1:
+        if key in merged or not mates:
+            continue
+        if len(mates) > 1:
+            # a price of 0 contradicts every amount charged for its item: it joins each
+            # of them when it is their only partner (a unit price and a total, say)
+            if _free(key) and all(
+                partners.get(m) == [key] and m not in merged and not docs(key) & docs(m)
+                for m in mates
+            ):
+                for mate in mates:
+                    for value, ids in groups[key][3]:
+                        for doc_id in ids:
+                            _add(groups[mate][3], value, doc_id, locale)
+                merged.add(key)
             continue
         (mate,) = mates
         if mate in merged or partners.get(mate) != [key] or docs(key) & docs(mate):
@@ -128,6 +147,12 @@ def _merge_related(groups: dict[Hashable, _Entry], locale: Locale) -> list[_Entr
                 _add(groups[key][3], value, doc_id, locale)
         merged.add(mate)
     return [groups[k] for k in keys if k not in merged]
+
+
+def _free(key: Hashable) -> bool:
+    """True for the group key of a price of 0."""
+    attribute = key[1] if isinstance(key, tuple) and len(key) > 1 else None
+    return isinstance(attribute, tuple) and len(attribute) > 3 and attribute[3] == ("free",)
 
 
 def _info(doc_id: str, sources: Mapping[str, SourceInfo]) -> SourceInfo:

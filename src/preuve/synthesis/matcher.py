@@ -33,6 +33,7 @@ from preuve.synthesis.values import Value, date_value, read_values
 __all__ = [
     "attribute_key",
     "group_key",
+    "more_specific",
     "related_attributes",
     "same_value",
     "subject_key",
@@ -79,8 +80,44 @@ def value_key(value: str, lexicon: Lexicon | None = None) -> tuple[Hashable, ...
 
 
 def same_value(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
-    """True when two written values mean the same thing."""
-    return value_key(a, lexicon) == value_key(b, lexicon)
+    """True when two written values mean the same thing; a state without its version
+    (``Resolved``) agrees with the same state with one (``fixed in 7.2.4``): the group of
+    status words of the lexicon is their meaning, the version a detail one of them adds."""
+    key_a, key_b = value_key(a, lexicon), value_key(b, lexicon)
+    return key_a == key_b or _within(key_a, key_b) or _within(key_b, key_a)
+
+
+def _within(general: tuple[Hashable, ...], precise: tuple[Hashable, ...]) -> bool:
+    """True when ``precise`` says what ``general`` says and more: a state and the same state
+    with its version (``Resolved``, ``fixed in 7.2.4``), a year or a month and a day in it
+    (``2029``, ``31 décembre 2029``)."""
+    if general[0] == precise[0] == "status":
+        return general[1] == precise[1] and general[2] is None and precise[2] is not None
+    if len(general) == len(precise) == 1:
+        date_a, date_b = general[0], precise[0]
+        if isinstance(date_a, tuple) and isinstance(date_b, tuple) and date_a[0] == "date":
+            return date_b[0] == "date" and _within_day(date_a[1], date_b[1])
+    return False
+
+
+def _within_day(general: object, precise: object) -> bool:
+    """(2029, None, None) within (2029, 12, 31); (2029, 6, None) within (2029, 6, 30)."""
+    if not (isinstance(general, tuple) and isinstance(precise, tuple)):
+        return False
+    known = [x for x in general if x is not None]
+    head = precise[: len(known)]
+    return (
+        len(known) < len(precise)
+        and None not in head
+        and tuple(head) == tuple(known)
+        and (precise[len(known)] is not None)
+    )
+
+
+def more_specific(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
+    """True when ``b`` says what ``a`` says and more (``fixed in 7.2.4`` for ``Resolved``,
+    ``31 décembre 2029`` for ``2029``)."""
+    return _within(value_key(a, lexicon), value_key(b, lexicon))
 
 
 def _kind(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
@@ -116,10 +153,13 @@ def _attribute_key(attribute: str, value: str, lexicon: Lexicon) -> tuple[Hashab
         ids = pattern.findall(attribute)
         if ids:
             return ("id", ids[0])
+    # an amount is a price, and only an amount is ("autonomie sur une charge" is a time)
+    priced = kind[0] in {"money", "free"}
     concepts = sorted(
         {
             concept.id
             for concept in lexicon.concepts
+            if (concept.dimension == "money") == priced or kind[0] in {"status", "text"}
             for term in concept.terms
             if re.search(term_pattern(term), folded)
         }
@@ -170,7 +210,9 @@ def related_attributes(
     - two attributes no concept names, with the same qualifiers and kind of value, each
       with a different word of one measurement kind of the lexicon (``[measures]``:
       "précision de positionnement (CEP 50)" and "erreur horizontale médiane", both an
-      accuracy at p50; "read speed" and "write speed" share their kind word: two quantities).
+      accuracy at p50; "read speed" and "write speed" share their kind word: two quantities),
+      unless one's words are all the other's ("autonomie" and "autonomie mesurée sur une
+      charge": one quantity, written more fully once).
     """
     lex = lexicon or default_lexicon()
     if a == b or a[0] != b[0]:
@@ -178,11 +220,11 @@ def related_attributes(
     if a[0] == "concept" and len(a) == len(b) == 5 and a[1] == b[1] == "price":
         kinds = {str(cast_kind[0]) for cast_kind in (a[3], b[3]) if isinstance(cast_kind, tuple)}
         items = [x for x in (a[4], b[4]) if isinstance(x, frozenset) and x]
+        # both of one item (one's words within the other's), or both of the subject itself
         return (
             kinds == {"free", "money"}
             and a[2] == b[2]
-            and len(items) == 2
-            and (items[0] <= items[1] or items[1] <= items[0])
+            and (not items or (len(items) == 2 and (items[0] <= items[1] or items[1] <= items[0])))
         )
     if a[0] == "words" and a[2:] == b[2:] and isinstance(a[1], frozenset):
         other = b[1]
@@ -191,6 +233,10 @@ def related_attributes(
         # a word of the kind in both ("read speed", "write speed") names two quantities on
         # purpose: only synonyms ("précision", "erreur") relate two names
         named = {stem(n) for names in (lex.measures or {}).values() for n in names}
+        if a[1] < other or other < a[1]:
+            # one more wordy than the other about one measured kind ("autonomie" and
+            # "autonomie mesurée sur une charge"): one quantity
+            return bool(a[1] & other & named)
         return bool(_measure_kinds(a[1], lex) & _measure_kinds(other, lex)) and not (
             a[1] & other & named
         )

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from preuve.core.numbers import Locale
-from preuve.synthesis.lexicon import Lexicon, fold, fold1, normalize_type_name
+from preuve.synthesis.lexicon import Concept, Lexicon, fold, fold1, normalize_type_name
+from preuve.synthesis.price_items import free_attribute, part_of, price_of
 from preuve.synthesis.pricing import charged_item, free_price
 from preuve.synthesis.statements import (
     Read,
@@ -237,6 +238,7 @@ def status_of(
     return Value("status", start, end, written, ("status", group, None))
 
 
+_OBJECT_LEAD = re.compile(r"\s+(?:for|pour|with|avec|to|aux|au|a)(?=\s)")
 _OBJECT_END = re.compile(r"[,;:.()]|\s(?:and|et|but|mais|with|avec|for|pour|since|depuis)\s")
 
 
@@ -256,6 +258,9 @@ def property_values(sentence: str, lexicon: Lexicon, lang: str) -> list[tuple[Va
         start = position + len(cue)
         if out and start <= out[-1][0].end:
             continue
+        # "certified for X", "compatible avec X": the object follows its preposition
+        lead = _OBJECT_LEAD.match(folded, start)
+        start = lead.end() if lead else start
         stop = _OBJECT_END.search(folded, start)
         words = sentence[start : stop.start() if stop else len(sentence)].split()
         words = [w for w in words if fold(w) not in lexicon.words("articles")][:8]
@@ -395,7 +400,13 @@ def _subject(
     position: int, sentence: Sentence, products: Sequence[str], fallback: str | None,
     attribute: str, *, aliases: Mapping[str, str], fallback_is_title: bool = True,
 ) -> str | None:  # fmt: skip
-    named = product_at(products, sentence.text, aliases)
+    # a product named in an aside ("support (X and firmware) : until ...") is what the
+    # value covers, not whose it is
+    asides = [m.span() for m in re.finditer(r"\([^()]*\)", sentence.text)]
+    named = [
+        (s, p) for s, p in product_at(products, sentence.text, aliases)
+        if not any(a <= s < b for a, b in asides) or _inside(position, asides)
+    ]  # fmt: skip
     before = [p for s, p in named if s <= position]
     after = [p for s, p in named if s > position]
     # a "label : value" line names its subject ("Parc GPU : 12 GPU en 2027"), unless it is
@@ -405,7 +416,14 @@ def _subject(
         label = None
     if label is not None and fold(label) == fold(attribute):
         label = None  # "CVE-2026-1 : fixed": the label is what the value is about, not who
+    if label is not None and asides and any(a < len(label) for a, _ in asides):
+        label = None  # "support (X and firmware) : ...": a component described, not who
     return (before[-1] if before else None) or (after[0] if after else None) or label or fallback
+
+
+def _inside(position: int, spans: Sequence[tuple[int, int]]) -> bool:
+    """True when ``position`` is inside one of ``spans``."""
+    return any(a <= position < b for a, b in spans)
 
 
 def _pending_states(
@@ -439,6 +457,83 @@ def _inherit_qualifiers(read: list[_Attributed], lexicon: Lexicon, lang: str) ->
     return out
 
 
+def _strip_qualifiers(shown: str, lexicon: Lexicon) -> str:
+    kept = [w for w in shown.split() if not _qualifier_word(w, lexicon)]
+    return " ".join(kept)
+
+
+def _qualifier_word(word: str, lexicon: Lexicon) -> bool:
+    return any(q.pattern.search(fold(word)) for q in lexicon.qualifiers)
+
+
+def _topic_concept(value: Value, topic: Sequence[str], lexicon: Lexicon) -> Concept | None:
+    for text in topic:
+        folded = fold(text)
+        hits = [
+            (m.start(), concept.id)
+            for concept in lexicon.concepts
+            if concept.dimension is None or concept.dimension == value.unit
+            for term in concept.terms
+            if (m := re.search(term_pattern(term), folded))
+        ]
+        if hits:
+            return lexicon.concept(min(hits)[1])
+    return None
+
+
+def _inherit_quantity(
+    read: list[_Attributed], topic: Sequence[str], lexicon: Lexicon, lang: str,
+    skip: frozenset[str],
+) -> list[_Attributed]:  # fmt: skip
+    """A value whose attribute names only a qualifier ("median 1.1 s" in an aside, a table
+    column headed "p95") measures what the value before it in the sentence measures (of the
+    same dimension), else the quantity its section heading or its document's title names
+    ("## Response time"), else what that heading's words say."""
+    out: list[_Attributed] = []
+    for value, subject, attribute, key, modality in read:
+        if key[0] != "qualifier":
+            out.append((value, subject, attribute, key, modality))
+            continue
+        qualifiers = key[2] if isinstance(key[2], tuple) else ()
+        written = [str(q) for q in qualifiers]
+        previous = [
+            r for r in out
+            if r[0].end <= value.start and r[0].unit == value.unit
+            and r[3][0] in {"concept", "words"}
+        ]  # fmt: skip
+        if previous:
+            base = _strip_qualifiers(previous[-1][2], lexicon)
+            shown = " ".join([base, *written])
+            out.append((value, subject, shown, (*previous[-1][3][:2], qualifiers), modality))
+            continue
+        concept = _topic_concept(value, topic, lexicon)
+        if concept is not None:
+            shown = " ".join([concept.label(lang), *written])
+            out.append((value, subject, shown, ("concept", concept.id, qualifiers), modality))
+            continue
+        words = [
+            w.lower() for w in re.findall(r"[^\W\d_][\w'’-]*", topic[0] if topic else "")
+            if len(w) >= 3 and fold(w) not in lexicon.stopwords and fold(w) not in skip
+            and not _qualifier_word(w, lexicon)
+        ][-5:]  # fmt: skip
+        shown = " ".join([*words, *written])
+        out.append((value, subject, shown, ("words", frozenset(words), qualifiers), modality))
+    return out
+
+
+def _names_concept(sentence: Sentence, lexicon: Lexicon) -> bool:
+    """True when the label of a ``label : value`` line names a concept of the lexicon."""
+    return (
+        sentence.label is not None
+        and not sentence.table
+        and any(
+            re.search(term_pattern(t), fold(sentence.label))
+            for c in lexicon.concepts
+            for t in c.terms
+        )
+    )
+
+
 def _rows(
     sentence: Sentence,
     subject_of: Callable[[int, str], str | None],
@@ -450,12 +545,14 @@ def _rows(
     pending: list[str],
     names_product: bool = False,
     one_product: bool = False,
+    topic: Sequence[str] = (),
+    document: str = "",
+    aliases: Mapping[str, str] | None = None,
 ) -> list[tuple[Value, str, str, tuple[str, ...]]]:
     """(value, subject, attribute, context) of every value of a sentence."""
     rows: list[tuple[Value, str, str, tuple[str, ...]]] = []
     values = values_in(sentence, lexicon, locale, lang)
-    price = lexicon.concept("price")
-    price_label = price.label(lang) if price else "price"
+    price_label = next((c.label(lang) for c in lexicon.concepts if c.id == "price"), "price")
     read = []
     # in a document about a product, "Précision de positionnement : 2,5 m" is a line of its
     # spec sheet: the label is what the quantity measures, not who it is about
@@ -463,15 +560,7 @@ def _rows(
     colon = sentence.text.find(":")
     # a label naming a concept of the lexicon ("End of support: June 30, 2029") is what its
     # value is, never who it is about
-    conceptual = (
-        sentence.label is not None
-        and not sentence.table
-        and any(
-            re.search(term_pattern(t), fold(sentence.label))
-            for c in lexicon.concepts
-            for t in c.terms
-        )
-    )
+    conceptual = _names_concept(sentence, lexicon)
     for value in values:
         spec_line = label is not None and value.kind == "quantity" and 0 <= colon < value.start
         hint = sentence.label if (spec_line or conceptual) and 0 <= colon < value.start else None
@@ -479,17 +568,21 @@ def _rows(
         named = re.split(r"[\s'’]+", fold(subject)) if subject else []
         words = skip | frozenset(named)
         found = attribute_of(sentence.text, value, values, lexicon=lexicon, skip=words, lang=lang)
-        item = charged_item(sentence.text, value.start, lexicon, words)
-        if value.kind == "money" and item is not None:  # "option payante, facturée 3,50 €"
-            found = (f"{price_label} {item}", ("concept", "price", ()), found[2])
+        if value.kind == "money":
+            item = charged_item(sentence.text, value.start, lexicon, words)
+            found = price_of(
+                found, item, value, subject, sentence=sentence.text, price_label=price_label,
+                aliases=aliases,
+            )  # fmt: skip
         read.append((value, subject, *found))
+    read = _inherit_quantity(read, topic, lexicon, lang, skip)
     for value, subject, attribute, key, modality in _inherit_qualifiers(read, lexicon, lang):
         if value.kind == "date" and key[0] != "concept":
             continue  # a date is a statement only as the value of a date attribute
         if subject is None:
             continue
         about = (
-            with_branch(subject, sentence.text)
+            with_branch(subject, sentence.text, document)
             if key[:2] == ("concept", "end_of_support")
             else subject
         )
@@ -497,9 +590,8 @@ def _rows(
         rows.append(
             (value, about, attribute, (*context, *year_context(sentence.text, value, lexicon)))
         )
-    concept = lexicon.concept("licence")
+    label = next((c.label(lang) for c in lexicon.concepts if c.id == "licence"), "licence")
     for value in licence_values(sentence.text, lexicon):
-        label = concept.label(lang) if concept else "licence"
         subject = subject_of(value.start, label)
         if subject is not None:
             rows.append((value, subject, label, ()))
@@ -507,7 +599,11 @@ def _rows(
     if free is not None and not [v for v in values if v.kind == "money"]:
         subject = subject_of(free[0].start, "")
         if subject is not None and names_product:
-            rows.append((free[0], subject, f"{price_label} {free[1]}", ()))
+            attribute = free_attribute(
+                free[1], subject, part_of(sentence.text, free[0].start),
+                price_label=price_label, aliases=aliases, lexicon=lexicon,
+            )  # fmt: skip
+            rows.append((free[0], subject, attribute, ()))
     elif not [v for v in values if v.kind != "date"]:  # no quantity: maybe a yes/no property
         for value, attribute in property_values(sentence.text, lexicon, lang):
             subject = subject_of(value.start, attribute)
@@ -581,7 +677,8 @@ def document_reads(
                 sentence, subject_of, lexicon=lexicon, locale=locale, lang=lang, skip=skip,
                 pending=pending,
                 names_product=product is not None or bool(product_at(products, sentence.text)),
-                one_product=single,
+                one_product=single, topic=(*_heading_before(text, sentence.start), title),
+                document=text, aliases=aliases,
             ):  # fmt: skip
                 source, reference = _origin(sentence.text, value, catalogue, lexicon, doc_id)
                 if source is not None:
@@ -602,6 +699,15 @@ def document_reads(
         doc_id, text, reads, products=products, main=main, lexicon=lexicon, lang=lang
     )
     return reads, gaps
+
+
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?P<h>.+?)[ \t#]*$", re.MULTILINE)
+
+
+def _heading_before(text: str, position: int) -> tuple[str, ...]:
+    """The last Markdown heading before ``position``, if any."""
+    found = [m.group("h") for m in _HEADING.finditer(text, 0, position)]
+    return (found[-1],) if found else ()
 
 
 _MAX_DOCUMENT_IDS = 3  # a bulletin names its own reference and the CVE it is about

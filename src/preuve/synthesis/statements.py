@@ -131,9 +131,18 @@ def _cell_sentences(
     header: list[str], rows: Sequence[tuple[int, int, list[str]]], products: Sequence[str]
 ) -> list[Sentence]:
     by_column = any(mentions(p, cell) for p in products for cell in header[1:])
+    # two columns and no product among the row labels: a property sheet ("charge utile |
+    # 600 kg") of the document's product, each row label what its value measures
+    sheet = len(header) == 2 and not any(
+        mentions(p, cells[0]) for p in products for _, _, cells in rows if cells
+    )
     out = []
     for start, end, cells in rows:
         label = cells[0]
+        if sheet and len(cells) >= 2 and cells[1] and cells[1] not in {"-", "—", "n/a", "N/A"}:
+            text = f"{label} : {cells[1]}"
+            out.append(Sentence(start, end, text, None, table=True, head=label, cell=cells[1]))
+            continue
         for head, cell in zip(header[1:], cells[1:], strict=False):
             if not cell or cell in {"-", "—", "n/a", "N/A"}:
                 continue
@@ -214,12 +223,15 @@ class Read:
     kind: str
 
 
+_TERM_GAP = 6  # words "..." stands for in a term ("support for every 2.x release now ends on")
+
+
 def term_pattern(term: str) -> str:
     """A lexicon term as a regex: whole words, a plural or participle ending allowed, and
-    ``...`` standing for up to four words or parenthesized asides ("support ... jusqu" =
+    ``...`` standing for up to six words or parenthesized asides ("support ... jusqu" =
     "support du GT-40 (firmware, pièces) jusqu")."""
     parts = [re.escape(p.strip()) for p in term.split("...")]
-    body = r"(?:\s+(?:\([^()]*\)|[^\s()]+)){0,4}\s+".join(parts)
+    body = rf"(?:\s+(?:\([^()]*\)|[^\s()]+)){{0,{_TERM_GAP}}}\s+".join(parts)
     return rf"(?<![a-z0-9]){body}(?:s|es|e|d|ed|ee|ees)?(?![a-z0-9])"
 
 
@@ -236,6 +248,8 @@ def _term_positions(folded: str, concepts: Sequence[Concept]) -> list[tuple[int,
 
 
 def _fits(concept: Concept, value: Value) -> bool:
+    if value.kind == "money":
+        return concept.dimension == "money"  # an amount is a price, never a rate of things
     if concept.dimension is None:
         return value.kind not in {"date"}
     if concept.dimension == "money":
@@ -314,7 +328,13 @@ def attribute_of(
     terms = [t for t in _term_positions(plain, lexicon.concepts) if _fits(t[2], value)]
     before = [t for t in terms if left <= t[0] < value.start]
     after = [t for t in terms if value.end <= t[0] < right]
-    anywhere = [t for t in terms if t[1] <= value.start]
+    # a term of an earlier clause, unless a value of the same kind stands between (that
+    # one is its value: "support runs until 30 May 2029, beyond the date of June 2025")
+    anywhere = [
+        t for t in terms if t[1] <= value.start
+        and not any(o is not value and o.kind == value.kind and t[1] <= o.start < value.start
+                    for o in others)
+    ]  # fmt: skip
     inside = [  # the unit may name the concept: "3,000 requests per second"
         (value.start, value.end, t[2])
         for t in _term_positions(folded[value.start : value.end], lexicon.concepts)
@@ -347,14 +367,7 @@ def attribute_of(
         begin = max([min(left, chosen[0]), chosen[0] - 30, *earlier])
     qualifier_text = plain[begin:stop]
     qualifiers = _qualifiers(qualifier_text, lexicon)
-    # the value's own words are no cue ("47 min" is no minimum)
-    unvalued = plain[left : value.start] + " " + plain[value.end : right]
-    modality = tuple(
-        name
-        for name, cues in lexicon.modality.items()
-        if name not in lexicon.not_compared
-        and any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", unvalued) for c in cues)
-    )
+    modality = _modality(plain, left, right, value, lexicon)
     if chosen is not None:
         concept = chosen[2]
         extra: list[str] = []
@@ -371,16 +384,41 @@ def attribute_of(
     window = bare[left:]
     if not _content_words(window, lexicon, skip):
         window = bare
-    words = _content_words(window, lexicon, skip)[-5:]
+    # a word that is only a qualifier ("median", "p95") names no quantity: the caller
+    # gives the value the quantity it qualifies (a heading, the value before it)
+    words = [w for w in _content_words(window, lexicon, skip) if not _qualifiers(fold(w), lexicon)]
+    words = words[-5:]
     if words:
         key = ("words", frozenset(stem(w) for w in words), qualifiers, value.unit)
         return " ".join([*(w.lower() for w in words), *qualifiers]), key, modality
     if value.kind == "money":
         price = lexicon.concept("price")
         return (price.label(lang) if price else "price"), ("concept", "price", qualifiers), modality
+    if value.kind == "quantity" and qualifiers:
+        return " ".join(qualifiers), ("qualifier", value.unit, qualifiers), modality
     noun = value.unit.split(":", 1)[-1]
     shown = f"nombre de {noun}" if lang == "fr" else f"number of {noun}"
     return shown, ("unit", value.unit, qualifiers), modality
+
+
+def _modality(plain: str, left: int, right: int, value: Value, lexicon: Lexicon) -> tuple[str, ...]:
+    """The modalities the clause [left, right) gives ``value`` (a target, a forecast); the
+    value's own words are no cue ("47 min" is no minimum). A bound ("jusqu'à") makes a count
+    of things a limit; before a measured quantity it is the claim of it."""
+    unvalued = plain[left : value.start] + " " + plain[value.end : right]
+    modality = tuple(
+        name
+        for name, cues in lexicon.modality.items()
+        if name not in lexicon.not_compared
+        and any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", unvalued) for c in cues)
+    )
+    bounded = any(
+        re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", plain[left : value.start])
+        for c in lexicon.words("bound_words")
+    )
+    if bounded and value.kind == "count" and "target" in lexicon.modality:
+        modality = tuple(dict.fromkeys((*modality, "target")))
+    return modality
 
 
 def setup_context(label: str | None, lexicon: Lexicon) -> tuple[str, ...]:
@@ -403,6 +441,7 @@ def distinguishing_words(
     """The content words of ``text`` that are none of ``concept``'s terms (what kind of
     price: "frais de mise en service", "option API")."""
     term_words = {stem(w) for t in concept.terms for w in re.split(r"[\s'’.-]+", t) if w}
+    term_words |= {stem(w) for w in (lexicon.pricing or {}).get("not_items", ())}
     words = _content_words(text, lexicon, skip)
     return [w for w in words if stem(w) not in term_words and not w[0].isdigit()][-3:]
 
@@ -419,9 +458,13 @@ def year_context(sentence: str, value: Value, lexicon: Lexicon) -> tuple[str, ..
     return (years[0],) if years and value.kind != "date" else ()
 
 
-def with_branch(product: str, sentence: str) -> str:
-    """``Product 2.x`` when the sentence is about one version branch of the product."""
+def with_branch(product: str, sentence: str, document: str = "") -> str:
+    """``Product 2.x`` when the sentence is about one version branch of the product, or,
+    naming none, when its ``document`` names one branch only (a lifecycle notice "for all
+    11.x releases" whose table then gives the dates)."""
     branches = {m.group(1) for m in _BRANCH.finditer(sentence)}
+    if not branches:
+        branches = {m.group(1) for m in _BRANCH.finditer(document)}
     return f"{product} {branches.pop()}.x" if len(branches) == 1 else product
 
 

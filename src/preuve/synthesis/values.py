@@ -32,6 +32,8 @@ _MINUTES_AFTER_HOURS = re.compile(
     r"[ \u00a0\u202f]?([0-5]\d)(?:[ \u00a0]?(?:min|mn))?(?![\d,.]|\s*[%€$])"
 )
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_IDENTIFIER_TAIL = re.compile(r"[ \u00a0](?:Part[ \u00a0]|§[ \u00a0]?)?\d")
+_ORDINAL_ENDINGS = frozenset({"st", "nd", "rd", "th", "e", "er", "re", "ere", "eme", "ieme"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,12 +159,75 @@ def _denominators(rest: str, lexicon: Lexicon, count_nouns: bool) -> _Per:
                 continue
             if period is not None:
                 periods.append(period)
-            elif count_nouns and fold(word) not in lexicon.stopwords:
-                per.append(_singular(word))
+            elif (
+                count_nouns
+                and fold(word) not in lexicon.stopwords
+                and fold(link.group(1) if link.groups() else "/") not in _ARTICLE_LINKS
+            ):
+                phrase = _per_phrase(body, lexicon)
+                per.append(_head(phrase, link.group(1) if link.groups() else "/", lexicon))
+                used += lead + link.end() + phrase[-1][1]
+                continue
             else:
                 break
             used += lead + link.end() + word_match.end()
     return _Per(tuple(periods), tuple(per), used, tax)
+
+
+_MAX_PER_WORDS = 3
+# per words that are articles ("$5 a month", "à l'heure"): a period after them, never a noun
+_ARTICLE_LINKS = frozenset({"a", "an"})
+
+
+def _per_phrase(body: str, lexicon: Lexicon) -> list[tuple[str, int]]:
+    """The words of a per-unit phrase and where each ends: ``licensed bed`` in ``per
+    licensed bed per month``, ``colis suivi`` in ``par colis suivi et par mois``; it stops
+    at a function word, a period, a tax, punctuation or the next ``per``."""
+    words: list[tuple[str, int]] = []
+    cursor = 0
+    while len(words) < _MAX_PER_WORDS:
+        lead = _lead(body[cursor:]) if words else 0
+        match = _WORD.match(body, cursor + lead)
+        if match is None:
+            break
+        word = match.group().rstrip("'’")
+        folded = fold(word)
+        stop = (
+            "'" in folded  # an elided word starts a clause ("s'ajoutent", "qu'il")
+            or folded in lexicon.stopwords
+            or folded in lexicon.per_words
+            or _period_of(word, lexicon) is not None
+            or any(folded in w for w in lexicon.taxes.values())
+        )
+        if words and (stop or lead == 0):
+            break
+        words.append((word, match.start() + len(word)))
+        cursor = match.start() + len(word)
+    # several words only when the phrase ends there (the next per, a joiner, punctuation):
+    # "per unit reflects a discount" is per unit
+    rest = body[words[-1][1] :] if words else ""
+    link = _per_link(lexicon).match(rest.lstrip())
+    ended = (
+        not rest.strip()
+        or bool(re.match(r"\s*[,;.:)/]", rest))
+        or bool(
+            (link and fold(link.group(1)) not in _ARTICLE_LINKS) or _ends_with_tax(rest, lexicon)
+        )
+    )
+    return words if ended else words[:1]
+
+
+def _ends_with_tax(rest: str, lexicon: Lexicon) -> bool:
+    tail = rest.lstrip()
+    return any(_match_word(tail, words) for words in lexicon.taxes.values())
+
+
+def _head(phrase: list[tuple[str, int]], link: str, lexicon: Lexicon) -> str:
+    """The counted noun of a per-unit phrase: English puts it last (``per licensed bed``),
+    French first (``par colis suivi``); the per word tells which (``/`` takes one word)."""
+    del lexicon
+    english = fold(link) in {"per", "each", "a", "an"}
+    return _singular(phrase[-1][0] if english else phrase[0][0])
 
 
 def _singular(word: str) -> str:
@@ -270,14 +335,20 @@ def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) ->
         return Value("quantity", mention.start, stop, display, key,
                      spec.dimension, amount, (), den.periods)  # fmt: skip
     word = _WORD.match(tail[lead:]) if lead <= 1 else None
+    if re.search(r"\d[-‐‑]$", text[: mention.start]):
+        return None  # "FIPS 140-3 validated": the tail of an identifier, not a count
     if word is None or mention.is_year or re.search(r"\b[A-Z][\w-]*[ \u00a0]$", before + " "):
         return None  # "Item 3 services", "Broker 5.0 remains": a name and its number
     noun = word.group().rstrip("'’")
     folded = fold(noun)
+    if lead == 0 and folded in _ORDINAL_ENDINGS:
+        return None  # "the 95th percentile", "au 90e centile": a rank, not a quantity
     if folded in lexicon.stopwords or folded in lexicon.months or len(folded) < 2:
         return None
     if noun[0].isupper() and not noun.isupper():
         return None  # a capitalized word after a number starts a name ("178,200 Brantwood")
+    if noun.isupper() and _IDENTIFIER_TAIL.match(tail[lead + len(noun) :]):
+        return None  # "21 CFR 1311", "21 CFR Part 11": an identifier, not a count
     end = used + lead + len(noun)
     den = _denominators(rest[end:], lexicon, count_nouns=False)
     amount = _per_second(value * factor, den.periods)

@@ -25,13 +25,22 @@ from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 HERE = Path(__file__).parent / "synthesis"
 DOSSIERS = heldout_dossiers(HERE)
 BLIND = frozenset(
-    {"en-backup-storage", "fr-telereleve-eau", "en-eprescribing", "fr-robots-entrepot"}
+    {
+        "en-backup-storage",
+        "fr-telereleve-eau",
+        "en-eprescribing",
+        "fr-robots-entrepot",
+        # a fourth writer's, measured once on arrival after this session's issue-15 changes
+        "en-grid-storage",
+        "fr-flotte-vehicules",
+    }
 )
 # Known misses of issue 15, kept visible as strict xfails: dossiers whose run lists a
 # contradiction the grid does not recognize. None left: en-eprescribing's (two median times
 # measured on different screens) is gone, a column or an aside naming only a percentile
 # taking the quantity of its heading or of the value it qualifies.
-SPURIOUS: frozenset[str] = frozenset()
+# en-grid-storage (fourth writer, blind): one listed contradiction the grid does not plant.
+SPURIOUS: frozenset[str] = frozenset({"en-grid-storage"})
 
 
 def test_the_held_out_dossiers_are_there() -> None:
@@ -39,7 +48,9 @@ def test_the_held_out_dossiers_are_there() -> None:
         "en-backup-service",
         "en-backup-storage",
         "en-eprescribing",
+        "en-grid-storage",
         "en-message-broker",
+        "fr-flotte-vehicules",
         "fr-robots-entrepot",
         "fr-telematique-flotte",
         "fr-telereleve-eau",

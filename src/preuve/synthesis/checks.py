@@ -296,9 +296,14 @@ def check_synthesis(
     sources: Mapping[str, SourceInfo],
     computed: Sequence[ComputedValue] = (),
     locale: Locale = Locale.FR,
+    *,
+    found: Sequence[Contradiction] | None = None,
 ) -> tuple[Defect, ...]:
-    """Every check above; ``sources`` is the dossier's metadata (doc id → date, type)."""
-    found = find_contradictions(findings, sources, locale)
+    """Every check above; ``sources`` is the dossier's metadata (doc id → date, type).
+    ``found`` are the contradictions the synthesis must list (default: every one code finds
+    in ``findings``; a part of a synthesis written in parts lists its own share)."""
+    if found is None:
+        found = find_contradictions(findings, sources, locale)
     return (
         *check_citations(synthesis, sources.keys(), read_documents(findings)),
         *check_arbitrations(synthesis, sources),

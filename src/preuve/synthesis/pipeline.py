@@ -95,13 +95,8 @@ from preuve.synthesis.subagent import (
     not_investigated,
     rules_findings,
 )
-from preuve.synthesis.synthesizer import (
-    SYNTHESIZER_TASK,
-    SynthesisContext,
-    last_candidate,
-    rules_synthesis,
-    write_synthesis,
-)
+from preuve.synthesis.synthesizer import SYNTHESIZER_TASK, SynthesisContext, rules_synthesis
+from preuve.synthesis.writing import Written, write_within_budget
 
 __all__ = [
     "RULES_VERSION",
@@ -548,7 +543,7 @@ def synthesize(
         plan, dossier, subjects, model, concurrency, remote=remote
     )
     evidence = build_evidence_dossier(dossier.question, plan, findings, dossier.source_infos())
-    written = write_synthesis(evidence, model, engine)
+    written = write_within_budget(evidence, model, engine)
     return _finished(base, plan, evidence, written, subagent_calls)
 
 
@@ -556,7 +551,7 @@ def _finished(
     base: SynthesisRun,
     plan: Plan,
     evidence: EvidenceDossier,
-    written: LoopResult[Synthesis],
+    written: Written,
     subagent_calls: tuple[RoleCall, ...],
 ) -> SynthesisRun:
     return replace(
@@ -567,7 +562,11 @@ def _finished(
         contradictions=evidence.contradictions,
         computed=evidence.computed,
         evidence=evidence.render(),
-        synthesis=last_candidate(written, base.engine),
+        synthesis=written.synthesis,
         defects=written.defects,
-        calls=(*base.calls, *subagent_calls, RoleCall.of(SYNTHESIZER_TASK, written)),
+        calls=(
+            *base.calls,
+            *subagent_calls,
+            *(RoleCall.of(SYNTHESIZER_TASK, part) for part in written.parts),
+        ),
     )

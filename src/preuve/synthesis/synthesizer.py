@@ -79,6 +79,8 @@ class SynthesisContext:
     findings: tuple[Finding, ...]
     sources: Mapping[str, SourceInfo]
     computed: tuple[ComputedValue, ...] = ()
+    # the contradictions it must list; None: every one code finds in the findings
+    found: tuple[Contradiction, ...] | None = None
 
     @classmethod
     def of(cls, evidence: EvidenceDossier) -> SynthesisContext:
@@ -134,7 +136,9 @@ def check_candidate(synthesis: Synthesis, context: SynthesisContext) -> tuple[De
     )
     return (
         *empty,
-        *check_synthesis(synthesis, context.findings, context.sources, context.computed),
+        *check_synthesis(
+            synthesis, context.findings, context.sources, context.computed, found=context.found
+        ),
         *_text_citation_defects(synthesis, context.sources.keys()),
         *_link_defects(synthesis, context.findings),
     )
@@ -359,17 +363,24 @@ Answer with one JSON object only, with two keys:
 @dataclass(frozen=True, slots=True)
 class SynthesizerInput:
     """The synthesizer's input: the evidence dossier, and the engine its output is
-    labelled with (set by code, never by the model)."""
+    labelled with (set by code, never by the model). A part of a dossier written in parts
+    (:mod:`preuve.synthesis.writing`) is checked against ``context``, the whole dossier's,
+    with the contradictions of that part to list."""
 
     evidence: EvidenceDossier
     engine: str = "rules"
+    context: SynthesisContext | None = None
+
+    @property
+    def checked_against(self) -> SynthesisContext:
+        return self.context if self.context is not None else SynthesisContext.of(self.evidence)
 
 
 SYNTHESIZER: Role[SynthesizerInput, Synthesis] = Role(
     task=SYNTHESIZER_TASK,
     render=lambda g: (Message("system", _SYSTEM), Message("user", g.evidence.render())),
     schema=lambda _: SYNTHESIS_SCHEMA,
-    check=lambda g, v: _check_synthesis(v, SynthesisContext.of(g.evidence), g.engine),
+    check=lambda g, v: _check_synthesis(v, g.checked_against, g.engine),
     rules=rules_synthesis,
     max_new_tokens=2048,
     # The rendered dossier is prose; the template reads the same content as data.

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
+from preuve.core.defects import Defect
 from preuve.core.errors import BudgetError
 from preuve.models import LoopStatus, ScriptedModel
+from preuve.models.base import Completion, Request
 from preuve.models.budget import BudgetedModel, counter_for
-from preuve.models.loop import LoopResult, Usage
+from preuve.models.loop import Attempt, LoopResult, Usage
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.findings import Plan, SubTask
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
@@ -64,7 +67,23 @@ DOC_02 = ("doc-02",)
 
 
 def _valid(*tasks: SubTask) -> LoopResult[Plan]:
-    return LoopResult(LoopStatus.VALID, Plan("q", tasks), (), Usage(10, 5, 1.0))
+    return LoopResult(LoopStatus.VALID, Plan("q", tasks), (_attempt(),), Usage(10, 5, 1.0))
+
+
+TRUNCATED = Defect("truncated", "the answer stopped at the limit of 1024 new tokens")
+
+
+def _attempt(*defects: Defect) -> Attempt:
+    return Attempt(Request((), task="synthesis.planner"), Completion("{}", "stop", 1, 1), defects)
+
+
+def _no_answer() -> LoopResult[Plan]:
+    failed = Attempt(Request(()), None, (Defect("model_error", "no answer"),), "cannot reach")
+    return LoopResult(LoopStatus.ERROR, None, (failed, failed))
+
+
+def _refused() -> LoopResult[Plan]:
+    return LoopResult(LoopStatus.REFUSED, None, (_attempt(TRUNCATED), _attempt(TRUNCATED)))
 
 
 @pytest.mark.parametrize(
@@ -89,13 +108,13 @@ def _valid(*tasks: SubTask) -> LoopResult[Plan]:
             id="other-ids-kept",
         ),
         pytest.param(
-            [_valid(SubTask("cost", "q", ("doc-01",))), LoopResult(LoopStatus.REFUSED, None, ())],
+            [_refused(), _valid(SubTask("cost", "q", ("doc-01",)))],
             LoopStatus.REFUSED,
             None,
             id="a-refused-part-refuses-the-plan",
         ),
         pytest.param(
-            [LoopResult(LoopStatus.ERROR, None, ()), LoopResult(LoopStatus.REFUSED, None, ())],
+            [_no_answer(), _refused()],
             LoopStatus.ERROR,
             None,
             id="no-answer-is-an-error",
@@ -109,3 +128,19 @@ def test_merge_plans(
     assert merged.status is status
     assert (merged.value.subtasks if merged.value else None) == subtasks
     assert merged.usage.prompt_tokens == sum(p.usage.prompt_tokens for p in parts)
+    assert len(merged.attempts) == sum(len(p.attempts) for p in parts)
+    # a refused plan says why, whichever part failed: its defects are the failed part's
+    assert merged.defects == (() if status is LoopStatus.VALID else parts[0].defects)
+
+
+def test_a_run_whose_split_plan_is_refused_says_why(
+    dossier: Dossier, products: tuple[str, ...]
+) -> None:
+    budget = int(_tokens(dossier, products) * 0.7)
+    prose = Completion("Here is the plan you asked for.", "stop", 10, 10)
+    plan = json.dumps({"subtasks": [{"id": "cost", "question": "q", "scope": ["doc-20"]}]})
+    # the first half's planner answers prose twice; the second half's answer is a plan
+    model = ScriptedModel([prose, prose, Completion(plan, "stop", 10, 10)])
+    run = synthesize(dossier, BudgetedModel(model, max_input_tokens=budget))
+    assert run.status is LoopStatus.REFUSED and run.plan is None
+    assert run.defects and all(d.code == "not_json" for d in run.defects)

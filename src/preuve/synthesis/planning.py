@@ -25,6 +25,8 @@ from preuve.synthesis.planner import make_plan
 
 __all__ = ["merge_plans", "plan_within_budget"]
 
+_ORDER = {LoopStatus.VALID: 0, LoopStatus.REFUSED: 1, LoopStatus.ERROR: 2}
+
 
 def plan_within_budget(dossier: Dossier, model: Model, products: Sequence[str]) -> LoopResult[Plan]:
     """:func:`~preuve.synthesis.planner.make_plan`, split by documents when over budget."""
@@ -40,8 +42,12 @@ def plan_within_budget(dossier: Dossier, model: Model, products: Sequence[str]) 
 
 
 def merge_plans(question: str, parts: Sequence[LoopResult[Plan]]) -> LoopResult[Plan]:
-    """One result for the plans of several parts of a dossier (see the module docstring)."""
-    attempts = tuple(a for part in parts for a in part.attempts)
+    """One result for the plans of several parts of a dossier (see the module docstring).
+    The attempts of the parts that decided the status come last (refused, then without an
+    answer), so that the defects of a plan refused or in error (those of its last attempt)
+    say why, whichever part failed."""
+    ordered = sorted(parts, key=lambda part: _ORDER[part.status])
+    attempts = tuple(a for part in ordered for a in part.attempts)
     usage = Usage(
         prompt_tokens=sum(p.usage.prompt_tokens for p in parts),
         generated_tokens=sum(p.usage.generated_tokens for p in parts),

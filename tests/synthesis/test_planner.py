@@ -161,6 +161,8 @@ def test_the_request_lists_documents_for_an_llm(
     assert request.response_schema is not None
     scope = request.response_schema["properties"]["subtasks"]["items"]["properties"]["scope"]
     assert scope["items"] == {"type": "string", "enum": list(dossier.ids)}
+    # ... and no more of them than there are (unique items, which a grammar cannot say)
+    assert scope["maxItems"] == len(dossier.ids) and scope["uniqueItems"] is True
     check_schema(request.response_schema)
 
 

@@ -778,12 +778,18 @@ def check_plan(completion: Completion, question: str, known_ids: Iterable[str]) 
 
 def plan_schema(doc_ids: Sequence[str]) -> dict[str, Any]:
     """:data:`PLAN_SCHEMA` with each scope item one of the dossier's document ids (an
-    ``enum``), so that a model decoding under the schema cannot invent one. Answers are
-    still parsed with :data:`PLAN_SCHEMA`, whose check names an unknown id."""
+    ``enum``), so that a model decoding under the schema cannot invent one, and at most as
+    many items as there are ids (what ``uniqueItems`` already implies: a grammar cannot say
+    "unique", and SmolLM2 repeated the same ids until its token limit). Answers are still
+    parsed with :data:`PLAN_SCHEMA`, whose check names an unknown id."""
     if not doc_ids:
         return PLAN_SCHEMA
     item = PLAN_SCHEMA["properties"]["subtasks"]["items"]
-    scope = {**item["properties"]["scope"], "items": {"type": "string", "enum": list(doc_ids)}}
+    scope = {
+        **item["properties"]["scope"],
+        "maxItems": len(set(doc_ids)),
+        "items": {"type": "string", "enum": list(doc_ids)},
+    }
     items = {**item, "properties": {**item["properties"], "scope": scope}}
     subtasks = {**PLAN_SCHEMA["properties"]["subtasks"], "items": items}
     return {**PLAN_SCHEMA, "properties": {"subtasks": subtasks}}

@@ -36,6 +36,7 @@ from typing import Any
 
 from preuve.cluster.executor import Executor
 from preuve.core.defects import Defect
+from preuve.core.documents import Document
 from preuve.core.errors import BudgetError, InputError, ModelError, PreuveError
 from preuve.io.records import RecordError, dump_records, load_records_data
 from preuve.models.base import Completion, Model, ModelIdentity, Request
@@ -50,7 +51,7 @@ from preuve.models.pool import complete_many
 from preuve.models.rules import RulesModel
 from preuve.models.runtime import Runtime, as_runtime
 from preuve.synthesis.checks import DossierLimits, dossier_limits
-from preuve.synthesis.dossier import Dossier, DossierDocument
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.evidence_dossier import (
     EvidenceDossier,
     build_evidence_dossier,
@@ -451,7 +452,7 @@ def _investigate(
         tuple(d for d in (dossier.get(i) for i in t.scope) if d is not None) for t in plan.subtasks
     ]
 
-    def given(task: SubTask, documents: Sequence[DossierDocument]) -> SubagentInput:
+    def given(task: SubTask, documents: Sequence[Document]) -> SubagentInput:
         return SubagentInput(
             task,
             tuple(documents),
@@ -464,7 +465,7 @@ def _investigate(
             lexicon_object=lexicon,
         )
 
-    def request(task: SubTask, documents: Sequence[DossierDocument]) -> Request:
+    def request(task: SubTask, documents: Sequence[Document]) -> Request:
         return SUBAGENT.request(given(task, documents))
 
     # each sub-task's documents in as many requests as the model's window needs (sizing.py)
@@ -478,7 +479,7 @@ def _investigate(
     calls = []
     driven = _drive(model, flows, concurrency, remote)
     for (index, task, group), result in zip(parts, driven, strict=True):
-        read = tuple(d.id for d in group)
+        read = tuple(d.doc_id for d in group)
         if isinstance(result, BudgetError):
             found[index].append(not_investigated(task, result.one_line(), read))
             continue
@@ -489,8 +490,10 @@ def _investigate(
 
 
 def _metas(dossier: Dossier) -> tuple[DocumentMeta, ...]:
+    infos = dossier.source_infos()
     return tuple(
-        DocumentMeta(d.id, d.title, d.date, d.source_type, d.rank) for d in dossier.documents
+        DocumentMeta(d.doc_id, d.title, i.date, i.source_type, i.declared_rank)
+        for d, i in ((d, infos[d.doc_id]) for d in dossier.documents)
     )
 
 

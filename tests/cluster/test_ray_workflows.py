@@ -42,7 +42,7 @@ def test_reports_distributed_on_ray_give_the_local_memos(ray_cluster: Any, tmp_p
             run = run_memo(reports, memo_rules_model(), journal=journal, executor=executor)
             runs[name] = (run, _calls(journal, run.run_id))
     (local, local_calls), (remote, remote_calls) = runs["local"], runs["ray"]
-    assert [c.report for c in remote.companies] == [r for r, _ in reports]
+    assert [c.report for c in remote.companies] == [r.path for r in reports]
     assert _comparable(remote) == _comparable(local)
     assert remote_calls == local_calls and len(remote_calls) == len(remote.calls) > 0
 

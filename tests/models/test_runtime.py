@@ -115,7 +115,7 @@ def test_memo_refuses_an_input_over_the_runtime_budget_and_sends_nothing(tmp_pat
         Journal(tmp_path / "journal.sqlite") as journal,
         pytest.raises(BudgetError, match="over its budget of 552; nothing was sent"),
     ):
-        run_memo([("acme.pdf", pages)], runtime, journal=journal)
+        run_memo([Document.from_pages("acme.pdf", pages)], runtime, journal=journal)
     assert scripted.requests == []
 
 

@@ -124,16 +124,14 @@ def _ratio_deviation(company: CompanyMemo, gold: GoldCompany) -> float:
 
 
 def _signals_recalled(company: CompanyMemo, gold: GoldCompany) -> int:
-    checker = QuoteChecker(company.pages)
+    checker = QuoteChecker.of(company.document)
     recalled = 0
     for signal in gold.signals:
-        located = checker.verify(signal.page, signal.sentence)
-        if not located.verified or located.start is None or located.end is None:
+        span = checker.verify(signal.page, signal.sentence).span
+        if span is None:
             continue  # a gold sentence not on its page cannot be recalled
-        start, end = located.start, located.end
         recalled += any(
-            s.page == signal.page and s.start < end and start < s.end
-            for s in company.reading.verified
+            s.span.start < span.end and span.start < s.span.end for s in company.reading.verified
         )
     return recalled
 

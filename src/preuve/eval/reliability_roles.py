@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from preuve.core.documents import Snapshot
+from preuve.core.documents import Document, Snapshot
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.digest.audit import audit_claims
 from preuve.digest.build import build_digest
@@ -105,7 +105,8 @@ def _memo_inputs(folder: Path) -> tuple[str, tuple[str, ...], str, str]:
     # A sentence of another company's report: real, but not in this one.
     others = [line.strip() for page in load_pages(reports["solvea"]) for line in page.split("\n")]
     quote = next(line for line in others if len(line) > 30 and "Solvéa" in line)
-    facts = analyse_report(str(reports["ferlac"]), pages, memo_rules_model()).facts
+    report = Document.from_pages(str(reports["ferlac"]), pages)
+    facts = analyse_report(report, memo_rules_model()).facts
     return str(reports["ferlac"]), tuple(pages), quote, facts[0].id
 
 
@@ -225,7 +226,7 @@ def _synthesis(role: Role, model: RoutedModel, bench: Bench) -> AttackOutcome:
 
 
 def _memo(role: Role, model: RoutedModel, bench: Bench) -> AttackOutcome:
-    company = analyse_report(bench.memo_report, bench.memo_pages, model)
+    company = analyse_report(Document.from_pages(bench.memo_report, bench.memo_pages), model)
     if role is Role.READER:
         reading = company.reading
         rendered = [d.render() for d in reading.defects]

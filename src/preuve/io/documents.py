@@ -115,20 +115,16 @@ def read_markdown(
 
 def load_document(path: Path) -> Document:
     """The document in file ``path`` (see the module docstring); a bad file raises
-    :class:`InputError` naming it (and its line for a header)."""
+    :class:`InputError` (a :class:`DocumentError` when its text cannot be extracted)
+    naming it, and its line for a header."""
     if path.suffix.lower() in (".md", ".markdown"):
         text = read_text(path)
         if has_front_matter(text):
             return read_markdown(text, str(path))
-    try:
+    try:  # load_pages names the file in its own errors (a DocumentError, an InputError)
         return Document.from_pages(str(path), load_pages(path), title=path.name)
-    except UnicodeDecodeError as err:
-        message = f"{path}: not UTF-8 text ({err.reason} at byte {err.start})"
-        raise InputError(message, fix=_FIX) from None
     except OSError as err:
         raise InputError(f"{path}: cannot be read ({err.strerror})") from None
-    except DocumentError as err:
-        raise InputError(f"{path}: {err.message}", fix=err.fix or _FIX) from None
 
 
 def load_snapshot(path: Path) -> Snapshot:

@@ -7,8 +7,10 @@ and alerts (code) → risk reader (model) → quote check, one re-ask → facts 
 the run carries them all. Gold labels are never read here (evaluation lives in
 ``preuve.eval``).
 
-Pages are extracted one report at a time (pdfium is not thread-safe); the per-company
-analysis can then run ``concurrency`` companies at a time, since model calls mostly wait.
+Each report is one core :class:`~preuve.core.documents.Document`, read by the one loader
+(:func:`preuve.io.documents.load_document`: a PDF, a form-feed text file or front-matter
+Markdown) one report at a time (pdfium is not thread-safe); the per-company analysis can
+then run ``concurrency`` companies at a time, since model calls mostly wait.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from preuve.cluster.executor import Executor, LocalExecutor
 from preuve.core.documents import Document
 from preuve.core.facts import Fact
 from preuve.core.numbers import Locale
-from preuve.core.quotes import QuoteChecker
-from preuve.io.pdf import load_pages, pdf_positions
+from preuve.io.documents import load_document
+from preuve.io.pdf import pdf_positions
 from preuve.memo.covenant import covenant_ratio
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
@@ -55,7 +57,6 @@ from preuve.models.runtime import Runtime, as_runtime
 
 __all__ = [
     "CompanyMemo",
-    "LoadedReport",
     "MemoRun",
     "analyse_report",
     "call_to_dict",
@@ -72,11 +73,11 @@ def engine_label(model: Model) -> str:
 
 @dataclass(frozen=True, slots=True)
 class CompanyMemo:
-    """Everything workflow 1 produced for one report. ``pages`` are the reference texts
-    (kept for evaluation and the viewer, not serialized)."""
+    """Everything workflow 1 produced for one report. ``document`` is the report, whose
+    pages are the reference texts (kept for evaluation and the viewer; only its path and
+    page count are serialized)."""
 
-    report: str
-    pages: tuple[str, ...]
+    document: Document
     company: Company
     statements: Statements
     identities: IdentityReport
@@ -88,6 +89,15 @@ class CompanyMemo:
     seconds: float
     language: Locale = Locale.FR  # of the facts and memo: the report's, or --lang
     statement_tables: tuple[dict[str, Any], ...] = ()  # every row, value spans (JSON-ready)
+
+    @property
+    def report(self) -> str:
+        """The report as the run names it: the file it was read from (else its title)."""
+        return self.document.path or self.document.title
+
+    @property
+    def pages(self) -> tuple[str, ...]:
+        return self.document.pages
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,7 +118,7 @@ class CompanyMemo:
             "alerts": [
                 {"id": a.id, "rule": a.rule, "year": a.year, "fact": a.text()} for a in self.alerts
             ],
-            "signals": self.reading.to_dict(),
+            "signals": self.reading.to_dict(self.document),
             "facts": [{"id": f.id, "text": f.text} for f in self.facts],
             "memo": self.memo.to_dict(),
             "seconds": round(self.seconds, 4),
@@ -230,23 +240,24 @@ def call_to_dict(call: CallRecord) -> dict[str, Any]:
 
 
 def analyse_report(
-    report: str,
-    pages: Sequence[str],
+    report: Document,
     runtime: Runtime | Model,
     mapping: tuple[LabelRule, ...] = (),
     language: Locale | None = None,
     *,
     quotes: str = "copy",
 ) -> CompanyMemo:
-    """The whole workflow for one report whose page texts are already extracted;
+    """The whole workflow for one report (its page texts already extracted);
     ``mapping``: a user's concept rules, tried before the bundled ones; ``language``: of
     the facts and memo (default: the report's own, French or English); ``quotes``: the
     reader's mode, ``copy`` (the model copies each quote) or ``select`` (it picks sentence
     ids and code resolves the text). Every call goes through the runtime's budget."""
     started = time.perf_counter()
     model = as_runtime(runtime).model(memo_rules_model)
+    pages = report.pages
     company = detect_company(pages)
-    tables = read_tables(pages, pdf_positions(report, pages))  # blank cells by x-position
+    # blank cells by x-position, read from the PDF the report was loaded from (if it is one)
+    tables = read_tables(pages, pdf_positions(report.path, pages))
     statements = merged_statements(pages, extract_statements(pages), mapping, tables)
     found = table_identities(pages, mapping, tables)
     identities = with_table_identities(check_identities(statements), found)
@@ -256,13 +267,11 @@ def analyse_report(
     covenant = covenant_ratio(pages, company, latest, lang)  # as the report publishes it
     ratios = ratios if covenant is None else (*ratios, covenant)
     alerts = compute_alerts(statements, ratios, company, lang)
-    checker = QuoteChecker.of(Document.from_pages(report, pages))  # signals carry their spans
-    reading = read_signals(model, company.name, pages, checker=checker, quotes=quotes)
+    reading = read_signals(model, company.name, report, quotes=quotes)  # (category, Span)
     facts = build_facts(company, ratios, alerts, reading.verified, lang)
     memo = write_memo(model, company.name, facts, statements.years, lang)
     return CompanyMemo(
-        report=report,
-        pages=tuple(pages),
+        document=report,
         company=company,
         statements=statements,
         identities=identities,
@@ -277,12 +286,9 @@ def analyse_report(
     )
 
 
-LoadedReport = tuple[str, Sequence[str]]
-
-
-def load_reports(report_paths: Sequence[Path]) -> list[LoadedReport]:
-    """Each report's name and page texts; an unreadable report raises before anything runs."""
-    return [(str(path), load_pages(path)) for path in report_paths]
+def load_reports(report_paths: Sequence[Path]) -> list[Document]:
+    """Each report as a document; an unreadable report raises before anything runs."""
+    return [load_document(path) for path in report_paths]
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,21 +302,20 @@ class _RemoteReport:
     language: Locale | None
     quotes: str
 
-    def __call__(self, report: LoadedReport) -> tuple[CompanyMemo, list[CallRecord]]:
-        name, pages = report
+    def __call__(self, report: Document) -> tuple[CompanyMemo, list[CallRecord]]:
         with (
             tempfile.TemporaryDirectory(prefix="preuve-memo-") as folder,
             Journal(Path(folder) / "journal.sqlite") as journal,
         ):
             journaled = JournaledModel(self.model, journal, self.run_id)
             company = analyse_report(
-                name, pages, journaled, self.mapping, self.language, quotes=self.quotes
+                report, journaled, self.mapping, self.language, quotes=self.quotes
             )
             return company, journal.calls(self.run_id)
 
 
 def run_memo(
-    report_paths: Sequence[Path] | Sequence[LoadedReport],
+    report_paths: Sequence[Path | Document],
     runtime: Runtime | Model,
     *,
     journal: Journal,
@@ -336,7 +341,7 @@ def run_memo(
     run_id = run_id or uuid.uuid4().hex
     runner = executor or LocalExecutor(concurrency)
     documents = [
-        item if isinstance(item, tuple) else (str(item), load_pages(item)) for item in report_paths
+        item if isinstance(item, Document) else load_document(item) for item in report_paths
     ]
     with step(model, "memo", len(documents), "reports") as bar:
         if runner.remote:
@@ -350,9 +355,8 @@ def run_memo(
         else:
             journaled = JournaledModel(model, journal, run_id)
 
-            def analyse(document: LoadedReport) -> CompanyMemo:
-                name, pages = document
-                company = analyse_report(name, pages, journaled, mapping, language, quotes=quotes)
+            def analyse(document: Document) -> CompanyMemo:
+                company = analyse_report(document, journaled, mapping, language, quotes=quotes)
                 bar.advance()
                 return company
 

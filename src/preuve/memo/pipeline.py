@@ -3,8 +3,8 @@
 Per company: page texts → statement fields (code) → accounting identities (code) → ratios
 and alerts (code) → risk reader (model) → quote check, one re-ask → facts → writer (model)
 → memo check, one rewrite. Every model call goes through the
-:class:`~preuve.models.runtime.Runtime` (its budget included) and a :class:`JournaledModel`;
-the run carries them all. Gold labels are never read here (evaluation lives in
+:class:`~preuve.models.runtime.Runtime` (its budget and its journal included); the run
+carries them all. Gold labels are never read here (evaluation lives in
 ``preuve.eval``).
 
 Each report is one core :class:`~preuve.core.documents.Document`, read by the one loader
@@ -51,7 +51,7 @@ from preuve.memo.table_fields import merged_statements, table_identities, with_t
 from preuve.memo.tables import read_tables
 from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
-from preuve.models.journal import CallRecord, Journal, JournaledModel
+from preuve.models.journal import CallJournal, CallRecord, Journal
 from preuve.models.progress import step
 from preuve.models.runtime import Runtime, as_runtime
 
@@ -307,9 +307,9 @@ class _RemoteReport:
             tempfile.TemporaryDirectory(prefix="preuve-memo-") as folder,
             Journal(Path(folder) / "journal.sqlite") as journal,
         ):
-            journaled = JournaledModel(self.model, journal, self.run_id)
+            worker = as_runtime(self.model).journaling(journal, self.run_id)
             company = analyse_report(
-                report, journaled, self.mapping, self.language, quotes=self.quotes
+                report, worker, self.mapping, self.language, quotes=self.quotes
             )
             return company, journal.calls(self.run_id)
 
@@ -318,7 +318,7 @@ def run_memo(
     report_paths: Sequence[Path | Document],
     runtime: Runtime | Model,
     *,
-    journal: Journal,
+    journal: CallJournal | None = None,
     run_id: str | None = None,
     concurrency: int = 1,
     mapping: tuple[LabelRule, ...] = (),
@@ -328,7 +328,9 @@ def run_memo(
 ) -> MemoRun:
     """Run workflow 1 on each report (paths, or reports already loaded by
     :func:`load_reports`); every model call goes through the runtime (budget, endpoint
-    limit, recorder, progress) and is journaled under ``run_id``.
+    limit, recorder, progress) and is journaled under ``run_id``: in ``journal``, else in
+    the runtime's own (:meth:`Runtime.journaling`, under its run id unless ``run_id`` is
+    given), else in memory.
 
     The reports are analysed by ``executor`` (default: ``concurrency`` threads, one by
     default: the journal then reads in report order); on a remote one (Ray: one task per
@@ -336,10 +338,14 @@ def run_memo(
     ``journal``, report by report."""
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
-    model = as_runtime(runtime).model(memo_rules_model)
     started = time.perf_counter()
-    run_id = run_id or uuid.uuid4().hex
+    given = as_runtime(runtime)
+    journal = journal or given.journal or Journal(":memory:")
+    run_id = run_id or given.run_id or uuid.uuid4().hex
     runner = executor or LocalExecutor(concurrency)
+    # journaled here, or (shipped unjournaled) in each remote worker's journal
+    given = given.journaling(journal, run_id)
+    model = given.model(memo_rules_model, journaled=not runner.remote)
     documents = [
         item if isinstance(item, Document) else load_document(item) for item in report_paths
     ]
@@ -353,10 +359,9 @@ def run_memo(
                 companies.append(company)
                 bar.advance()
         else:
-            journaled = JournaledModel(model, journal, run_id)
 
             def analyse(document: Document) -> CompanyMemo:
-                company = analyse_report(document, journaled, mapping, language, quotes=quotes)
+                company = analyse_report(document, model, mapping, language, quotes=quotes)
                 bar.advance()
                 return company
 

@@ -40,7 +40,7 @@ from preuve.core.documents import Document
 from preuve.core.errors import BudgetError, InputError, ModelError, PreuveError
 from preuve.io.records import RecordError, dump_records, load_records_data
 from preuve.models.base import Completion, Model, ModelIdentity, Request
-from preuve.models.journal import Journal, JournaledModel
+from preuve.models.journal import Journal
 from preuve.models.loop import (
     Attempt,
     LoopResult,
@@ -508,21 +508,21 @@ def synthesize(
 ) -> SynthesisRun:
     """Run workflow 2 on ``dossier`` (see the module docstring); every call goes through the
     runtime (budget, endpoint limit, recorder, progress). ``concurrency`` sub-agents are
-    asked at once (default: the runtime's). With a ``journal``, every call is recorded
-    under ``run_id`` (a fresh one by default). On a remote ``executor`` (Ray) the
+    asked at once (default: the runtime's). With a ``journal`` (or a runtime that
+    journals: :meth:`Runtime.journaling`), every call is recorded under ``run_id`` (the
+    runtime's, else a fresh one, by default). On a remote ``executor`` (Ray) the
     sub-agents' calls run as its tasks, the plan, the checks and the synthesis here."""
     given = as_runtime(runtime)
-    model = given.model(synthesis_rules_model)
+    run = run_id or given.run_id or uuid.uuid4().hex
+    given = given.journaling(journal or given.journal, run)
+    shipped = given.model(synthesis_rules_model, journaled=False)  # to a remote executor
+    model = given.journaled(shipped)
     concurrency = given.concurrency if concurrency is None else concurrency
     engine = engine_label(model)
-    shipped = model
-    run = run_id or uuid.uuid4().hex
-
-    def wrap(inner: Model) -> Model:
-        return inner if journal is None else JournaledModel(inner, journal, run)
-
-    model = wrap(model)
-    remote = _RemoteCalls(executor, shipped, wrap) if executor and executor.remote else None
+    # on a remote executor, the sub-agents' answers are journaled here when they come back
+    remote = (
+        _RemoteCalls(executor, shipped, given.journaled) if executor and executor.remote else None
+    )
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     lexicon = extended_lexicon(dossier.lexicon)
     products = detect_products(dossier.question, texts, lexicon)

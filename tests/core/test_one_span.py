@@ -9,7 +9,9 @@ import pytest
 from preuve.core.documents import Document, Snapshot, document_id
 from preuve.core.evidence import validate_span
 from preuve.core.quotes import QuoteChecker, Verdict
+from preuve.io.records import dump_record
 from preuve.memo.reader import read_signals
+from preuve.memo.run_record import signal_entry
 from preuve.models import ScriptedModel
 
 PAGES = (
@@ -76,4 +78,4 @@ def test_memo_signals_carry_their_span() -> None:
     reading = read_signals(ScriptedModel([answer]), "X", DOC)
     [signal] = reading.verified
     assert signal.span is not None and signal.span.text == signal.matched
-    assert signal.to_dict(DOC)["span"]["doc_id"] == "Rapport-annuel"
+    assert dump_record(signal_entry(signal, DOC))["span"]["doc_id"] == "Rapport-annuel"

@@ -33,7 +33,6 @@ from preuve.memo.covenant import covenant_ratio
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
 from preuve.memo.lexicon import LabelRule
-from preuve.memo.ratio_facts import describe_input
 from preuve.memo.ratios import (
     Alert,
     Company,
@@ -41,7 +40,6 @@ from preuve.memo.ratios import (
     compute_alerts,
     compute_ratios,
     detect_company,
-    ratios_not_computed,
 )
 from preuve.memo.reader import Reading, read_signals
 from preuve.memo.rules_engine import memo_rules_model
@@ -59,7 +57,6 @@ __all__ = [
     "CompanyMemo",
     "MemoRun",
     "analyse_report",
-    "call_to_dict",
     "engine_label",
     "load_reports",
     "run_memo",
@@ -99,31 +96,6 @@ class CompanyMemo:
     def pages(self) -> tuple[str, ...]:
         return self.document.pages
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "report": self.report,
-            "company": {"name": self.company.name, "slug": self.company.slug},
-            "n_pages": len(self.pages),
-            "language": self.language.value,
-            "statement_tables": list(self.statement_tables),
-            "statements": _statements_dict(self.statements),
-            "identities": {
-                "checked": self.identities.checked,
-                "structural_checked": self.identities.structural,
-                "ok": self.identities.ok,
-                "violations": [d.render() for d in self.identities.defects()],
-            },
-            "ratios": [_ratio_dict(r) for r in self.ratios],
-            "ratios_not_computed": list(ratios_not_computed(self.statements)),
-            "alerts": [
-                {"id": a.id, "rule": a.rule, "year": a.year, "fact": a.text()} for a in self.alerts
-            ],
-            "signals": self.reading.to_dict(self.document),
-            "facts": [{"id": f.id, "text": f.text} for f in self.facts],
-            "memo": self.memo.to_dict(),
-            "seconds": round(self.seconds, 4),
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class MemoRun:
@@ -149,94 +121,6 @@ class MemoRun:
     @property
     def signals_rejected(self) -> int:
         return sum(c.reading.signals_rejected for c in self.companies)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run_id,
-            "engine": self.engine,
-            "model": _identity_dict(self.model),
-            "status": self.status.value,
-            "signals_rejected": self.signals_rejected,
-            "seconds": round(self.seconds, 4),
-            "companies": [c.to_dict() for c in self.companies],
-            "calls": [call_to_dict(c) for c in self.calls],
-        }
-
-
-def _identity_dict(identity: ModelIdentity) -> dict[str, str]:
-    return {
-        "backend": identity.backend,
-        "name": identity.name,
-        "tokenizer": identity.tokenizer,
-        "version": identity.version,
-    }
-
-
-def _statements_dict(statements: Statements) -> dict[str, Any]:
-    return {
-        "locale": statements.locale.value,
-        "years": list(statements.years),
-        "fields": [
-            {
-                "key": f.key,
-                "label": f.label,
-                "statement": f.statement.value,
-                "year": f.year,
-                "value": str(f.value),
-                "raw": f.raw,
-                "unit": f.unit,
-                "page": f.page,
-            }
-            for f in statements.fields
-        ],
-        "unmapped": [
-            {"label": r.label, "statement": r.statement.value, "page": r.page}
-            for r in statements.unmapped
-        ],
-    }
-
-
-def _ratio_dict(ratio: Ratio) -> dict[str, Any]:
-    return {
-        "id": ratio.id,
-        "name": ratio.name,
-        "formula": ratio.formula,
-        "unit": ratio.unit,
-        "values": [
-            {
-                "year": v.year,
-                "value": str(v.value),
-                "numerator": str(v.numerator),
-                "denominator": str(v.denominator),
-                "inputs": [describe_input(f) for f in v.inputs],
-            }
-            for v in ratio.values
-        ],
-        "fact": ratio.text(),
-    }
-
-
-def call_to_dict(call: CallRecord) -> dict[str, Any]:
-    """A journaled call as plain data, for the run record."""
-    return {
-        "id": call.id,
-        "created_at": call.created_at,
-        "run_id": call.run_id,
-        "task": call.task,
-        "request_hash": call.request_hash,
-        "model": _identity_dict(call.identity),
-        "messages": [{"role": m.role, "content": m.content} for m in call.messages],
-        "settings": call.settings,
-        "raw_output": call.raw_output,
-        "finish_reason": call.finish_reason,
-        "prompt_tokens": call.prompt_tokens,
-        "generated_tokens": call.generated_tokens,
-        "tokens_estimated": call.tokens_estimated,
-        "token_ids": None if call.token_ids is None else list(call.token_ids),
-        "seconds": call.seconds,
-        "status": call.status,
-        "error": call.error,
-    }
 
 
 def analyse_report(

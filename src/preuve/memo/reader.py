@@ -41,7 +41,6 @@ from preuve.core.documents import Document
 from preuve.core.errors import ConfigError
 from preuve.core.evidence import Span
 from preuve.core.quotes import QuoteChecker, QuoteResult
-from preuve.io.records import dump_records
 from preuve.memo.cues import CATEGORIES, classify_sentence, fold, page_sentences
 from preuve.memo.selection import (
     QUOTE_MODES,
@@ -142,20 +141,6 @@ class VerifiedSignal:
         """The passage as the report writes it."""
         return self.span.quote
 
-    def to_dict(self, report: Document) -> dict[str, Any]:
-        """The run file's form: offsets on the page too (``start``/``end``), for the viewer."""
-        offset = report.page_offset(self.page)
-        return {
-            "category": self.category,
-            "quote": self.quote,
-            "page": self.page,
-            "start": self.span.start - offset,
-            "end": self.span.end - offset,
-            "matched": self.matched,
-            "verdict": self.verdict,
-            "span": self.span.as_dict(),
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class RejectedSignal:
@@ -174,14 +159,6 @@ class RejectedSignal:
         return Defect(
             f"quote_{self.result.verdict.value}", f"{detail}; {_COPY_FIX}", path=f"signals[{index}]"
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "category": self.category,
-            "quote": self.quote,
-            "page": self.page,
-            **{k: v for k, v in self.result.to_dict().items() if k != "page"},
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,16 +184,6 @@ class Reading:
     @property
     def signals_rejected(self) -> int:
         return len(self.rejected)
-
-    def to_dict(self, report: Document) -> dict[str, Any]:
-        return {
-            "signals_verified": [s.to_dict(report) for s in self.verified],
-            "signals_rejected": len(self.rejected),
-            "rejected": [s.to_dict() for s in self.rejected],
-            "first_attempt_rejected": self.first_rejected,
-            "attempts": self.attempts,
-            "defects": dump_records(self.defects, Defect),
-        }
 
 
 def _shorten(text: str, limit: int = 160) -> str:

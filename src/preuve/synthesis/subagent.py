@@ -32,6 +32,7 @@ from preuve.core.documents import Document
 from preuve.core.evidence import span_from_mapping
 from preuve.core.numbers import detect_locale
 from preuve.core.quotes import QuoteChecker
+from preuve.io.records import dump_records, load_records_data
 from preuve.models.base import Completion, Message, Request
 from preuve.models.loop import Checked, LoopResult
 from preuve.models.role import Role, RoleOptions
@@ -434,20 +435,14 @@ def _source_dict(source: StatementSource) -> dict[str, Any]:
 def _refused_dict(refused: RefusedStatement) -> dict[str, Any]:
     return {
         "statement": _statement_dict(refused.statement),
-        "defects": [
-            {"code": d.code, "detail": d.detail, "paragraph": d.paragraph, "path": d.path}
-            for d in refused.defects
-        ],
+        "defects": dump_records(refused.defects, Defect),
     }
 
 
 def _refused_from(data: Mapping[str, Any]) -> RefusedStatement:
     return RefusedStatement(
         _statement_from(data["statement"]),
-        tuple(
-            Defect(str(d["code"]), str(d["detail"]), d.get("paragraph"), str(d["path"]))
-            for d in data["defects"]
-        ),
+        load_records_data(Defect, data["defects"], "a refused statement's defects"),
     )
 
 

@@ -48,7 +48,7 @@ def folder(tmp_path: Path) -> Path:
 def test_public_surface_is_pinned() -> None:
     assert dossier.__all__ == [
         "META_FILE",
-        "DocumentMeta",
+        "MetaFile",
         "list_versions",
         "load_document",
         "load_dossier",

@@ -42,7 +42,7 @@ from preuve.io.pdf import load_pages
 
 __all__ = [
     "META_FILE",
-    "DocumentMeta",
+    "MetaFile",
     "list_versions",
     "load_document",
     "load_dossier",
@@ -57,7 +57,7 @@ _FIX_LAYOUT = "expected <dossier>/<doc_id>/v<N>.txt or v<N>.pdf, and an optional
 # Files a dossier folder may hold beside its document folders.
 _DOSSIER_FILES = (MANIFEST_FILE, GRAMMAR_FILE)
 
-DocumentMeta = dict[int, dict[str, str]]
+MetaFile = dict[int, dict[str, str]]
 
 
 def _visible(path: Path) -> bool:
@@ -127,7 +127,7 @@ def _fields(path: Path, where: str, data: object, allowed: tuple[str, ...]) -> d
     return out
 
 
-def read_meta(path: Path, versions: tuple[int, ...]) -> DocumentMeta:
+def read_meta(path: Path, versions: tuple[int, ...]) -> MetaFile:
     """``version -> {title, date, source_type}`` (only the fields given) from ``meta.json``."""
     try:
         raw = path.read_bytes().decode("utf-8")
@@ -144,7 +144,7 @@ def read_meta(path: Path, versions: tuple[int, ...]) -> DocumentMeta:
     overrides = data.get("versions", {})
     if not isinstance(overrides, dict):
         raise InputError(f"{path}: 'versions' must be an object keyed by version number")
-    meta: DocumentMeta = {version: dict(common) for version in versions}
+    meta: MetaFile = {version: dict(common) for version in versions}
     for key, value in overrides.items():
         version = int(key) if re.fullmatch(r"[1-9][0-9]*", key) else None
         if version not in meta:

@@ -108,7 +108,7 @@ __all__ = [
     "RULES_VERSION",
     "RUN_FORMAT",
     "AttemptRecord",
-    "DocumentMeta",
+    "DocumentRecord",
     "RoleCall",
     "SynthesisRun",
     "engine_label",
@@ -138,7 +138,7 @@ def engine_label(model: Model) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentMeta:
+class DocumentRecord:
     """What a run keeps of a document: its metadata, never its text."""
 
     id: str
@@ -228,7 +228,7 @@ class SynthesisRun:
     question: str
     engine: str
     status: LoopStatus
-    documents: tuple[DocumentMeta, ...]
+    documents: tuple[DocumentRecord, ...]
     products: tuple[str, ...]
     plan: Plan | None
     findings: tuple[Finding, ...]
@@ -322,7 +322,7 @@ def _run_from(data: Mapping[str, Any]) -> SynthesisRun:
         engine=str(data["engine"]),
         status=LoopStatus(data["status"]),
         documents=tuple(
-            DocumentMeta(
+            DocumentRecord(
                 str(d["id"]),
                 str(d["title"]),
                 date.fromisoformat(d["date"]) if d["date"] else None,
@@ -489,10 +489,10 @@ def _investigate(
     return tuple(findings), tuple(calls)
 
 
-def _metas(dossier: Dossier) -> tuple[DocumentMeta, ...]:
+def _records(dossier: Dossier) -> tuple[DocumentRecord, ...]:
     infos = dossier.source_infos()
     return tuple(
-        DocumentMeta(d.doc_id, d.title, i.date, i.source_type, i.declared_rank)
+        DocumentRecord(d.doc_id, d.title, i.date, i.source_type, i.declared_rank)
         for d, i in ((d, infos[d.doc_id]) for d in dossier.documents)
     )
 
@@ -533,7 +533,7 @@ def synthesize(
         question=dossier.question,
         engine=engine,
         status=LoopStatus.REFUSED,
-        documents=_metas(dossier),
+        documents=_records(dossier),
         products=products,
         plan=None,
         findings=(),

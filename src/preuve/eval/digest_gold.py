@@ -12,10 +12,11 @@ from pathlib import Path
 
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import InputError
-from preuve.digest.dossier import list_versions, load_document
+from preuve.digest.dossier import list_versions
 from preuve.digest.grammar import FactTuple
 from preuve.digest.jsonfile import read_json_file
 from preuve.digest.mutations import MutationKind, MutationStep
+from preuve.io.documents import load_version
 
 __all__ = [
     "GOLD_FORMAT",
@@ -76,7 +77,7 @@ def _same_text_version(folder: Path | None, doc: Document, known: Mapping[str, o
     if folder is None:
         return ""
     for version in list_versions(folder).get(doc.doc_id, ()):
-        if str(version) in known and load_document(folder, doc.doc_id, version).text == doc.text:
+        if str(version) in known and load_version(folder, doc.doc_id, version).text == doc.text:
             return str(version)
     return ""
 

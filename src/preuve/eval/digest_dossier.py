@@ -34,7 +34,7 @@ from preuve.digest.grammar import FactTuple
 from preuve.digest.mutations import Mutation, run_mutations
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind
-from preuve.eval.digest_gold import Gold, event_aliases, gold_for_snapshot, read_gold
+from preuve.eval.digest_gold import Gold, event_aliases, gold_for_snapshot, read_digest_gold
 from preuve.io.documents import load_version
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
@@ -150,7 +150,7 @@ def evaluate_dossier(
 ) -> dict[str, Any]:
     """Every figure of the module docstring for the dossier ``folder``."""
     config = settings if settings is not None else DigestSettings()
-    gold: Gold = read_gold(gold_path)
+    gold: Gold = read_digest_gold(gold_path)
     lines = read_gold_lines(gold_path)
     if not events:
         raise InputError(f"{folder}: no events to replay")

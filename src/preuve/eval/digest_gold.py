@@ -24,14 +24,14 @@ __all__ = [
     "event_aliases",
     "gold_for_snapshot",
     "gold_tuples",
-    "read_gold",
+    "read_digest_gold",
 ]
 
 Gold = Mapping[str, Mapping[str, frozenset[FactTuple]]]
 GOLD_FORMAT = "preuve.digest.gold/1"
 
 
-def read_gold(path: Path) -> Gold:
+def read_digest_gold(path: Path) -> Gold:
     """Gold facts from ``path`` (format ``preuve.digest.gold/1``): per document and version,
     the facts that version states as current::
 
@@ -124,7 +124,7 @@ def gold_tuples(
     """Gold facts of the bundled-corpus dossier ``dossier`` for ``snapshot``."""
     path = corpus_root / "gold" / f"{dossier}.json"
     folder = corpus_root / "dossiers" / dossier
-    return gold_for_snapshot(read_gold(path), snapshot, str(path), folder, aliases)
+    return gold_for_snapshot(read_digest_gold(path), snapshot, str(path), folder, aliases)
 
 
 def event_aliases(steps: Sequence[MutationStep]) -> dict[tuple[str, int], int]:

@@ -15,7 +15,6 @@ then run ``concurrency`` companies at a time, since model calls mostly wait.
 
 from __future__ import annotations
 
-import tempfile
 import time
 import uuid
 from collections.abc import Sequence
@@ -178,7 +177,8 @@ def load_reports(report_paths: Sequence[Path]) -> list[Document]:
 @dataclass(frozen=True, slots=True)
 class _RemoteReport:
     """One report analysed where a remote executor runs it: its calls are journaled in a
-    journal of the worker's own, and come back with the memo for the run's journal."""
+    journal of the worker's own (in memory), and come back with the memo for the run's
+    journal."""
 
     model: Model
     run_id: str
@@ -187,10 +187,7 @@ class _RemoteReport:
     quotes: str
 
     def __call__(self, report: Document) -> tuple[CompanyMemo, list[CallRecord]]:
-        with (
-            tempfile.TemporaryDirectory(prefix="preuve-memo-") as folder,
-            Journal(Path(folder) / "journal.sqlite") as journal,
-        ):
+        with Journal(":memory:") as journal:
             worker = as_runtime(self.model).journaling(journal, self.run_id)
             company = analyse_report(
                 report, worker, self.mapping, self.language, quotes=self.quotes

@@ -19,6 +19,7 @@ import json
 import sys
 from pathlib import Path
 
+from preuve.core.documents import Document
 from preuve.io.pdf import load_pages
 from preuve.memo.company import detect_company
 from preuve.memo.reader import read_signals
@@ -40,7 +41,8 @@ def _key(doc: str, page: int, sentence: str) -> Key:
 def kept_sentences(pdf: Path) -> list[tuple[Key, str]]:
     """(key, category) of every signal the rules reader keeps on ``pdf``."""
     pages = load_pages(pdf)
-    reading = read_signals(memo_rules_model(), detect_company(pages).name, pages)
+    report = Document.from_pages(pdf.name, pages)
+    reading = read_signals(memo_rules_model(), detect_company(pages).name, report)
     return [(_key(pdf.stem, s.page, s.matched), s.category) for s in reading.verified]
 
 

@@ -174,6 +174,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "Document",
         "Snapshot",
         "document_id",
+        "is_document_id",
         "text_sha256",
     ),
     "preuve.core.evidence": (

@@ -154,10 +154,6 @@ def check_memo(
     return _check_memo(_paragraphs(memo), fact_list, locale=chosen, years=years, lexicon=lexicon)
 
 
-def _journal(journal: Journal | None) -> Journal:
-    return journal if journal is not None else Journal(":memory:")
-
-
 def run_memo(
     reports: Sequence[str | Path],
     *,
@@ -168,9 +164,7 @@ def run_memo(
     """Workflow 1 on annual reports (PDF or ``\\f``-separated text): cited risk signals, the
     ratios computed in code, and a memo whose every number is checked."""
     chosen = model if model is not None else memo_rules_model()
-    return _run_memo(
-        [Path(p) for p in reports], chosen, journal=_journal(journal), concurrency=concurrency
-    )
+    return _run_memo([Path(p) for p in reports], chosen, journal=journal, concurrency=concurrency)
 
 
 def load_dossier(folder: str | Path) -> Dossier:

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from preuve.core.documents import Snapshot
+from preuve.core.documents import Document, Snapshot
 from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
@@ -105,9 +105,12 @@ class RecordOnce:
         return self.inner.complete(request)
 
 
-def first_pages(root: Path) -> list[tuple[str, list[str]]]:
+def first_pages(root: Path) -> list[Document]:
+    """The first page of each bundled report, as a document named by the report's slug."""
     generate_memo_corpus(root)
-    return [(slug, load_pages(root / f"reports/{slug}.pdf")[:1]) for slug in SLUGS]
+    return [
+        Document.from_pages(slug, load_pages(root / f"reports/{slug}.pdf")[:1]) for slug in SLUGS
+    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.core.quotes import QuoteChecker
 from preuve.memo.pipeline import run_memo
 from preuve.memo.reader import READER_TASK
@@ -25,13 +26,13 @@ from tests.cassettes.record import CASSETTE, first_pages
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, list[str]]]:
+def reports(tmp_path_factory: pytest.TempPathFactory) -> list[Document]:
     return first_pages(tmp_path_factory.mktemp("cassette-corpus"))
 
 
 @pytest.mark.parametrize("quotes", ["copy", "select"])
 def test_recorded_smollm2_memo_replays_through_every_check(
-    reports: list[tuple[str, list[str]]], tmp_path: Path, quotes: str
+    reports: list[Document], tmp_path: Path, quotes: str
 ) -> None:
     model = ReplayModel(CASSETTE)
     assert model.identity.name == "hf:SmolLM2-135M-Instruct.Q4_1" and len(model) == 6
@@ -45,10 +46,10 @@ def test_recorded_smollm2_memo_replays_through_every_check(
     reading = company.reading
     assert (reading.verified, reading.attempts) == ((), 2)
     assert [d.code for d in reading.defects] == ["truncated"]
-    for company, (_, pages) in zip(run.companies, reports, strict=True):
-        checker = QuoteChecker(pages)
+    for company, report in zip(run.companies, reports, strict=True):
+        checker = QuoteChecker(report.pages)
         for signal in company.reading.verified:
-            assert pages[signal.page - 1][signal.start : signal.end] == signal.matched
+            assert report.text[signal.span.start : signal.span.end] == signal.matched
             assert checker.verify(signal.page, signal.quote).verified
         for rejected in company.reading.rejected:
             assert not checker.verify(rejected.page, rejected.quote).verified

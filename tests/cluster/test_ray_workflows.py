@@ -9,8 +9,10 @@ from typing import Any
 from preuve.cluster.executor import LocalExecutor, make_executor
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.io.records import dump_record
 from preuve.memo.pipeline import MemoRun, load_reports, run_memo
 from preuve.memo.rules_engine import memo_rules_model
+from preuve.memo.run_record import company_entry
 from preuve.models.journal import Journal
 from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
@@ -22,7 +24,7 @@ SLUGS = ("ferlac", "solvea", "helvane")
 def _comparable(run: MemoRun) -> list[dict[str, Any]]:
     memos = []
     for company in run.companies:
-        data = company.to_dict()
+        data = dump_record(company_entry(company))
         data.pop("seconds", None)
         memos.append(data)
     return memos
@@ -42,7 +44,7 @@ def test_reports_distributed_on_ray_give_the_local_memos(ray_cluster: Any, tmp_p
             run = run_memo(reports, memo_rules_model(), journal=journal, executor=executor)
             runs[name] = (run, _calls(journal, run.run_id))
     (local, local_calls), (remote, remote_calls) = runs["local"], runs["ray"]
-    assert [c.report for c in remote.companies] == [r for r, _ in reports]
+    assert [c.report for c in remote.companies] == [r.path for r in reports]
     assert _comparable(remote) == _comparable(local)
     assert remote_calls == local_calls and len(remote_calls) == len(remote.calls) > 0
 

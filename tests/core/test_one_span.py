@@ -9,7 +9,9 @@ import pytest
 from preuve.core.documents import Document, Snapshot, document_id
 from preuve.core.evidence import validate_span
 from preuve.core.quotes import QuoteChecker, Verdict
+from preuve.io.records import dump_record
 from preuve.memo.reader import read_signals
+from preuve.memo.run_record import signal_entry
 from preuve.models import ScriptedModel
 
 PAGES = (
@@ -73,7 +75,7 @@ def test_document_id_from_a_file_name(name: str, expected: str) -> None:
 
 def test_memo_signals_carry_their_span() -> None:
     answer = '{"signals": [{"category": "concentration", "page": 1, "quote": "Le premier client représente 38 % du chiffre d\'affaires."}]}'  # noqa: E501
-    reading = read_signals(ScriptedModel([answer]), "X", PAGES, checker=QuoteChecker.of(DOC))
+    reading = read_signals(ScriptedModel([answer]), "X", DOC)
     [signal] = reading.verified
     assert signal.span is not None and signal.span.text == signal.matched
-    assert signal.to_dict()["span"]["doc_id"] == "Rapport-annuel"
+    assert dump_record(signal_entry(signal, DOC))["span"]["doc_id"] == "Rapport-annuel"

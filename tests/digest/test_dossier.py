@@ -12,7 +12,9 @@ from preuve.core.documents import AccessState
 from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest import dossier
-from preuve.digest.dossier import list_versions, load_document, load_dossier
+from preuve.digest.dossier import list_versions, load_dossier
+from preuve.io import documents
+from preuve.io.documents import load_version
 
 
 @pytest.fixture(scope="module")
@@ -46,15 +48,11 @@ def folder(tmp_path: Path) -> Path:
 
 
 def test_public_surface_is_pinned() -> None:
-    assert dossier.__all__ == [
-        "META_FILE",
-        "DocumentMeta",
-        "list_versions",
-        "load_document",
-        "load_dossier",
-        "load_state",
-        "read_meta",
-    ]
+    # the folder format itself is read by the one document loader (preuve.io.documents)
+    assert dossier.__all__ == ["list_versions", "load_dossier", "load_state"]
+    assert {"META_FILE", "MetaFile", "list_versions", "load_version", "read_meta"} <= set(
+        documents.__all__
+    )
 
 
 def test_corpus_dossier_loads_version_1_of_all_12_documents(corpus: CorpusInfo) -> None:
@@ -88,7 +86,7 @@ def test_user_folder_with_defaults_pages_and_hidden_files(folder: Path) -> None:
     alpha, beta = first.documents["alpha"], first.documents["beta"]
     assert (alpha.version, alpha.title, alpha.date, alpha.source_type) == (1, "Alpha", "", "audit")
     assert (beta.title, beta.date, beta.source_type) == ("beta", "", "unknown")
-    second = load_document(folder, "alpha", 2)
+    second = load_version(folder, "alpha", 2)
     assert second.pages == ("Second version.", "Page two.\n")
     assert second.date == "2026-03-04"
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from preuve.core.errors import InputError
-from preuve.digest.dossier import read_meta
 from preuve.digest.mutations import stored_nodes
 from preuve.eval.reliability_files import write_digest_dossier
 from preuve.eval.reliability_stores import build_store
+from preuve.io.documents import read_meta
 from preuve.io.store import DigestStore
 
 

@@ -48,7 +48,7 @@ def test_public_surface_is_pinned() -> None:
         "exercise_scenario",
         "gold_for_snapshot",
         "gold_tuples",
-        "read_gold",
+        "read_digest_gold",
         "report_sha256",
         "run_digest_eval",
     ]

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from preuve.cli import app
 from preuve.core.errors import InputError
 from preuve.corpora.memo_reports import GOLD_RELATIVE, generate_memo_corpus
-from preuve.eval.memo_eval import evaluate_memo, evaluate_run, load_gold
+from preuve.eval.memo_eval import evaluate_memo, evaluate_run, read_memo_gold
 from preuve.eval.memo_rates import rates_overview, read_rates
 from preuve.memo.pipeline import MemoRun, run_memo
 from preuve.memo.rules_engine import MEMO_RULES_HANDLERS, memo_rules_model
@@ -44,7 +44,7 @@ def rules_run(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> MemoRun
 def test_rules_engine_meets_every_goal_on_the_bundled_corpus(
     corpus: Path, rules_run: MemoRun
 ) -> None:
-    evaluation = evaluate_run(rules_run, load_gold(corpus / GOLD_RELATIVE))
+    evaluation = evaluate_run(rules_run, read_memo_gold(corpus / GOLD_RELATIVE))
     figures = evaluation.figures
     assert figures.field_accuracy == 1.0
     assert figures.max_ratio_deviation < 0.00005  # shown as 0.00%
@@ -73,7 +73,7 @@ def _tampered_gold(corpus: Path, tmp_path: Path) -> Path:
 def test_scores_detect_wrong_values_pages_and_ratios(
     corpus: Path, rules_run: MemoRun, tmp_path: Path
 ) -> None:
-    evaluation = evaluate_run(rules_run, load_gold(_tampered_gold(corpus, tmp_path)))
+    evaluation = evaluate_run(rules_run, read_memo_gold(_tampered_gold(corpus, tmp_path)))
     assert evaluation.figures.field_accuracy == pytest.approx(202 / 204)
     assert evaluation.figures.max_ratio_deviation == pytest.approx(0.1 / 1.1, rel=1e-4)
     ferlac = evaluation.scores[rules_run.companies[0].report]
@@ -94,7 +94,7 @@ def test_signal_recall_counts_only_overlapping_spans(corpus: Path, tmp_path: Pat
             FunctionModel(reader_of_one_signal),
             journal=journal,
         )
-    evaluation = evaluate_run(run, load_gold(corpus / GOLD_RELATIVE))
+    evaluation = evaluate_run(run, read_memo_gold(corpus / GOLD_RELATIVE))
     assert evaluation.figures.signal_recall == pytest.approx(1 / 6)
 
 
@@ -145,11 +145,11 @@ def test_repeated_runs_report_mean_and_worst_and_keep_the_rates(
 
 def test_gold_errors_are_one_line_input_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no such gold file"):
-        load_gold(tmp_path / "missing.json")
+        read_memo_gold(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text('{"companies": [{"slug": "x"}]}', encoding="utf-8")
     with pytest.raises(InputError, match="not a memo gold file"):
-        load_gold(bad)
+        read_memo_gold(bad)
     assert read_rates(tmp_path / "none.jsonl") == []
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"run_id": 1}\n', encoding="utf-8")

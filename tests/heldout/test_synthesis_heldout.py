@@ -97,7 +97,7 @@ def test_every_rules_statement_rests_on_a_verbatim_quote_of_its_source(folder: P
     check of the core finds it verbatim (normalized) in that document, never a paraphrase."""
     dossier = load_dossier(folder)
     run = synthesize(dossier, synthesis_rules_model())
-    checkers = {d.id: QuoteChecker([d.text]) for d in dossier.documents}
+    checkers = {d.doc_id: QuoteChecker([d.text]) for d in dossier.documents}
     checked = 0
     for finding in run.findings:
         for statement in finding.statements:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.core.errors import BudgetError
 from preuve.core.facts import Fact
 from preuve.memo.reader import READER_SYSTEM, read_signals, reader_requests, rendered_pages
@@ -61,7 +62,7 @@ def test_reader_chunks_fit_the_window_less_the_answer_room(
 def test_a_page_that_cannot_fit_alone_is_refused_before_any_call() -> None:
     model = WindowedModel(2048 + 2064)  # page 4 alone needs 2065
     with pytest.raises(BudgetError, match=r"2065 tokens .* over its budget of 2064; nothing was"):
-        read_signals(model, "Acme SA", PAGES)
+        read_signals(model, "Acme SA", Document.from_pages("acme", PAGES))
     assert model.requests == []
 
 

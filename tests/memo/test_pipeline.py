@@ -14,9 +14,11 @@ import pytest
 
 from preuve.core.facts import parse_facts, render_facts
 from preuve.corpora.memo_reports import GOLD_RELATIVE, generate_memo_corpus
+from preuve.io.records import dump_record
 from preuve.memo.pipeline import MemoRun, run_memo
 from preuve.memo.reader import READER_TASK
 from preuve.memo.rules_engine import MEMO_RULES_HANDLERS, memo_rules_model
+from preuve.memo.run_record import memo_run_file
 from preuve.memo.writer import WRITER_TASK, MemoStatus
 from preuve.models.journal import Journal
 
@@ -73,7 +75,7 @@ def test_every_model_call_is_journaled(rules_run: MemoRun) -> None:
     assert [c.task for c in rules_run.calls] == [READER_TASK, WRITER_TASK] * 3
     assert all(c.run_id == "r1" and c.status == "ok" for c in rules_run.calls)
     assert all(c.identity.backend == "rules" for c in rules_run.calls)
-    record = json.loads(json.dumps(rules_run.to_dict()))
+    record = json.loads(json.dumps(dump_record(memo_run_file(rules_run))))
     assert record["status"] == "VERIFIED" and record["engine"] == "rules"
     assert len(record["calls"]) == 6
     assert record["calls"][0]["messages"][0]["role"] == "system"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.core.memocheck import Paragraph
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.io.pdf import load_pages
@@ -267,7 +268,7 @@ def test_rules_reader_finds_risks_in_reports_it_has_never_seen(
 ) -> None:
     assert callable(writer)
     pages = load_pages(writer(tmp_path / "report.pdf"))
-    reading = read_signals(memo_rules_model(), "Unseen", pages)
+    reading = read_signals(memo_rules_model(), "Unseen", Document.from_pages("report", pages))
     assert reading.signals_rejected == 0
     assert reading.first_rejected == 0
     quotes = {" ".join(s.matched.split()).rstrip("."): s.category for s in reading.verified}
@@ -337,7 +338,7 @@ MEMO = json.dumps(
 
 def _read(pages: list[str], second: str) -> tuple[Reading, ScriptedModel]:
     model = ScriptedModel([FIRST_ANSWER, second])
-    return read_signals(model, "Maison Ferlac SAS", pages), model
+    return read_signals(model, "Maison Ferlac SAS", Document.from_pages("ferlac", pages)), model
 
 
 def test_first_answer_rejects_four_of_six_quotes_and_is_sent_back_once(
@@ -371,7 +372,7 @@ def test_reask_fixes_or_drops(
     assert reading.signals_rejected == rejected
     assert reading.attempts == 2
     for signal in reading.verified:
-        assert ferlac_pages[signal.page - 1][signal.start : signal.end] == signal.matched
+        assert "\f".join(ferlac_pages)[signal.span.start : signal.span.end] == signal.matched
     if rejected:
         (dropped,) = reading.rejected
         assert dropped.quote == GLUED
@@ -381,7 +382,7 @@ def test_reask_fixes_or_drops(
 
 def test_dropped_quote_reaches_neither_facts_nor_writer(ferlac_pages: list[str]) -> None:
     model = ScriptedModel([FIRST_ANSWER, GLUED_KEPT, MEMO])
-    company = analyse_report("ferlac.pdf", ferlac_pages, model)
+    company = analyse_report(Document.from_pages("ferlac.pdf", ferlac_pages), model)
     assert company.reading.signals_rejected == 1
     assert [r.task for r in model.requests] == [READER_TASK, READER_TASK, "memo.writer"]
     writer_text = "\n".join(m.content for m in model.requests[2].messages)

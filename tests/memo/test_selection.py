@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from preuve.cli import app
+from preuve.core.documents import Document
 from preuve.core.quotes import QuoteChecker
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.io.pdf import load_pages
@@ -23,6 +24,7 @@ PAGES = (
     "La dette nette a diminué de 3 M€ au cours de l'exercice.",
     "Le prêt de 12 M€ arrive à échéance en mars 2026 et doit être refinancé.",
 )
+REPORT = Document.from_pages("acme.pdf", PAGES)
 
 
 @pytest.fixture(scope="module")
@@ -48,15 +50,15 @@ def test_the_schema_names_the_ids_and_the_prompt_lists_them() -> None:
 
 def test_a_picked_id_resolves_to_the_exact_sentence() -> None:
     answer = {"signals": [{"category": "refinancing", "sentence": "p2-s1"}]}
-    reading = read_signals(ScriptedModel([json.dumps(answer)]), "Acme SA", PAGES, quotes="select")
+    reading = read_signals(ScriptedModel([json.dumps(answer)]), "Acme SA", REPORT, quotes="select")
     [signal] = reading.verified
     assert (signal.page, signal.category) == (2, "refinancing")
-    assert PAGES[1][signal.start : signal.end] == signal.matched == PAGES[1].rstrip()
+    assert REPORT.text[signal.span.start : signal.span.end] == signal.matched == PAGES[1].rstrip()
 
 
 def test_an_invented_id_is_refused_by_the_schema_then_dropped() -> None:
     bad = json.dumps({"signals": [{"category": "covenant", "sentence": "p9-s9"}]})
-    reading = read_signals(ScriptedModel([bad, bad]), "Acme SA", PAGES, quotes="select")
+    reading = read_signals(ScriptedModel([bad, bad]), "Acme SA", REPORT, quotes="select")
     assert reading.verified == () and reading.attempts == 2
     [defect] = reading.defects
     assert (defect.code, defect.path) == ("schema", "$.signals[0].sentence")
@@ -65,10 +67,13 @@ def test_an_invented_id_is_refused_by_the_schema_then_dropped() -> None:
 
 def test_rules_engine_finds_the_same_signals_in_both_modes(corpus: Path) -> None:
     pages = load_pages(corpus / "reports/ferlac.pdf")
-    copied = read_signals(memo_rules_model(), "Maison Ferlac SAS", pages)
-    selected = read_signals(memo_rules_model(), "Maison Ferlac SAS", pages, quotes="select")
-    key = [(s.category, s.page, s.start, s.end) for s in copied.verified]
-    assert key and key == [(s.category, s.page, s.start, s.end) for s in selected.verified]
+    report = Document.from_pages("ferlac.pdf", pages)
+    copied = read_signals(memo_rules_model(), "Maison Ferlac SAS", report)
+    selected = read_signals(memo_rules_model(), "Maison Ferlac SAS", report, quotes="select")
+    key = [(s.category, s.page, s.span.start, s.span.end) for s in copied.verified]
+    assert key and key == [
+        (s.category, s.page, s.span.start, s.span.end) for s in selected.verified
+    ]
     checker = QuoteChecker(pages)
     assert all(checker.verify(s.page, s.quote).verified for s in selected.verified)
 

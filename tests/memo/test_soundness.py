@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.core.quotes import Verdict
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.io.pdf import load_pages
@@ -62,7 +63,7 @@ def test_cut_quotes_are_refused_and_their_figures_refused_in_the_memo(
         ensure_ascii=False,
     )
     model = ScriptedModel([reader, reader, memo, memo])
-    company = analyse_report("ferlac.pdf", ferlac_pages, model)
+    company = analyse_report(Document.from_pages("ferlac.pdf", ferlac_pages), model)
 
     assert company.reading.signals_rejected == 2
     assert [r.result.verdict for r in company.reading.rejected] == [Verdict.CUTS_TOKEN] * 2

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.eval.statements_eval import load_gold_rows, ratio_deviations, score_rows, table_rows
 from preuve.io.pdf import load_pages, pdf_positions
 from preuve.memo.pipeline import analyse_report
@@ -81,7 +82,7 @@ def _plain(text: str) -> str:
 def test_french_reports_signals_are_risks_not_reassurance(name: str) -> None:
     gold = json.loads((REPORTS / f"{name}.gold.json").read_text(encoding="utf-8"))
     pages = load_pages(REPORTS / f"{name}.pdf")
-    company = analyse_report(name, pages, memo_rules_model())
+    company = analyse_report(Document.from_pages(name, pages), memo_rules_model())
     quoted = [_plain(f.text) for f in company.facts if f.id.startswith("Q-")]
 
     def cited(entry: dict[str, str]) -> bool:

@@ -16,6 +16,8 @@ from preuve.core.memocheck import (
     check_memo,
 )
 from preuve.core.numbers import Locale
+from preuve.io.records import dump_record
+from preuve.memo.run_record import memo_entry
 from preuve.memo.writer import (
     KNOWN_LIMITS,
     WRITER_TASK,
@@ -135,7 +137,7 @@ def test_rewrite_still_defective_is_refused_with_its_defects() -> None:
     assert [(d.paragraph, d.code) for d in outcome.defects] == [(1, NUMBER_NOT_IN_FACTS)]
     assert "1,9" in outcome.defects[0].detail
     assert len(outcome.paragraphs) == 2  # shown under REFUSED, never as verified
-    assert outcome.to_dict()["status"] == "REFUSED"
+    assert dump_record(memo_entry(outcome))["status"] == "REFUSED"
 
 
 @pytest.mark.parametrize(

@@ -4,20 +4,26 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+import preuve
 from preuve.core.defects import Defect
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import BudgetError
+from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.digest.build import build_digest
 from preuve.digest.rules_summarizer import rules_summarizer
-from preuve.digest.schema import NodeStatus
+from preuve.digest.schema import TASK_MAP, TASK_REDUCE, NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.io.store import DigestStore
 from preuve.memo.pipeline import run_memo
+from preuve.memo.reader import READER_TASK
+from preuve.memo.rules_engine import memo_rules_model
+from preuve.memo.writer import WRITER_TASK
 from preuve.models.base import (
     Completion,
     Model,
@@ -27,7 +33,7 @@ from preuve.models.base import (
     wrapped_models,
 )
 from preuve.models.budget import DEFAULT_CONTEXT_WINDOW, BudgetedModel, context_window_of
-from preuve.models.journal import Journal
+from preuve.models.journal import Journal, JournaledModel
 from preuve.models.loop import Checked, LoopStatus, ask_verified
 from preuve.models.pool import LimitedModel
 from preuve.models.replay import RecordingModel, ReplayModel
@@ -36,6 +42,9 @@ from preuve.models.scripted import ScriptedModel
 from preuve.models.settings import Settings
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from preuve.synthesis.planner import PLANNER_TASK
+from preuve.synthesis.subagent import SUBAGENT_TASK
+from preuve.synthesis.synthesizer import SYNTHESIZER_TASK
 
 SENTENCE = "Le chiffre d'affaires de Acme SA atteint 12 millions d'euros en 2024. "
 
@@ -115,7 +124,7 @@ def test_memo_refuses_an_input_over_the_runtime_budget_and_sends_nothing(tmp_pat
         Journal(tmp_path / "journal.sqlite") as journal,
         pytest.raises(BudgetError, match="over its budget of 552; nothing was sent"),
     ):
-        run_memo([("acme.pdf", pages)], runtime, journal=journal)
+        run_memo([Document.from_pages("acme.pdf", pages)], runtime, journal=journal)
     assert scripted.requests == []
 
 
@@ -217,3 +226,99 @@ def test_a_first_request_over_budget_is_raised_and_nothing_is_sent() -> None:
     with pytest.raises(BudgetError, match="over its budget of 92"):
         ask_verified(model, _big(93), lambda c: Checked.accept(None))
     assert scripted.requests == []
+
+
+# --- every workflow's calls reach the journal through the runtime -------------------------
+
+
+class Counting:
+    """A model answering with ``inner``; keeps the task of every request it receives."""
+
+    def __init__(self, inner: Model) -> None:
+        self.inner = inner
+        self.tasks: list[str] = []
+        self.lock = threading.Lock()
+
+    @property
+    def identity(self) -> ModelIdentity:
+        return self.inner.identity
+
+    def complete(self, request: Request) -> Completion:
+        with self.lock:
+            self.tasks.append(request.task)
+        return self.inner.complete(request)
+
+
+def _memo(runtime: Runtime, tmp_path: Path, dossier: Dossier) -> None:
+    report = generate_memo_corpus(tmp_path / "corpus")[0]
+    run_memo([report], runtime)  # no journal given: the runtime's
+
+
+def _synthesis(runtime: Runtime, tmp_path: Path, dossier: Dossier) -> None:
+    synthesize(dossier, runtime)
+
+
+def _digest(runtime: Runtime, tmp_path: Path, dossier: Dossier) -> None:
+    with DigestStore(tmp_path / "store.sqlite") as store:
+        build_digest(_snapshot(), runtime, store, DigestSettings(), dossier="x")
+
+
+@pytest.mark.parametrize(
+    ("run", "rules", "tasks"),
+    [
+        pytest.param(_memo, memo_rules_model, {READER_TASK, WRITER_TASK}, id="memo"),
+        pytest.param(
+            _synthesis,
+            synthesis_rules_model,
+            {PLANNER_TASK, SUBAGENT_TASK, SYNTHESIZER_TASK},
+            id="synthesis",
+        ),
+        pytest.param(_digest, rules_summarizer, {TASK_MAP, TASK_REDUCE}, id="digest"),
+    ],
+)
+def test_every_workflow_journals_its_calls_through_the_runtime(
+    run: Callable[[Runtime, Path, Dossier], None],
+    rules: Callable[[], Model],
+    tasks: set[str],
+    tmp_path: Path,
+    dossier: Dossier,
+) -> None:
+    backend = Counting(rules())
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        runtime = Runtime(Settings(), backend=backend).journaling(journal, "run-1")
+        run(runtime, tmp_path, dossier)
+        recorded = journal.calls("run-1")
+        assert journal.run_ids() == ["run-1"]
+    assert {call.task for call in recorded} == tasks
+    # every call the backend received is journaled once, and nothing else is
+    assert sorted(call.task for call in recorded) == sorted(backend.tasks)
+    assert all(call.status == "ok" for call in recorded)
+
+
+def test_a_journaled_model_is_built_by_the_runtime_only() -> None:
+    """The one place journaling is wired: no workflow wraps a model in a journal itself."""
+    source = Path(preuve.__file__).parent
+    builders = sorted(
+        str(path.relative_to(source))
+        for path in source.rglob("*.py")
+        if "JournaledModel(" in path.read_text(encoding="utf-8")
+    )
+    assert builders == ["models/runtime.py"]
+
+
+def test_a_runtime_without_a_journal_journals_nothing_and_one_journal_wraps_once(
+    tmp_path: Path,
+) -> None:
+    plain = Runtime(Settings(), backend=ScriptedModel())
+    assert plain.journaling(None, "r") is plain
+    assert not any(
+        isinstance(m, JournaledModel) for m in wrapped_models(plain.model(ScriptedModel))
+    )
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        journaled = plain.journaling(journal, "r")
+        model = journaled.model(ScriptedModel)
+        assert journaled.journaled(model) is model
+        layers = [m for m in wrapped_models(model) if isinstance(m, JournaledModel)]
+        assert len(layers) == 1 and layers[0].run_id == "r"
+        # the derived runtime shares the endpoint limit (and the loaded backend)
+        assert journaled.limits is plain.limits

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.core.quotes import QuoteChecker
 from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.corpora.memo_reports import generate_memo_corpus
@@ -71,11 +72,13 @@ def test_memo_on_one_page(capped: Capped, tmp_path: Path, quotes: str) -> None:
     log = io.StringIO()
     model = ProgressModel(capped, ProgressSink(log, live=False))
     with Journal(tmp_path / "journal.sqlite") as journal:
-        run = run_memo([("ferlac-1p", pages)], model, journal=journal, quotes=quotes)
+        run = run_memo(
+            [Document.from_pages("ferlac-1p", pages)], model, journal=journal, quotes=quotes
+        )
     [company] = run.companies
     checker = QuoteChecker(pages)
     for signal in company.reading.verified:  # every accepted quote: exactly on its page
-        assert pages[signal.page - 1][signal.start : signal.end] == signal.matched
+        assert "\f".join(pages)[signal.span.start : signal.span.end] == signal.matched
         assert checker.verify(signal.page, signal.quote).verified
     quoted = {f.text for f in company.facts if f.id.startswith("Q-")}
     accepted = {s.matched for s in company.reading.verified}

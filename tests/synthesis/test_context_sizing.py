@@ -8,10 +8,11 @@ from collections.abc import Sequence
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.models.base import Completion, Model, ModelIdentity, Request, messages_of
 from preuve.models.budget import counter_for
-from preuve.synthesis.dossier import Dossier, DossierDocument, load_dossier
+from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.findings import Finding, FindingStatus, Statement, SubTask
 from preuve.synthesis.pipeline import SynthesisRun, _investigate, synthesis_rules_model, synthesize
 from preuve.synthesis.sizing import merge_findings, scope_groups
@@ -95,14 +96,14 @@ SIZES = {"doc-01": 350, "doc-02": 3500, "doc-03": 350}
     ids=["no-window", "all-fit", "two-groups", "one-too-long", "no-room"],
 )
 def test_scope_groups(dossier: Dossier, window: int | None, groups: list[list[str]]) -> None:
-    documents = [d for d in dossier.documents if d.id in SIZES]
+    documents = [d for d in dossier.documents if d.doc_id in SIZES]
 
-    def build(group: Sequence[DossierDocument]) -> Request:
-        text = "x" * sum(SIZES[d.id] for d in group)
+    def build(group: Sequence[Document]) -> Request:
+        text = "x" * sum(SIZES[d.doc_id] for d in group)
         return Request(messages_of([("user", text)]), max_new_tokens=100)
 
     found = scope_groups(Windowed(window), documents, build)
-    assert [[d.id for d in g] for g in found] == groups
+    assert [[d.doc_id for d in g] for g in found] == groups
 
 
 STATEMENT = Statement.of("Alpha", "licence", "MIT", "Alpha is MIT.", "doc-01")

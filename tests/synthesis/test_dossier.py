@@ -37,7 +37,8 @@ def test_loads_a_minimal_dossier(tmp_path: Path) -> None:
     assert dossier.ids == ("doc-2", "doc-10")  # natural order, not file order
     second = dossier.get("doc-2")
     assert second is not None
-    assert (second.title, second.date, second.source_type, second.text) == (
+    info = dossier.source_infos()["doc-2"]
+    assert (second.title, info.date, info.source_type, second.text) == (
         "Un titre",
         date(2026, 7, 9),
         SourceType.AUDIT,
@@ -58,8 +59,9 @@ def test_loads_the_bundled_dossier(bundled: Dossier) -> None:
     assert bundled.ids[0] == "doc-01" and bundled.ids[-1] == "doc-32"
     benchmark = bundled.get("doc-06")
     assert benchmark is not None
-    assert benchmark.source_type is SourceType.INTERNAL_BENCHMARK
-    assert benchmark.date == date(2026, 7, 9)
+    info = bundled.source_infos()["doc-06"]
+    assert info.source_type is SourceType.INTERNAL_BENCHMARK
+    assert info.date == date(2026, 7, 9)
     assert "latence p95 de 340 ms" in benchmark.text
     assert "Kestrel Serve" in bundled.question
 

@@ -116,7 +116,7 @@ def test_the_synthesizer_never_sees_a_document_text(
         for line in document.text.splitlines():
             sentence = line.strip()
             if len(sentence) > 40 and not any(sentence in s for s in stated):
-                assert sentence not in seen, document.id
+                assert sentence not in seen, document.doc_id
 
 
 def test_payload_and_dicts_round_trip(evidence: EvidenceDossier) -> None:

@@ -163,7 +163,7 @@ def test_computed_value_keeps_decimal() -> None:
             "normalize_key", "sources_by_value", "synthesis_from_dict", "synthesis_to_dict",
             "values_agree",
         }),
-        ("dossier", {"Dossier", "DossierDocument", "load_dossier", "parse_document"}),
+        ("dossier", {"Dossier", "load_dossier", "parse_document", "source_info"}),
         ("contradictions", {
             "ValueGroup", "between_documents", "candidates_of", "contradiction_from",
             "find_contradictions", "group_values",

@@ -217,7 +217,7 @@ def test_an_unknown_type_is_refused_with_how_to_declare_it(tmp_path: Path) -> No
 
 def test_french_seed_type_names_are_aliases(tmp_path: Path) -> None:
     dossier = load_dossier(_dossier(tmp_path / "d", "Q ?", "benchmark-interne"))
-    assert dossier.documents[0].source_type is SourceType.INTERNAL_BENCHMARK
+    assert dossier.source_infos()["d-1"].source_type is SourceType.INTERNAL_BENCHMARK
     assert dossier.source_infos()["d-1"].rank == 3
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.core.errors import InputError
 from preuve.eval.grid import load_grid
 from preuve.models.base import Completion
-from preuve.synthesis.dossier import DossierDocument
 from preuve.synthesis.findings import Finding, Paragraph, Statement, SubTask, Synthesis
 from preuve.synthesis.pipeline import RUN_FORMAT, SynthesisRun
 from preuve.synthesis.ranks import SourceInfo, SourceType
@@ -24,7 +24,7 @@ from preuve.synthesis.subagent import check_findings
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate
 
 TEXT = "Kestrel Serve : latence p95 de 120 ms. Documentation : https://kestrel.example/docs"
-DOC = DossierDocument("doc-01", "Note", date(2026, 2, 10), SourceType("vendor note"), TEXT)
+DOC = Document("doc-01", 1, "Note", "2026-02-10", "vendor note", (TEXT,))
 TASK = SubTask("perf", "Latence ?", ("doc-01",))
 
 

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from datetime import date
 from typing import Any
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.core.errors import ModelError
 from preuve.core.numbers import detect_locale
 from preuve.models import LoopStatus, ScriptedModel, ask_verified
 from preuve.models.base import Completion, Request
-from preuve.synthesis.dossier import DossierDocument
 from preuve.synthesis.findings import (
     Finding,
     FindingStatus,
@@ -22,7 +21,6 @@ from preuve.synthesis.findings import (
     is_merged,
 )
 from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.ranks import SourceType
 from preuve.synthesis.reader import document_reads
 from preuve.synthesis.subagent import (
     SUBAGENT_TASK,
@@ -196,13 +194,11 @@ def test_general_reader(sentence: str, expected: list[tuple[str, str, str, str]]
     assert read(sentence) == expected
 
 
-def doc(
-    doc_id: str, text: str, title: str = "Note", kind: str = "technical note"
-) -> DossierDocument:
-    return DossierDocument(doc_id, title, date(2026, 5, 1), SourceType(kind), text)
+def doc(doc_id: str, text: str, title: str = "Note", kind: str = "technical note") -> Document:
+    return Document(doc_id, 1, title, "2026-05-01", kind, (text,))
 
 
-def findings_of(subtask: SubTask, documents: list[DossierDocument], products: list[str]) -> Any:
+def findings_of(subtask: SubTask, documents: list[Document], products: list[str]) -> Any:
     request = subagent_request(subtask, documents, "Quel produit ?", products)
     return json.loads(rules_findings(request))
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-from datetime import date
 from typing import Any
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.core.numbers import Locale
-from preuve.synthesis.dossier import DossierDocument
 from preuve.synthesis.findings import SubTask
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.planner import criteria, criterion_scores
-from preuve.synthesis.ranks import SourceType
 from preuve.synthesis.reader import document_reads
 from preuve.synthesis.subagent import rules_findings, subagent_request
 
@@ -61,9 +59,7 @@ def test_general_reader_on_new_wording(sentence: str, expected: list[Row]) -> No
 
 
 def _findings(text: str) -> Any:
-    document = DossierDocument(
-        "b-1", "Bulletin", date(2026, 3, 2), SourceType("security bulletin"), text
-    )
+    document = Document("b-1", 1, "Bulletin", "2026-03-02", "security bulletin", (text,))
     task = SubTask("securite", "Sécurité et vulnérabilités de Lumen", ("b-1",))
     request = subagent_request(task, [document], "Quels risques ?", ["Lumen"])
     return json.loads(rules_findings(request))

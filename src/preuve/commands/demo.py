@@ -46,7 +46,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
 from preuve.eval.grid import load_grid
-from preuve.eval.memo_eval import evaluate_run, load_gold
+from preuve.eval.memo_eval import evaluate_run, read_memo_gold
 from preuve.eval.synthesis_eval import grade_run
 from preuve.io.records import dump_records
 from preuve.io.registry import RegistryEntry
@@ -109,7 +109,9 @@ def _memo(reports: list[Path], corpus: Path, out: Path, runtime: Runtime) -> dic
     RunFolder.create(out)
     with Journal(out / "journal.sqlite") as journal:
         run = run_memo(reports, runtime, journal=journal)
-    evaluation = evaluate_run(run, load_gold(corpus / "gold" / "memo_gold.json"), source="demo")
+    evaluation = evaluate_run(
+        run, read_memo_gold(corpus / "gold" / "memo_gold.json"), source="demo"
+    )
     dashboard = build_dashboard(run, evaluation.scores)
     write_memo_run(run, dashboard, out)
     print_dashboard(dashboard)

@@ -69,7 +69,7 @@ from preuve.digest.prov import build_prov
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import ServeResult, serve_digest
-from preuve.eval.digest_eval import gold_for_snapshot, read_gold
+from preuve.eval.digest_eval import gold_for_snapshot, read_digest_gold
 from preuve.io.runfolder import RunFolder
 
 __all__ = ["digest_app", "eval_digest_command"]
@@ -335,7 +335,7 @@ def audit_command(
         raise typer.Exit(EXIT_REJECTED)
     facts = None
     if gold is not None:
-        facts = gold_for_snapshot(read_gold(gold), target.snapshot, str(gold), target.folder)
+        facts = gold_for_snapshot(read_digest_gold(gold), target.snapshot, str(gold), target.folder)
     audit = audit_claims(served.claims, target.snapshot, facts, target.settings.grammar)
     entry = ReviewEntry(f"{dossier.name}: served", served.run_id, target.snapshot, served.claims)
     result = {

@@ -54,6 +54,7 @@ from preuve.memo.ratios import ratios_not_computed
 from preuve.memo.risk_cues import load_cues, using_cues
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.run_files import DASHBOARD_FILE, MEMO_RUN_FILE
+from preuve.memo.run_record import memo_run_file
 from preuve.memo.selection import QUOTE_MODES
 from preuve.memo.writer import KNOWN_LIMITS, MemoStatus
 from preuve.models.journal import Journal
@@ -186,7 +187,7 @@ def write_memo_run(run: MemoRun, dashboard: Dashboard, out: Path) -> dict[str, P
         "memo": folder.write_text("memo.md", memo_markdown(run)),
         "facts": folder.write_text("facts.txt", _facts_text(run)),
         "dashboard": folder.write_json(DASHBOARD_FILE, dashboard.to_dict()),
-        "run": folder.write_json(MEMO_RUN_FILE, run.to_dict()),
+        "run": folder.write_json(MEMO_RUN_FILE, memo_run_file(run)),
     }
     files["documents"] = _register_reports(run, folder)
     return files

@@ -103,9 +103,9 @@ def write_run(run: SynthesisRun, out: Path, dossier: Dossier | None = None) -> d
 def _register_documents(dossier: Dossier, folder: RunFolder) -> Path:
     entries = [
         RegistryEntry(
-            document.id,
+            document.doc_id,
             document.title,
-            folder.write_text(f"documents/{document.id}.txt", document.text),
+            folder.write_text(f"documents/{document.doc_id}.txt", document.text),
         )
         for document in dossier.documents
     ]

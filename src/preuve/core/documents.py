@@ -30,6 +30,7 @@ __all__ = [
     "Document",
     "Snapshot",
     "document_id",
+    "is_document_id",
     "text_sha256",
 ]
 
@@ -53,6 +54,11 @@ def document_id(name: str) -> str:
     stem = base.rsplit(".", 1)[0] if "." in base[1:] else base
     cleaned = re.sub(r"[\s\x00-\x1f\x7f]+", "-", stem).strip("-")
     return cleaned or "document"
+
+
+def is_document_id(value: object) -> bool:
+    """True when ``value`` is a valid document id: one visible token, no whitespace."""
+    return isinstance(value, str) and _DOC_ID.fullmatch(value) is not None
 
 
 def _is_int(value: object) -> bool:
@@ -97,7 +103,9 @@ class Document:
     """One version of one document, with its page texts and access state.
 
     ``pages`` holds one string per page (a list is accepted and frozen to a tuple); ``date``
-    is ISO ``yyyy-mm-dd`` or ``""`` when unknown. Invalid fields raise ``DocumentError``.
+    is ISO ``yyyy-mm-dd`` or ``""`` when unknown; ``path`` names the file it was read from
+    (``""`` when built in memory; not compared: the same text read from two places is one
+    document). Invalid fields raise ``DocumentError``.
     """
 
     doc_id: str
@@ -107,13 +115,14 @@ class Document:
     source_type: str
     pages: tuple[str, ...]
     access: AccessState = AccessState()
+    path: str = field(default="", compare=False)
     # Derived once: spans are validated many times against the same document.
     _text: str = field(init=False, repr=False, compare=False)
     _sha256: str = field(init=False, repr=False, compare=False)
     _starts: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.doc_id, str) or not _DOC_ID.fullmatch(self.doc_id):
+        if not is_document_id(self.doc_id):
             raise DocumentError(
                 f"document id {self.doc_id!r} is not valid",
                 fix="use a non-empty id without whitespace or control characters",
@@ -122,7 +131,7 @@ class Document:
             raise DocumentError(
                 f"document {self.doc_id}: version must be an integer >= 1, not {self.version!r}"
             )
-        for name in ("title", "source_type"):
+        for name in ("title", "source_type", "path"):
             if not isinstance(getattr(self, name), str):
                 raise DocumentError(f"document {self.doc_id}: {name} must be a string")
         _check_date(self.doc_id, self.date)
@@ -182,9 +191,11 @@ class Document:
     def from_pages(
         cls, name: str, pages: Iterable[str], *, title: str = "", source_type: str = ""
     ) -> Document:
-        """Version 1 of the document extracted from file ``name`` (id: :func:`document_id`)
-        with its page texts, e.g. a report of workflow 1 read by :mod:`preuve.io.pdf`."""
-        return cls(document_id(name), 1, title or name, "", source_type, tuple(pages))
+        """Version 1 of the document extracted from file ``name`` (id: :func:`document_id`;
+        ``path``: ``name``) with its page texts, e.g. a report of workflow 1 read by
+        :mod:`preuve.io.pdf`."""
+        pages = tuple(pages)
+        return cls(document_id(name), 1, title or name, "", source_type, pages, path=name)
 
 
 def _check_date(doc_id: str, value: object) -> None:

@@ -362,7 +362,10 @@ def build_digest(
     if mode not in ("incremental", "full"):
         raise ConfigError(f"build mode must be 'incremental' or 'full', not {mode!r}")
     given = as_runtime(runtime)
-    model = given.model(rules_summarizer)
+    remote = executor is not None and executor.remote
+    # journaled when the runtime journals (on a remote executor the nodes' calls are kept in
+    # the store only: a journal does not travel to a worker)
+    model = given.model(rules_summarizer, journaled=not remote)
     concurrency = given.concurrency if concurrency is None else concurrency
     settings = settings.sized_for(model)  # budgets within the model's context window
     started = time.perf_counter()

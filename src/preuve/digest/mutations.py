@@ -32,13 +32,14 @@ from preuve.core.documents import PAGE_SEPARATOR, AccessState, Document, Snapsho
 from preuve.core.errors import InputError
 from preuve.digest.affirm import DEFAULT_CUES
 from preuve.digest.build import BuildMode, BuildReport, build_digest
-from preuve.digest.dossier import list_versions, load_document, load_dossier
+from preuve.digest.dossier import list_versions, load_dossier
 from preuve.digest.extractive import document_contexts
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
 from preuve.digest.jsonfile import read_json_file
 from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_version
 from preuve.io.stores import Store
 from preuve.models.base import Model
 
@@ -195,13 +196,13 @@ def apply_mutation(
     if kind is MutationKind.NEW_VERSION:
         if mutation.version is None:
             raise InputError(f"a new version of {mutation.doc_id} needs a version number")
-        new = load_document(folder, mutation.doc_id, mutation.version)
+        new = load_version(folder, mutation.doc_id, mutation.version)
         # A new version keeps the document's access state.
         return snapshot.with_document(new.with_access(doc.access))
     if kind is MutationKind.REUPLOAD:
         if mutation.version is None:
             return snapshot.with_document(replace(doc, version=_next_version(folder, doc)))
-        upload = load_document(folder, doc.doc_id, mutation.version)
+        upload = load_version(folder, doc.doc_id, mutation.version)
         if upload.text != doc.text:
             raise InputError(
                 f"{folder / doc.doc_id}: version {mutation.version} is not byte-identical to "
@@ -212,7 +213,7 @@ def apply_mutation(
     if kind is MutationKind.DISTRACTOR_EDIT:
         if mutation.version is None:
             return snapshot.with_document(_edited(doc, _next_version(folder, doc), grammar))
-        edit = load_document(folder, doc.doc_id, mutation.version)
+        edit = load_version(folder, doc.doc_id, mutation.version)
         return snapshot.with_document(edit.with_access(doc.access))
     if kind is MutationKind.WITHDRAWAL:
         return snapshot.with_access(mutation.doc_id, doc.access.withdrawn())

@@ -28,13 +28,14 @@ from typing import Any
 from preuve.core.errors import InputError
 from preuve.digest.audit import audit_claims, pool_audits
 from preuve.digest.build import BuildReport
-from preuve.digest.dossier import list_versions, load_document
+from preuve.digest.dossier import list_versions
 from preuve.digest.extractive import extract_document_facts
 from preuve.digest.grammar import FactTuple
 from preuve.digest.mutations import Mutation, run_mutations
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind
-from preuve.eval.digest_gold import Gold, event_aliases, gold_for_snapshot, read_gold
+from preuve.eval.digest_gold import Gold, event_aliases, gold_for_snapshot, read_digest_gold
+from preuve.io.documents import load_version
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 
@@ -110,7 +111,7 @@ def _coverage(folder: Path, lines: GoldLines, settings: DigestSettings) -> dict[
     for doc_id, versions in list_versions(folder).items():
         for version in versions:
             key = (doc_id, str(version))
-            doc = load_document(folder, doc_id, version)
+            doc = load_version(folder, doc_id, version)
             extracted = extract_document_facts(doc, grammar)
             kept = {fact.fact for fact in extracted}
             kept_lines = {fact.span.quote for fact in extracted}
@@ -149,7 +150,7 @@ def evaluate_dossier(
 ) -> dict[str, Any]:
     """Every figure of the module docstring for the dossier ``folder``."""
     config = settings if settings is not None else DigestSettings()
-    gold: Gold = read_gold(gold_path)
+    gold: Gold = read_digest_gold(gold_path)
     lines = read_gold_lines(gold_path)
     if not events:
         raise InputError(f"{folder}: no events to replay")

@@ -54,7 +54,7 @@ from preuve.eval.digest_gold import (
     event_aliases,
     gold_for_snapshot,
     gold_tuples,
-    read_gold,
+    read_digest_gold,
 )
 from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
@@ -70,7 +70,7 @@ __all__ = [
     "exercise_scenario",
     "gold_for_snapshot",
     "gold_tuples",
-    "read_gold",
+    "read_digest_gold",
     "report_sha256",
     "run_digest_eval",
 ]

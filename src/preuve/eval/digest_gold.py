@@ -12,10 +12,11 @@ from pathlib import Path
 
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import InputError
-from preuve.digest.dossier import list_versions, load_document
+from preuve.digest.dossier import list_versions
 from preuve.digest.grammar import FactTuple
 from preuve.digest.jsonfile import read_json_file
 from preuve.digest.mutations import MutationKind, MutationStep
+from preuve.io.documents import load_version
 
 __all__ = [
     "GOLD_FORMAT",
@@ -23,14 +24,14 @@ __all__ = [
     "event_aliases",
     "gold_for_snapshot",
     "gold_tuples",
-    "read_gold",
+    "read_digest_gold",
 ]
 
 Gold = Mapping[str, Mapping[str, frozenset[FactTuple]]]
 GOLD_FORMAT = "preuve.digest.gold/1"
 
 
-def read_gold(path: Path) -> Gold:
+def read_digest_gold(path: Path) -> Gold:
     """Gold facts from ``path`` (format ``preuve.digest.gold/1``): per document and version,
     the facts that version states as current::
 
@@ -76,7 +77,7 @@ def _same_text_version(folder: Path | None, doc: Document, known: Mapping[str, o
     if folder is None:
         return ""
     for version in list_versions(folder).get(doc.doc_id, ()):
-        if str(version) in known and load_document(folder, doc.doc_id, version).text == doc.text:
+        if str(version) in known and load_version(folder, doc.doc_id, version).text == doc.text:
             return str(version)
     return ""
 
@@ -123,7 +124,7 @@ def gold_tuples(
     """Gold facts of the bundled-corpus dossier ``dossier`` for ``snapshot``."""
     path = corpus_root / "gold" / f"{dossier}.json"
     folder = corpus_root / "dossiers" / dossier
-    return gold_for_snapshot(read_gold(path), snapshot, str(path), folder, aliases)
+    return gold_for_snapshot(read_digest_gold(path), snapshot, str(path), folder, aliases)
 
 
 def event_aliases(steps: Sequence[MutationStep]) -> dict[tuple[str, int], int]:

@@ -42,7 +42,7 @@ __all__ = [
     "RunEvaluation",
     "evaluate_memo",
     "evaluate_run",
-    "load_gold",
+    "read_memo_gold",
     "score_company",
 ]
 
@@ -87,7 +87,7 @@ def _gold_company(entry: Mapping[str, Any]) -> GoldCompany:
     )
 
 
-def load_gold(path: Path) -> tuple[GoldCompany, ...]:
+def read_memo_gold(path: Path) -> tuple[GoldCompany, ...]:
     """Read a memo gold file (``{"companies": [...]}``) or raise a one-line InputError."""
     if not path.is_file():
         raise InputError(f"{path}: no such gold file", fix="generate the bundled corpus first")
@@ -124,16 +124,14 @@ def _ratio_deviation(company: CompanyMemo, gold: GoldCompany) -> float:
 
 
 def _signals_recalled(company: CompanyMemo, gold: GoldCompany) -> int:
-    checker = QuoteChecker(company.pages)
+    checker = QuoteChecker.of(company.document)
     recalled = 0
     for signal in gold.signals:
-        located = checker.verify(signal.page, signal.sentence)
-        if not located.verified or located.start is None or located.end is None:
+        span = checker.verify(signal.page, signal.sentence).span
+        if span is None:
             continue  # a gold sentence not on its page cannot be recalled
-        start, end = located.start, located.end
         recalled += any(
-            s.page == signal.page and s.start < end and start < s.end
-            for s in company.reading.verified
+            s.span.start < span.end and span.start < s.span.end for s in company.reading.verified
         )
     return recalled
 
@@ -286,7 +284,7 @@ def evaluate_memo(
     given."""
     if repeat < 1:
         raise InputError(f"--repeat must be at least 1, got {repeat}")
-    gold = load_gold(gold_path)
+    gold = read_memo_gold(gold_path)
     base = uuid.uuid4().hex[:12]
     runs: list[RunEvaluation] = []
     for number in range(1, repeat + 1):

@@ -14,11 +14,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from preuve.core.documents import Snapshot
+from preuve.core.documents import Document, Snapshot
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.digest.audit import audit_claims
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_document, load_dossier
+from preuve.digest.dossier import load_dossier
 from preuve.digest.lines import line_catalogue
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
@@ -36,6 +36,7 @@ from preuve.eval.reliability_files import (
     write_corpus_dossier,
     write_synthesis_dossier,
 )
+from preuve.io.documents import load_version
 from preuve.io.pdf import load_pages
 from preuve.io.store import DigestStore
 from preuve.memo.cues import CATEGORIES
@@ -76,10 +77,10 @@ def _digest_inputs(folder: Path) -> tuple[Snapshot, str, str, str]:
     dossier = write_corpus_dossier(folder / "test-00", hostile=True)
     snapshot = Snapshot.of(list(load_dossier(dossier, default="first"))[:4])
     own = {span.id for span in line_catalogue(snapshot)}
-    other = line_catalogue([load_document(write_corpus_dossier(folder / "test-01", "test-01"),
+    other = line_catalogue([load_version(write_corpus_dossier(folder / "test-01", "test-01"),
                                           "doc-00", 1)])  # fmt: skip
     other_dossier = next(span.id for span in other if span.id not in own)
-    other_version = next(iter(line_catalogue([load_document(dossier, "doc-00", 2)]))).id
+    other_version = next(iter(line_catalogue([load_version(dossier, "doc-00", 2)]))).id
     hostile = next(span.id for span in line_catalogue(snapshot) if "exfil" in span.quote)
     return snapshot, other_dossier, other_version, hostile
 
@@ -105,7 +106,8 @@ def _memo_inputs(folder: Path) -> tuple[str, tuple[str, ...], str, str]:
     # A sentence of another company's report: real, but not in this one.
     others = [line.strip() for page in load_pages(reports["solvea"]) for line in page.split("\n")]
     quote = next(line for line in others if len(line) > 30 and "Solvéa" in line)
-    facts = analyse_report(str(reports["ferlac"]), pages, memo_rules_model()).facts
+    report = Document.from_pages(str(reports["ferlac"]), pages)
+    facts = analyse_report(report, memo_rules_model()).facts
     return str(reports["ferlac"]), tuple(pages), quote, facts[0].id
 
 
@@ -225,7 +227,7 @@ def _synthesis(role: Role, model: RoutedModel, bench: Bench) -> AttackOutcome:
 
 
 def _memo(role: Role, model: RoutedModel, bench: Bench) -> AttackOutcome:
-    company = analyse_report(bench.memo_report, bench.memo_pages, model)
+    company = analyse_report(Document.from_pages(bench.memo_report, bench.memo_pages), model)
     if role is Role.READER:
         reading = company.reading
         rendered = [d.render() for d in reading.defects]

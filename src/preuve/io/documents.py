@@ -6,65 +6,147 @@
   ``id``, ``title``, ``date``, ``source_type``, ``version`` (all optional here), the text
   after it one page (or several, split on form feeds).
 
+- a versioned folder (:func:`load_versions`): one sub-folder per document, named by its
+  id, holding ``v<N>.txt`` / ``v<N>.pdf`` (version N, read as above) and an optional
+  ``meta.json`` (title, date, source type; common to all versions, with per-version
+  overrides under ``"versions"``)::
+
+      <folder>/<doc_id>/v1.txt
+      <folder>/<doc_id>/v2.pdf
+      <folder>/<doc_id>/meta.json   {"title": ..., "date": ..., "source_type": ...,
+                                     "versions": {"2": {"date": ...}}}
+
+  Every meta field is optional (title defaults to the id, date to unknown, source type to
+  ``"unknown"``); hidden files are skipped and any other entry is an error naming it, so a
+  typo (``v01.txt``, ``meta.jsn``) is never silently dropped.
+
 A document's id is its header's ``id``, else the file name without its extension
-(:func:`~preuve.core.documents.document_id`). :func:`load_snapshot` reads one file, or a
-folder of such files (a workflow 2 dossier's ``documents/`` when the folder has one), into
-a snapshot; two files with one id are an error naming both. Versioned folders
-(``<doc_id>/v<N>.txt``) are read by :func:`preuve.digest.dossier.load_state`, which builds
-the same types.
+(:func:`~preuve.core.documents.document_id`); its ``path`` is the file it was read from.
+:func:`load_snapshot` reads one file, or a folder of such files (a workflow 2 dossier's
+``documents/`` when the folder has one), into a snapshot; two files with one id are an error
+naming both. Workflow 2's dossier (:mod:`preuve.synthesis.dossier`) reads its documents with
+:func:`read_markdown` (its four keys required, each error naming the line); workflow 3's
+(:mod:`preuve.digest.dossier`) is a versioned folder with its manifest beside it.
 """
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date
 from pathlib import Path
+from typing import Literal
 
-from preuve.core.documents import PAGE_SEPARATOR, Document, Snapshot, document_id
+from preuve.core.documents import (
+    PAGE_SEPARATOR,
+    Document,
+    Snapshot,
+    document_id,
+    is_document_id,
+)
 from preuve.core.errors import DocumentError, InputError
 from preuve.core.frontmatter import has_front_matter, read_front_matter
+from preuve.core.jsonout import loads_unique_keys
 from preuve.io.pdf import load_pages
 
-__all__ = ["DOCUMENT_SUFFIXES", "load_document", "load_snapshot"]
+__all__ = [
+    "DOCUMENT_SUFFIXES",
+    "HEADER_KEYS",
+    "META_FILE",
+    "MetaFile",
+    "list_versions",
+    "load_document",
+    "load_snapshot",
+    "load_version",
+    "load_versions",
+    "read_markdown",
+    "read_meta",
+    "read_text",
+]
 
 DOCUMENT_SUFFIXES = (".pdf", ".txt", ".md", ".markdown")
-_HEADER_KEYS = ("id", "title", "date", "source_type", "version")
+HEADER_KEYS = ("id", "title", "date", "source_type", "version")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _FIX = "write a PDF, a UTF-8 text file (pages split by form feeds) or Markdown with a header"
 
 
-def _markdown(path: Path, text: str) -> Document:
-    header = read_front_matter(
-        text, _HEADER_KEYS, error=lambda line, message: InputError(f"{path}:{line}: {message}")
-    )
+def read_text(path: Path, *, fix: str | None = None) -> str:
+    """The UTF-8 text of ``path`` (a byte-order mark dropped); an unreadable file raises
+    :class:`InputError` naming it."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as err:
+        message = f"{path}: not UTF-8 text ({err.reason} at byte {err.start})"
+        raise InputError(message, fix=fix or _FIX) from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot be read ({err.strerror})", fix=fix) from None
+
+
+def _checked_date(value: str, line: int, fail: Callable[[int, str], InputError]) -> str:
+    if not value:
+        return ""
+    if _ISO_DATE.fullmatch(value) is None:
+        raise fail(line, f"date {value!r} is not an ISO date YYYY-MM-DD")
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise fail(line, f"date {value!r} does not exist") from None
+    return value
+
+
+def read_markdown(
+    text: str,
+    name: str,
+    *,
+    keys: Sequence[str] = HEADER_KEYS,
+    required: Sequence[str] = (),
+    fix: str | None = None,
+    source_type: Callable[[str, int], str] | None = None,
+) -> Document:
+    """The document of a front-matter Markdown text; ``name`` (the file) is its ``path``,
+    named in errors with the line, and its title when the header has none. Only ``keys``
+    are accepted, every one of ``required`` must be given. ``source_type(value, line)``
+    gives the name kept for the header's source type (a caller's vocabulary: it raises the
+    caller's error for an unknown one); without it the value is kept as written."""
+
+    def fail(line: int, message: str) -> InputError:
+        return InputError(f"{name}:{line}: {message}", fix=fix)
+
+    header = read_front_matter(text, keys, required, error=fail)
+    entry = dict(header.values)
+    doc_id, id_line = entry.get("id", (document_id(name), 1))
+    if not is_document_id(doc_id):
+        raise fail(id_line, f"id {doc_id!r} must be one token such as doc-01")
     version = header.get("version", "1")
     if not version.isdigit() or int(version) < 1:
-        line = header.values["version"][1]
-        raise InputError(f"{path}:{line}: version {version!r} is not an integer >= 1")
+        raise fail(entry["version"][1], f"version {version!r} is not an integer >= 1")
+    day = _checked_date(*entry.get("date", ("", 1)), fail)
+    kind = header.get("source_type")
+    if source_type is not None and "source_type" in entry:
+        kind = source_type(*entry["source_type"])
     if not header.body:
-        raise InputError(f"{path}:{header.end}: the document has no text after its header")
-    return Document(
-        header.get("id") or document_id(path.name),
-        int(version),
-        header.get("title", path.name),
-        header.get("date"),
-        header.get("source_type"),
-        tuple(header.body.split(PAGE_SEPARATOR)),
-    )
+        raise fail(header.end, "the document has no text after its header")
+    title = header.get("title", Path(name).name)
+    pages = tuple(header.body.split(PAGE_SEPARATOR))
+    try:
+        return Document(doc_id, int(version), title, day, kind, pages, path=name)
+    except DocumentError as err:
+        raise InputError(f"{name}: {err.message}", fix=err.fix or fix) from None
 
 
 def load_document(path: Path) -> Document:
     """The document in file ``path`` (see the module docstring); a bad file raises
-    :class:`InputError` naming it (and its line for a header)."""
-    try:
-        if path.suffix.lower() in (".md", ".markdown"):
-            text = path.read_text(encoding="utf-8-sig")
-            if has_front_matter(text):
-                return _markdown(path, text)
-        return Document.from_pages(path.name, load_pages(path))
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text (byte {err.start})", fix=_FIX) from None
+    :class:`InputError` (a :class:`DocumentError` when its text cannot be extracted)
+    naming it, and its line for a header."""
+    if path.suffix.lower() in (".md", ".markdown"):
+        text = read_text(path)
+        if has_front_matter(text):
+            return read_markdown(text, str(path))
+    try:  # load_pages names the file in its own errors (a DocumentError, an InputError)
+        return Document.from_pages(str(path), load_pages(path), title=path.name)
     except OSError as err:
         raise InputError(f"{path}: cannot be read ({err.strerror})") from None
-    except DocumentError as err:
-        raise InputError(f"{path}: {err.message}", fix=err.fix or _FIX) from None
 
 
 def load_snapshot(path: Path) -> Snapshot:
@@ -90,3 +172,169 @@ def load_snapshot(path: Path) -> Snapshot:
             raise InputError(f"{file}: id {document.doc_id!r} is already the id of {first}")
         seen[document.doc_id] = (file, document)
     return Snapshot.of(document for _, document in seen.values())
+
+
+# --- Versioned folders --------------------------------------------------------------------
+
+META_FILE = "meta.json"
+_VERSION_FILE = re.compile(r"v([1-9][0-9]*)\.(txt|pdf)")
+_META_FIELDS = ("title", "date", "source_type")
+_FIX_LAYOUT = "expected <dossier>/<doc_id>/v<N>.txt or v<N>.pdf, and an optional meta.json"
+
+MetaFile = dict[int, dict[str, str]]  # a meta.json: version -> the fields it gives
+
+
+def _visible(path: Path) -> bool:
+    return not path.name.startswith(".")
+
+
+def _version_files(doc_dir: Path) -> dict[int, Path]:
+    files: dict[int, Path] = {}
+    for path in sorted(doc_dir.iterdir()):
+        if not _visible(path) or path.name == META_FILE:
+            continue
+        match = _VERSION_FILE.fullmatch(path.name) if path.is_file() else None
+        if match is None:
+            raise InputError(f"{path}: unexpected entry in a document folder", fix=_FIX_LAYOUT)
+        version = int(match.group(1))
+        if version in files:
+            raise InputError(f"{path}: version {version} is given twice ({files[version].name})")
+        files[version] = path
+    if not files:
+        raise InputError(f"{doc_dir}: document folder has no version file", fix=_FIX_LAYOUT)
+    return files
+
+
+def list_versions(folder: Path, *, beside: Sequence[str] = ()) -> dict[str, tuple[int, ...]]:
+    """``doc_id -> available versions`` (ascending) of the versioned folder ``folder``;
+    ``beside``: the names of the files the folder may hold beside its document folders."""
+    if not folder.is_dir():
+        raise InputError(f"{folder}: not a folder", fix="give the folder of one dossier")
+    found: dict[str, tuple[int, ...]] = {}
+    for path in sorted(folder.iterdir()):
+        if not _visible(path) or (path.name in beside and path.is_file()):
+            continue
+        if not path.is_dir():
+            raise InputError(f"{path}: unexpected file in a dossier folder", fix=_FIX_LAYOUT)
+        found[path.name] = tuple(sorted(_version_files(path)))
+    if not found:
+        raise InputError(f"{folder}: the dossier has no document folder", fix=_FIX_LAYOUT)
+    return found
+
+
+def _is_iso_date(value: str) -> bool:
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _fields(path: Path, where: str, data: object, allowed: tuple[str, ...]) -> dict[str, str]:
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: {where} must be a JSON object")
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise InputError(f"{path}: {where}: unknown key {unknown[0]!r}", fix=f"use {allowed}")
+    out: dict[str, str] = {}
+    for name in _META_FIELDS:
+        if name in data:
+            if not isinstance(data[name], str):
+                raise InputError(f"{path}: {where}: {name!r} must be a string")
+            out[name] = data[name]
+    if out.get("date") and not _is_iso_date(out["date"]):
+        raise InputError(
+            f"{path}: {where}: date {out['date']!r} is not an ISO date",
+            fix="write yyyy-mm-dd, or leave the date out when unknown",
+        )
+    return out
+
+
+def read_meta(path: Path, versions: tuple[int, ...]) -> MetaFile:
+    """``version -> {title, date, source_type}`` (only the fields given) from ``meta.json``."""
+    try:
+        raw = path.read_bytes().decode("utf-8")
+        data = loads_unique_keys(raw)
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from None
+    except json.JSONDecodeError as err:
+        raise InputError(f"{path}: line {err.lineno}, column {err.colno}: {err.msg}") from None
+    except ValueError as err:
+        raise InputError(f"{path}: {err}") from None
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply") from None
+    common = _fields(path, "the top level", data, (*_META_FIELDS, "versions"))
+    overrides = data.get("versions", {})
+    if not isinstance(overrides, dict):
+        raise InputError(f"{path}: 'versions' must be an object keyed by version number")
+    meta: MetaFile = {version: dict(common) for version in versions}
+    for key, value in overrides.items():
+        version = int(key) if re.fullmatch(r"[1-9][0-9]*", key) else None
+        if version not in meta:
+            raise InputError(
+                f"{path}: 'versions' names {key!r}, which has no version file",
+                fix=f"available versions: {', '.join(map(str, versions))}",
+            )
+        meta[version].update(_fields(path, f"versions[{key!r}]", value, _META_FIELDS))
+    return meta
+
+
+def load_version(folder: Path, doc_id: str, version: int) -> Document:
+    """Version ``version`` of document ``doc_id`` of the versioned folder ``folder``."""
+    doc_dir = folder / doc_id
+    if not doc_dir.is_dir():
+        raise InputError(f"{doc_dir}: no such document folder")
+    files = _version_files(doc_dir)
+    if version not in files:
+        raise InputError(
+            f"{doc_dir}: no version {version}",
+            fix=f"available versions: {', '.join(map(str, sorted(files)))}",
+        )
+    meta_path = doc_dir / META_FILE
+    meta = read_meta(meta_path, tuple(sorted(files))) if meta_path.is_file() else {}
+    fields = meta.get(version, {})
+    pages = load_pages(files[version])
+    try:
+        return Document(
+            doc_id=doc_id,
+            version=version,
+            title=fields.get("title", doc_id),
+            date=fields.get("date", ""),
+            source_type=fields.get("source_type", "unknown"),
+            pages=tuple(pages),
+        )
+    except DocumentError as err:
+        raise InputError(f"{doc_dir}: {err.message}", fix=err.fix) from None
+
+
+def load_versions(
+    folder: Path,
+    versions: Mapping[str, int] | None = None,
+    *,
+    default: Literal["first", "latest"] = "first",
+    beside: Sequence[str] = (),
+) -> Snapshot:
+    """The snapshot of the versioned folder ``folder``, every document active and eligible
+    (``beside``: as for :func:`list_versions`).
+
+    ``versions`` picks the version of some documents; the others take their ``default``
+    version: ``"first"`` (so a future version is shown only once it is activated, as in
+    the bundled corpus) or ``"latest"`` (the current state of a user's folder).
+    """
+    available = list_versions(folder, beside=beside)
+    chosen = dict(versions or {})
+    for doc_id, version in chosen.items():
+        if doc_id not in available:
+            raise InputError(f"{folder}: no document {doc_id!r} in this dossier")
+        if version not in available[doc_id]:
+            raise InputError(
+                f"{folder / doc_id}: no version {version!r}",
+                fix=f"available versions: {', '.join(map(str, available[doc_id]))}",
+            )
+    documents = []
+    for doc_id, present in available.items():
+        fallback = present[0] if default == "first" else present[-1]
+        documents.append(load_version(folder, doc_id, chosen.get(doc_id, fallback)))
+    return Snapshot.of(documents)

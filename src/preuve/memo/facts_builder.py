@@ -47,7 +47,7 @@ def quote_facts(
     company: Company, signals: Sequence[VerifiedSignal], locale: Locale = Locale.FR
 ) -> tuple[Fact, ...]:
     """One fact per verified signal, numbered from 1 in page order."""
-    ordered = sorted(signals, key=lambda s: (s.page, s.start, s.end))
+    ordered = sorted(signals, key=lambda s: (s.span.start, s.span.end))
     return tuple(quote_fact(company, s, n, locale) for n, s in enumerate(ordered, start=1))
 
 

@@ -3,17 +3,18 @@
 Per company: page texts → statement fields (code) → accounting identities (code) → ratios
 and alerts (code) → risk reader (model) → quote check, one re-ask → facts → writer (model)
 → memo check, one rewrite. Every model call goes through the
-:class:`~preuve.models.runtime.Runtime` (its budget included) and a :class:`JournaledModel`;
-the run carries them all. Gold labels are never read here (evaluation lives in
+:class:`~preuve.models.runtime.Runtime` (its budget and its journal included); the run
+carries them all. Gold labels are never read here (evaluation lives in
 ``preuve.eval``).
 
-Pages are extracted one report at a time (pdfium is not thread-safe); the per-company
-analysis can then run ``concurrency`` companies at a time, since model calls mostly wait.
+Each report is one core :class:`~preuve.core.documents.Document`, read by the one loader
+(:func:`preuve.io.documents.load_document`: a PDF, a form-feed text file or front-matter
+Markdown) one report at a time (pdfium is not thread-safe); the per-company analysis can
+then run ``concurrency`` companies at a time, since model calls mostly wait.
 """
 
 from __future__ import annotations
 
-import tempfile
 import time
 import uuid
 from collections.abc import Sequence
@@ -25,13 +26,12 @@ from preuve.cluster.executor import Executor, LocalExecutor
 from preuve.core.documents import Document
 from preuve.core.facts import Fact
 from preuve.core.numbers import Locale
-from preuve.core.quotes import QuoteChecker
-from preuve.io.pdf import load_pages, pdf_positions
+from preuve.io.documents import load_document
+from preuve.io.pdf import pdf_positions
 from preuve.memo.covenant import covenant_ratio
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
 from preuve.memo.lexicon import LabelRule
-from preuve.memo.ratio_facts import describe_input
 from preuve.memo.ratios import (
     Alert,
     Company,
@@ -39,7 +39,6 @@ from preuve.memo.ratios import (
     compute_alerts,
     compute_ratios,
     detect_company,
-    ratios_not_computed,
 )
 from preuve.memo.reader import Reading, read_signals
 from preuve.memo.rules_engine import memo_rules_model
@@ -49,16 +48,14 @@ from preuve.memo.table_fields import merged_statements, table_identities, with_t
 from preuve.memo.tables import read_tables
 from preuve.memo.writer import MemoOutcome, MemoStatus, write_memo
 from preuve.models.base import Model, ModelIdentity
-from preuve.models.journal import CallRecord, Journal, JournaledModel
+from preuve.models.journal import CallJournal, CallRecord, Journal
 from preuve.models.progress import step
 from preuve.models.runtime import Runtime, as_runtime
 
 __all__ = [
     "CompanyMemo",
-    "LoadedReport",
     "MemoRun",
     "analyse_report",
-    "call_to_dict",
     "engine_label",
     "load_reports",
     "run_memo",
@@ -72,11 +69,11 @@ def engine_label(model: Model) -> str:
 
 @dataclass(frozen=True, slots=True)
 class CompanyMemo:
-    """Everything workflow 1 produced for one report. ``pages`` are the reference texts
-    (kept for evaluation and the viewer, not serialized)."""
+    """Everything workflow 1 produced for one report. ``document`` is the report, whose
+    pages are the reference texts (kept for evaluation and the viewer; only its path and
+    page count are serialized)."""
 
-    report: str
-    pages: tuple[str, ...]
+    document: Document
     company: Company
     statements: Statements
     identities: IdentityReport
@@ -89,30 +86,14 @@ class CompanyMemo:
     language: Locale = Locale.FR  # of the facts and memo: the report's, or --lang
     statement_tables: tuple[dict[str, Any], ...] = ()  # every row, value spans (JSON-ready)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "report": self.report,
-            "company": {"name": self.company.name, "slug": self.company.slug},
-            "n_pages": len(self.pages),
-            "language": self.language.value,
-            "statement_tables": list(self.statement_tables),
-            "statements": _statements_dict(self.statements),
-            "identities": {
-                "checked": self.identities.checked,
-                "structural_checked": self.identities.structural,
-                "ok": self.identities.ok,
-                "violations": [d.render() for d in self.identities.defects()],
-            },
-            "ratios": [_ratio_dict(r) for r in self.ratios],
-            "ratios_not_computed": list(ratios_not_computed(self.statements)),
-            "alerts": [
-                {"id": a.id, "rule": a.rule, "year": a.year, "fact": a.text()} for a in self.alerts
-            ],
-            "signals": self.reading.to_dict(),
-            "facts": [{"id": f.id, "text": f.text} for f in self.facts],
-            "memo": self.memo.to_dict(),
-            "seconds": round(self.seconds, 4),
-        }
+    @property
+    def report(self) -> str:
+        """The report as the run names it: the file it was read from (else its title)."""
+        return self.document.path or self.document.title
+
+    @property
+    def pages(self) -> tuple[str, ...]:
+        return self.document.pages
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,113 +121,26 @@ class MemoRun:
     def signals_rejected(self) -> int:
         return sum(c.reading.signals_rejected for c in self.companies)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run_id,
-            "engine": self.engine,
-            "model": _identity_dict(self.model),
-            "status": self.status.value,
-            "signals_rejected": self.signals_rejected,
-            "seconds": round(self.seconds, 4),
-            "companies": [c.to_dict() for c in self.companies],
-            "calls": [call_to_dict(c) for c in self.calls],
-        }
-
-
-def _identity_dict(identity: ModelIdentity) -> dict[str, str]:
-    return {
-        "backend": identity.backend,
-        "name": identity.name,
-        "tokenizer": identity.tokenizer,
-        "version": identity.version,
-    }
-
-
-def _statements_dict(statements: Statements) -> dict[str, Any]:
-    return {
-        "locale": statements.locale.value,
-        "years": list(statements.years),
-        "fields": [
-            {
-                "key": f.key,
-                "label": f.label,
-                "statement": f.statement.value,
-                "year": f.year,
-                "value": str(f.value),
-                "raw": f.raw,
-                "unit": f.unit,
-                "page": f.page,
-            }
-            for f in statements.fields
-        ],
-        "unmapped": [
-            {"label": r.label, "statement": r.statement.value, "page": r.page}
-            for r in statements.unmapped
-        ],
-    }
-
-
-def _ratio_dict(ratio: Ratio) -> dict[str, Any]:
-    return {
-        "id": ratio.id,
-        "name": ratio.name,
-        "formula": ratio.formula,
-        "unit": ratio.unit,
-        "values": [
-            {
-                "year": v.year,
-                "value": str(v.value),
-                "numerator": str(v.numerator),
-                "denominator": str(v.denominator),
-                "inputs": [describe_input(f) for f in v.inputs],
-            }
-            for v in ratio.values
-        ],
-        "fact": ratio.text(),
-    }
-
-
-def call_to_dict(call: CallRecord) -> dict[str, Any]:
-    """A journaled call as plain data, for the run record."""
-    return {
-        "id": call.id,
-        "created_at": call.created_at,
-        "run_id": call.run_id,
-        "task": call.task,
-        "request_hash": call.request_hash,
-        "model": _identity_dict(call.identity),
-        "messages": [{"role": m.role, "content": m.content} for m in call.messages],
-        "settings": call.settings,
-        "raw_output": call.raw_output,
-        "finish_reason": call.finish_reason,
-        "prompt_tokens": call.prompt_tokens,
-        "generated_tokens": call.generated_tokens,
-        "tokens_estimated": call.tokens_estimated,
-        "token_ids": None if call.token_ids is None else list(call.token_ids),
-        "seconds": call.seconds,
-        "status": call.status,
-        "error": call.error,
-    }
-
 
 def analyse_report(
-    report: str,
-    pages: Sequence[str],
+    report: Document,
     runtime: Runtime | Model,
     mapping: tuple[LabelRule, ...] = (),
     language: Locale | None = None,
     *,
     quotes: str = "copy",
 ) -> CompanyMemo:
-    """The whole workflow for one report whose page texts are already extracted;
+    """The whole workflow for one report (its page texts already extracted);
     ``mapping``: a user's concept rules, tried before the bundled ones; ``language``: of
     the facts and memo (default: the report's own, French or English); ``quotes``: the
     reader's mode, ``copy`` (the model copies each quote) or ``select`` (it picks sentence
     ids and code resolves the text). Every call goes through the runtime's budget."""
     started = time.perf_counter()
     model = as_runtime(runtime).model(memo_rules_model)
+    pages = report.pages
     company = detect_company(pages)
-    tables = read_tables(pages, pdf_positions(report, pages))  # blank cells by x-position
+    # blank cells by x-position, read from the PDF the report was loaded from (if it is one)
+    tables = read_tables(pages, pdf_positions(report.path, pages))
     statements = merged_statements(pages, extract_statements(pages), mapping, tables)
     found = table_identities(pages, mapping, tables)
     identities = with_table_identities(check_identities(statements), found)
@@ -256,13 +150,11 @@ def analyse_report(
     covenant = covenant_ratio(pages, company, latest, lang)  # as the report publishes it
     ratios = ratios if covenant is None else (*ratios, covenant)
     alerts = compute_alerts(statements, ratios, company, lang)
-    checker = QuoteChecker.of(Document.from_pages(report, pages))  # signals carry their spans
-    reading = read_signals(model, company.name, pages, checker=checker, quotes=quotes)
+    reading = read_signals(model, company.name, report, quotes=quotes)  # (category, Span)
     facts = build_facts(company, ratios, alerts, reading.verified, lang)
     memo = write_memo(model, company.name, facts, statements.years, lang)
     return CompanyMemo(
-        report=report,
-        pages=tuple(pages),
+        document=report,
         company=company,
         statements=statements,
         identities=identities,
@@ -277,18 +169,16 @@ def analyse_report(
     )
 
 
-LoadedReport = tuple[str, Sequence[str]]
-
-
-def load_reports(report_paths: Sequence[Path]) -> list[LoadedReport]:
-    """Each report's name and page texts; an unreadable report raises before anything runs."""
-    return [(str(path), load_pages(path)) for path in report_paths]
+def load_reports(report_paths: Sequence[Path]) -> list[Document]:
+    """Each report as a document; an unreadable report raises before anything runs."""
+    return [load_document(path) for path in report_paths]
 
 
 @dataclass(frozen=True, slots=True)
 class _RemoteReport:
     """One report analysed where a remote executor runs it: its calls are journaled in a
-    journal of the worker's own, and come back with the memo for the run's journal."""
+    journal of the worker's own (in memory), and come back with the memo for the run's
+    journal."""
 
     model: Model
     run_id: str
@@ -296,24 +186,20 @@ class _RemoteReport:
     language: Locale | None
     quotes: str
 
-    def __call__(self, report: LoadedReport) -> tuple[CompanyMemo, list[CallRecord]]:
-        name, pages = report
-        with (
-            tempfile.TemporaryDirectory(prefix="preuve-memo-") as folder,
-            Journal(Path(folder) / "journal.sqlite") as journal,
-        ):
-            journaled = JournaledModel(self.model, journal, self.run_id)
+    def __call__(self, report: Document) -> tuple[CompanyMemo, list[CallRecord]]:
+        with Journal(":memory:") as journal:
+            worker = as_runtime(self.model).journaling(journal, self.run_id)
             company = analyse_report(
-                name, pages, journaled, self.mapping, self.language, quotes=self.quotes
+                report, worker, self.mapping, self.language, quotes=self.quotes
             )
             return company, journal.calls(self.run_id)
 
 
 def run_memo(
-    report_paths: Sequence[Path] | Sequence[LoadedReport],
+    report_paths: Sequence[Path | Document],
     runtime: Runtime | Model,
     *,
-    journal: Journal,
+    journal: CallJournal | None = None,
     run_id: str | None = None,
     concurrency: int = 1,
     mapping: tuple[LabelRule, ...] = (),
@@ -323,7 +209,9 @@ def run_memo(
 ) -> MemoRun:
     """Run workflow 1 on each report (paths, or reports already loaded by
     :func:`load_reports`); every model call goes through the runtime (budget, endpoint
-    limit, recorder, progress) and is journaled under ``run_id``.
+    limit, recorder, progress) and is journaled under ``run_id``: in ``journal``, else in
+    the runtime's own (:meth:`Runtime.journaling`, under its run id unless ``run_id`` is
+    given), else in memory.
 
     The reports are analysed by ``executor`` (default: ``concurrency`` threads, one by
     default: the journal then reads in report order); on a remote one (Ray: one task per
@@ -331,12 +219,16 @@ def run_memo(
     ``journal``, report by report."""
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
-    model = as_runtime(runtime).model(memo_rules_model)
     started = time.perf_counter()
-    run_id = run_id or uuid.uuid4().hex
+    given = as_runtime(runtime)
+    journal = journal or given.journal or Journal(":memory:")
+    run_id = run_id or given.run_id or uuid.uuid4().hex
     runner = executor or LocalExecutor(concurrency)
+    # journaled here, or (shipped unjournaled) in each remote worker's journal
+    given = given.journaling(journal, run_id)
+    model = given.model(memo_rules_model, journaled=not runner.remote)
     documents = [
-        item if isinstance(item, tuple) else (str(item), load_pages(item)) for item in report_paths
+        item if isinstance(item, Document) else load_document(item) for item in report_paths
     ]
     with step(model, "memo", len(documents), "reports") as bar:
         if runner.remote:
@@ -348,11 +240,9 @@ def run_memo(
                 companies.append(company)
                 bar.advance()
         else:
-            journaled = JournaledModel(model, journal, run_id)
 
-            def analyse(document: LoadedReport) -> CompanyMemo:
-                name, pages = document
-                company = analyse_report(name, pages, journaled, mapping, language, quotes=quotes)
+            def analyse(document: Document) -> CompanyMemo:
+                company = analyse_report(document, model, mapping, language, quotes=quotes)
                 bar.advance()
                 return company
 

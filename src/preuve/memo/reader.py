@@ -1,5 +1,9 @@
 """The risk reader role: signals ``(category, quote, page)``, each quote checked on its page.
 
+A verified signal is ``(category, Span)``: the span is the passage of the report (a core
+:class:`~preuve.core.documents.Document`) the quote was found at, the one evidence type of
+every workflow.
+
 The reader (an LLM, or the rules engine of :func:`rules_reader`) answers
 ``{"signals": [{"category", "quote", "page"}]}``. Every quote goes through the core quote
 check (:class:`preuve.core.quotes.QuoteChecker`). The role (:data:`READER`, one
@@ -33,10 +37,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from preuve.core.defects import Defect
+from preuve.core.documents import Document
 from preuve.core.errors import ConfigError
 from preuve.core.evidence import Span
 from preuve.core.quotes import QuoteChecker, QuoteResult
-from preuve.io.records import dump_records
 from preuve.memo.cues import CATEGORIES, classify_sentence, fold, page_sentences
 from preuve.memo.selection import (
     QUOTE_MODES,
@@ -117,34 +121,25 @@ READER_SYSTEM = (
 
 @dataclass(frozen=True, slots=True)
 class VerifiedSignal:
-    """A signal whose quote was found on its page: ``matched == page[start:end]``.
-
-    ``span`` is the same passage as the one :class:`~preuve.core.evidence.Span` of every
-    workflow (offsets into the report's whole text), when the checker knows the report
-    (:meth:`QuoteChecker.of`); ``page``/``start``/``end`` stay page-relative for the viewer."""
+    """A signal whose quote was found in the report: its category and the
+    :class:`~preuve.core.evidence.Span` it was found at (offsets into the report's whole
+    text, ``span.quote`` the report's own characters); ``quote`` is the text the reader
+    wrote and ``verdict`` the quote check's tier."""
 
     category: str
+    span: Span
     quote: str
-    page: int
-    start: int
-    end: int
-    matched: str
     verdict: str
-    span: Span | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "category": self.category,
-            "quote": self.quote,
-            "page": self.page,
-            "start": self.start,
-            "end": self.end,
-            "matched": self.matched,
-            "verdict": self.verdict,
-        }
-        if self.span is not None:
-            data["span"] = self.span.as_dict()
-        return data
+    @property
+    def page(self) -> int:
+        """The page (from 1) the passage starts on."""
+        return self.span.page or 1
+
+    @property
+    def matched(self) -> str:
+        """The passage as the report writes it."""
+        return self.span.quote
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,14 +159,6 @@ class RejectedSignal:
         return Defect(
             f"quote_{self.result.verdict.value}", f"{detail}; {_COPY_FIX}", path=f"signals[{index}]"
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "category": self.category,
-            "quote": self.quote,
-            "page": self.page,
-            **{k: v for k, v in self.result.to_dict().items() if k != "page"},
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,16 +184,6 @@ class Reading:
     @property
     def signals_rejected(self) -> int:
         return len(self.rejected)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "signals_verified": [s.to_dict() for s in self.verified],
-            "signals_rejected": len(self.rejected),
-            "rejected": [s.to_dict() for s in self.rejected],
-            "first_attempt_rejected": self.first_rejected,
-            "attempts": self.attempts,
-            "defects": dump_records(self.defects, Defect),
-        }
 
 
 def _shorten(text: str, limit: int = 160) -> str:
@@ -243,13 +220,18 @@ def reader_schema(numbers: Sequence[int]) -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class ReaderInput:
     """What one reader request reads: pages ``numbers`` (from 1) of a company's report, in
-    ``quotes`` mode ``copy`` (the pages' text) or ``select`` (a catalogue of sentences)."""
+    ``quotes`` mode ``copy`` (the pages' text) or ``select`` (a catalogue of sentences);
+    ``checker`` checks quotes against the whole report (built once per report)."""
 
     company: str
-    pages: tuple[str, ...]
+    report: Document
     numbers: tuple[int, ...]
     quotes: str = "copy"
     checker: QuoteChecker | None = field(default=None, compare=False)
+
+    @property
+    def pages(self) -> tuple[str, ...]:
+        return self.report.pages
 
     def entries(self) -> tuple[CatalogueEntry, ...]:
         return catalogue(self.pages, self.numbers)
@@ -275,28 +257,30 @@ def _reader_schema(given: ReaderInput) -> dict[str, Any]:
 
 
 def reader_request(
-    company: str, pages: Sequence[str], numbers: Sequence[int], quotes: str = "copy"
+    company: str, report: Document | Sequence[str], numbers: Sequence[int], quotes: str = "copy"
 ) -> Request:
-    """The reader request for pages ``numbers`` (from 1) of the report; ``quotes`` is the
-    reader mode, ``copy`` (the pages' text) or ``select`` (a catalogue of their sentences)."""
-    return READER.request(_input(company, pages, numbers, quotes))
+    """The reader request for pages ``numbers`` (from 1) of the report (or of its page
+    texts); ``quotes`` is the reader mode, ``copy`` (the pages' text) or ``select`` (a
+    catalogue of their sentences)."""
+    return READER.request(_input(company, report, numbers, quotes))
 
 
 def _input(
     company: str,
-    pages: Sequence[str],
+    report: Document | Sequence[str],
     numbers: Sequence[int],
     quotes: str,
     checker: QuoteChecker | None = None,
 ) -> ReaderInput:
     if quotes not in QUOTE_MODES:
         raise ConfigError(f"unknown quote mode {quotes!r}", fix="use copy or select")
-    return ReaderInput(company, tuple(pages), tuple(numbers), quotes, checker)
+    document = report if isinstance(report, Document) else Document.from_pages("report", report)
+    return ReaderInput(company, document, tuple(numbers), quotes, checker)
 
 
 def reader_requests(
     company: str,
-    pages: Sequence[str],
+    report: Document | Sequence[str],
     *,
     max_chars: int = MAX_CHARS_PER_REQUEST,
     model: Model | None = None,
@@ -304,13 +288,14 @@ def reader_requests(
 ) -> list[Request]:
     """One reader request per chunk of pages; page numbers are those of the report. With a
     ``model`` that knows its context window, chunks are sized in its tokens."""
-    groups = _groups(company, pages, max_chars=max_chars, model=model, quotes=quotes)
-    return [reader_request(company, pages, numbers, quotes) for numbers in groups]
+    document = report if isinstance(report, Document) else Document.from_pages("report", report)
+    groups = _groups(company, document, max_chars=max_chars, model=model, quotes=quotes)
+    return [reader_request(company, document, numbers, quotes) for numbers in groups]
 
 
 def _groups(
     company: str,
-    pages: Sequence[str],
+    report: Document,
     *,
     max_chars: int,
     model: Model | None,
@@ -318,12 +303,12 @@ def _groups(
 ) -> list[list[int]]:
     budget = input_budget(model, READER_MAX_NEW_TOKENS) if model is not None else None
     if budget is None:
-        groups = _chunks(pages, max_chars)
+        groups = _chunks(report.pages, max_chars)
     else:
-        numbers = list(range(1, len(pages) + 1))
+        numbers = list(range(1, report.page_count + 1))
         groups = fit_groups(
             numbers,
-            lambda group: reader_request(company, pages, group, quotes),
+            lambda group: reader_request(company, report, group, quotes),
             counter_for(model),
             budget,
         )
@@ -412,28 +397,18 @@ def _screen(value: object, checker: QuoteChecker) -> _Screened:
     items: list[dict[str, Any]] = value["signals"] if isinstance(value, dict) else []
     verified: list[VerifiedSignal] = []
     rejected: list[tuple[int, RejectedSignal]] = []
-    seen: set[tuple[int, int, int]] = set()
+    seen: set[tuple[int, int]] = set()
     for index, item in enumerate(items):
         category, quote, page = str(item["category"]), str(item["quote"]), int(item["page"])
         result = checker.verify(page, quote)
-        if not result.verified or result.start is None or result.end is None:
+        span = result.span
+        if not result.verified or span is None:
             rejected.append((index, RejectedSignal(category, quote, page, result)))
             continue
-        if (page, result.start, result.end) in seen:
+        if (span.start, span.end) in seen:
             continue  # the same passage twice is one signal
-        seen.add((page, result.start, result.end))
-        verified.append(
-            VerifiedSignal(
-                category=category,
-                quote=quote,
-                page=page,
-                start=result.start,
-                end=result.end,
-                matched=result.matched or "",
-                verdict=result.verdict.value,
-                span=result.span,
-            )
-        )
+        seen.add((span.start, span.end))
+        verified.append(VerifiedSignal(category, span, quote, result.verdict.value))
     return _Screened(tuple(verified), tuple(rejected))
 
 
@@ -442,7 +417,7 @@ def _check_reader(given: ReaderInput, value: object) -> Checked[_Screened]:
     verified signals are kept, one defect per failed quote (partial acceptance)."""
     if given.quotes == "select":
         value = resolve_selection(value, {e.id: e for e in given.entries()})
-    screened = _screen(value, given.checker or QuoteChecker(given.pages))
+    screened = _screen(value, given.checker or QuoteChecker.of(given.report))
     return Checked.partial(
         screened, tuple(signal.defect(index) for index, signal in screened.rejected)
     )
@@ -472,22 +447,22 @@ def _read_chunk(model: Model, given: ReaderInput) -> Reading:
 def read_signals(
     model: Model,
     company: str,
-    pages: Sequence[str],
+    report: Document,
     *,
-    checker: QuoteChecker | None = None,
     max_chars: int = MAX_CHARS_PER_REQUEST,
     quotes: str = "copy",
 ) -> Reading:
-    """Ask the reader for each chunk of pages, check every quote, re-ask once, keep the
-    verified signals (in page order) and count the dropped ones. ``quotes="select"`` asks
-    for sentence ids from a catalogue instead of copied quotes (same checks after)."""
-    checker = checker or QuoteChecker(pages)
-    groups = _groups(company, pages, max_chars=max_chars, model=model, quotes=quotes)
-    readings = [_read_chunk(model, _input(company, pages, n, quotes, checker)) for n in groups]
-    verified: dict[tuple[int, int, int], VerifiedSignal] = {}
+    """Ask the reader for each chunk of the report's pages, check every quote, re-ask once,
+    keep the verified signals (in page order) and count the dropped ones.
+    ``quotes="select"`` asks for sentence ids from a catalogue instead of copied quotes
+    (same checks after)."""
+    checker = QuoteChecker.of(report)  # each page normalized once for every chunk
+    groups = _groups(company, report, max_chars=max_chars, model=model, quotes=quotes)
+    readings = [_read_chunk(model, _input(company, report, n, quotes, checker)) for n in groups]
+    verified: dict[tuple[int, int], VerifiedSignal] = {}
     for reading in readings:
         for signal in reading.verified:
-            verified.setdefault((signal.page, signal.start, signal.end), signal)
+            verified.setdefault((signal.span.start, signal.span.end), signal)
     # A sentence a report repeats (risk factors, then the notes) is one signal: its first page.
     distinct: dict[str, VerifiedSignal] = {}
     for key in sorted(verified):

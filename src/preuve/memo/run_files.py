@@ -1,6 +1,7 @@
 """The files of a workflow 1 run folder, as types: ``run.json`` and ``dashboard.json``.
 
-``preuve memo`` writes them (:meth:`MemoRun.to_dict`, :meth:`Dashboard.to_dict`); the
+``preuve memo`` writes them (``run.json`` from these types: :mod:`preuve.memo.run_record`;
+:meth:`Dashboard.to_dict`); the
 viewer and any other reader get them back through
 :meth:`preuve.io.runfolder.RunFolder.read` as these dataclasses, never as untyped dicts.
 Each type lists exactly the keys of its JSON object, in the order they are written, and
@@ -78,7 +79,7 @@ class MessageEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CallEntry:
-    """One journaled model call (:func:`preuve.memo.pipeline.call_to_dict`)."""
+    """One journaled model call (:func:`preuve.memo.run_record.call_entry`)."""
 
     id: int | None
     created_at: str
@@ -316,7 +317,7 @@ class MemoEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CompanyEntry:
-    """One report's results (:meth:`preuve.memo.pipeline.CompanyMemo.to_dict`)."""
+    """One report's results (:func:`preuve.memo.run_record.company_entry`)."""
 
     report: str
     company: CompanyName

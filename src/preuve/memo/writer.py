@@ -20,13 +20,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from preuve.core.claims import DIMENSIONS, ClaimRecord, review_claims
+from preuve.core.claims import ClaimRecord, review_claims
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import Fact, parse_facts, render_facts
 from preuve.core.memocheck import Paragraph, check_memo, parse_memo
 from preuve.core.numbers import Locale
-from preuve.io.records import dump_records
 from preuve.memo.cues import CATEGORY_LABELS, classify_sentence
 from preuve.memo.english import CATEGORY_LABELS_EN, WRITER_SYSTEM_EN
 from preuve.models.base import Message, Model, Request
@@ -137,27 +136,6 @@ class MemoOutcome:
     def cited(self) -> tuple[str, ...]:
         """Distinct source ids cited by the paragraphs, in order of first citation."""
         return tuple(dict.fromkeys(s for p in self.paragraphs for s in p.sources))
-
-    def to_dict(self) -> dict[str, Any]:
-        claims = self.claims or tuple(() for _ in self.paragraphs)
-        return {
-            "status": self.status.value,
-            "paragraphs": [
-                {
-                    "text": p.text,
-                    "sources": list(p.sources),
-                    "claims": [_claim_dict(c) for c in records],
-                }
-                for p, records in zip(self.paragraphs, claims, strict=False)
-            ],
-            "defects": dump_records(self.defects, Defect),
-            "first_attempt_defects": dump_records(self.first_defects, Defect),
-            "attempts": self.attempts,
-        }
-
-
-def _claim_dict(claim: ClaimRecord) -> dict[str, Any]:
-    return {"claim": claim.claim, **{d: claim.status(d) for d in DIMENSIONS}}
 
 
 @dataclass(frozen=True, slots=True)

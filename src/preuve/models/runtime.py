@@ -14,17 +14,26 @@ workflows, and wraps it, outermost first:
 - :class:`~preuve.models.replay.RecordingModel` when ``PREUVE_RECORD`` names a file;
 - :class:`~preuve.models.progress.ProgressModel` for slow backends, unless ``--quiet``.
 
+and, outside them all, the journal: a runtime made by :meth:`Runtime.journaling` records
+every call of the models it gives (:class:`~preuve.models.journal.JournaledModel`, the only
+place one is built) under its run id, a refusal over budget included. A model shipped to a
+remote executor is asked for unjournaled (``journaled=False``); what it answered is
+journaled here (:meth:`Runtime.journaled`), or in the worker's own journal by a runtime of
+the worker's.
+
 A workflow given a bare :class:`~preuve.models.base.Model` (the Python API, tests) wraps
 it with :func:`as_runtime`, so its calls go through a budget all the same.
 """
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Callable
 
 from preuve.models.base import Model, wrapped_models
 from preuve.models.budget import DEFAULT_CONTEXT_WINDOW, BudgetedModel, context_window_of
+from preuve.models.journal import CallJournal, JournaledModel
 from preuve.models.pool import EndpointLimits, LimitedModel
 from preuve.models.progress import ProgressModel, ProgressSink
 from preuve.models.replay import RecordingModel
@@ -45,9 +54,19 @@ RulesFactory = Callable[[], Model]
 SLOW_BACKENDS = frozenset({"hf", "openai"})
 
 
+class _Loaded:
+    """The backend a runtime loads once, shared by the runtimes :meth:`Runtime.journaling`
+    derives from it."""
+
+    def __init__(self, backend: Model | None) -> None:
+        self.model = backend
+        self.lock = threading.Lock()
+
+
 class Runtime:
     """One command's model calls: the model (loaded once), its budget, the endpoint limit,
-    the recorder and the progress sink; ``settings`` for the rest (store, executor)."""
+    the recorder, the progress sink and the journal; ``settings`` for the rest (store,
+    executor)."""
 
     def __init__(
         self,
@@ -59,8 +78,28 @@ class Runtime:
         self.settings = settings
         self.progress = progress
         self.limits = EndpointLimits(settings.concurrency)
-        self._backend = backend
-        self._lock = threading.Lock()
+        self.journal: CallJournal | None = None
+        self.run_id = ""
+        self._loaded = _Loaded(backend)
+
+    def journaling(self, journal: CallJournal | None, run_id: str) -> Runtime:
+        """This runtime (same backend, limits, recorder and progress) with every call of
+        its models recorded in ``journal`` under ``run_id``; itself without a journal."""
+        if journal is None:
+            return self
+        derived = copy.copy(self)
+        derived.journal, derived.run_id = journal, run_id
+        return derived
+
+    def journaled(self, model: Model) -> Model:
+        """``model`` with its calls recorded in this runtime's journal (as it is without
+        one, or when this journal already records it)."""
+        if self.journal is None or any(
+            isinstance(layer, JournaledModel) and layer.journal is self.journal
+            for layer in wrapped_models(model)
+        ):
+            return model
+        return JournaledModel(model, self.journal, self.run_id)
 
     @property
     def concurrency(self) -> int:
@@ -70,21 +109,26 @@ class Runtime:
     def load(self) -> None:
         """Load the model spec now, so that a bad spec or a missing model file fails before
         a command writes anything (``rules`` needs nothing loaded)."""
-        if self._backend is None and parse_spec(self.settings.model).kind is not SpecKind.RULES:
+        loaded = self._loaded
+        if loaded.model is None and parse_spec(self.settings.model).kind is not SpecKind.RULES:
             self._base(_no_rules)
 
-    def model(self, rules: RulesFactory) -> Model:
+    def model(self, rules: RulesFactory, *, journaled: bool = True) -> Model:
         """The model of a workflow whose rules engine ``rules`` builds, wrapped (see the
-        module docstring). ``rules`` is called only when the spec is ``rules``."""
-        return self.wrap(self._base(rules))
+        module docstring), journaled when this runtime has a journal (unless
+        ``journaled=False``: a model to ship to a remote worker). ``rules`` is called only
+        when the spec is ``rules``."""
+        model = self.wrap(self._base(rules))
+        return self.journaled(model) if journaled else model
 
     def _base(self, rules: RulesFactory) -> Model:
-        if self._backend is None and parse_spec(self.settings.model).kind is SpecKind.RULES:
+        loaded = self._loaded
+        if loaded.model is None and parse_spec(self.settings.model).kind is SpecKind.RULES:
             return rules()  # each workflow its own engine: their versions key their caches
-        with self._lock:
-            if self._backend is None:
-                self._backend = load_model(self.settings.model, rules=None, env=self._env())
-            return self._backend
+        with loaded.lock:
+            if loaded.model is None:
+                loaded.model = load_model(self.settings.model, rules=None, env=self._env())
+            return loaded.model
 
     def _env(self) -> dict[str, str]:
         # The backends read their key variable and declared window from here: the

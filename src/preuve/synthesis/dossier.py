@@ -36,6 +36,12 @@ knows is refused with the file and line, never silently ranked. A ``lexicon.toml
 ``question.md`` extends the rules engine's lexicon for this dossier (synonyms, units, status
 words of its domain: see :mod:`preuve.synthesis.lexicon`).
 
+Each document is read by the one document loader (:func:`preuve.io.documents.read_markdown`)
+into the core :class:`~preuve.core.documents.Document` (version 1, pages split on form
+feeds), its ``source_type`` written as the rank table's canonical name. What arbitration
+knows of it (its date, its :class:`SourceType`, its rank) is derived from those fields by
+:func:`source_info`, not kept in a second document type.
+
 Anything wrong raises :class:`InputError` naming the file and the line. The loader reads
 ``question.md`` and ``documents/*.md`` only: a grading grid kept elsewhere is never opened.
 """
@@ -50,49 +56,28 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from preuve.core.documents import PAGE_SEPARATOR, Document, Snapshot
+from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import InputError
-from preuve.core.frontmatter import read_front_matter
+from preuve.io.documents import read_markdown, read_text
 from preuve.synthesis.lexicon import read_extension
 from preuve.synthesis.rank_files import load_rank_table, split_rank_section
 from preuve.synthesis.ranks import RankTable, SourceInfo, SourceType, default_rank_table
 
-__all__ = ["Dossier", "DossierDocument", "load_dossier", "parse_document"]
+__all__ = ["Dossier", "load_dossier", "parse_document", "source_info"]
 
 _KEYS = ("id", "title", "date", "source_type")
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _FIX = "see the dossier format in preuve.synthesis.dossier"
 LEXICON_FILE = "lexicon.toml"
 
 
-@dataclass(frozen=True, slots=True)
-class DossierDocument:
-    """One document of a dossier, with the metadata arbitration uses."""
-
-    id: str
-    title: str
-    date: date
-    source_type: SourceType
-    text: str
-    rank: int | None = None  # the rank the dossier's table gives its type (None: default)
-
-    @property
-    def source_info(self) -> SourceInfo:
-        return SourceInfo(self.id, self.date, self.source_type, self.rank)
-
-    @property
-    def document(self) -> Document:
-        """This document as the core :class:`~preuve.core.documents.Document` every span
-        indexes (version 1; pages split on form feeds, one page without any)."""
-        return Document(
-            self.id,
-            1,
-            self.title,
-            self.date.isoformat(),
-            self.source_type.value,
-            tuple(self.text.split(PAGE_SEPARATOR)),
-        )
+def source_info(document: Document, ranks: RankTable | None = None) -> SourceInfo:
+    """What arbitration knows of ``document``: its date (None if unknown), its source type
+    read with ``ranks`` (the default table when None; ``unknown`` when the table does not
+    know it) and the rank ``ranks`` gives that type (None with the default table)."""
+    table = ranks or default_rank_table()
+    source_type = table.parse(document.source_type) or SourceType.UNKNOWN
+    day = date.fromisoformat(document.date) if document.date else None
+    return SourceInfo(document.doc_id, day, source_type, table.rank(source_type) if ranks else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,26 +85,26 @@ class Dossier:
     """The committee's question and its documents, sorted by id."""
 
     question: str
-    documents: tuple[DossierDocument, ...]
+    documents: tuple[Document, ...]
     ranks: RankTable | None = None  # the dossier's own rank table, when it ships one
     # its lexicon.toml, an extension of the rules engine's lexicon (plain data)
     lexicon: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def ids(self) -> tuple[str, ...]:
-        return tuple(document.id for document in self.documents)
+        return tuple(document.doc_id for document in self.documents)
 
-    def get(self, doc_id: str) -> DossierDocument | None:
-        return next((d for d in self.documents if d.id == doc_id), None)
+    def get(self, doc_id: str) -> Document | None:
+        return next((d for d in self.documents if d.doc_id == doc_id), None)
 
     def source_infos(self) -> Mapping[str, SourceInfo]:
-        """Doc id → what arbitration knows of it (date, source type)."""
-        return MappingProxyType({d.id: d.source_info for d in self.documents})
+        """Doc id → what arbitration knows of it (date, source type, rank)."""
+        return MappingProxyType({d.doc_id: source_info(d, self.ranks) for d in self.documents})
 
     def snapshot(self) -> Snapshot:
         """The documents as the core :class:`~preuve.core.documents.Snapshot` every span
         of the run is valid against."""
-        return Snapshot.of(d.document for d in self.documents)
+        return Snapshot.of(self.documents)
 
 
 def _error(name: str, line: int | None, message: str) -> InputError:
@@ -127,62 +112,25 @@ def _error(name: str, line: int | None, message: str) -> InputError:
     return InputError(f"{where}: {message}", fix=_FIX)
 
 
-def _checked_id(entry: tuple[str, int], name: str) -> str:
-    value, line = entry
-    if _ID.fullmatch(value) is None:
-        raise _error(name, line, f"id {value!r} must be one token such as doc-01")
-    return value
-
-
-def _checked_date(entry: tuple[str, int], name: str) -> date:
-    value, line = entry
-    if _ISO_DATE.fullmatch(value) is None:
-        raise _error(name, line, f"date {value!r} is not an ISO date YYYY-MM-DD")
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise _error(name, line, f"date {value!r} does not exist") from None
-
-
-def _checked_type(entry: tuple[str, int], name: str, table: RankTable) -> SourceType:
-    value, line = entry
-    parsed = table.parse(value)
-    if parsed is None:
-        known = ", ".join(table.known())
-        raise _error(
-            name,
-            line,
-            f"unknown source_type {value!r} (one of: {known}; or declare it with its rank "
-            "in the dossier's ranks.toml)",
-        )
-    return parsed
-
-
-def parse_document(text: str, name: str, table: RankTable | None = None) -> DossierDocument:
-    """Parse one document file's text; ``name`` is used in error messages only. Its source
-    type is read with ``table`` (the default rank table when None)."""
-    header = read_front_matter(
-        text, _KEYS, _KEYS, error=lambda line, message: _error(name, line, message)
-    )
-    values, end = header.values, header.end
-    doc_id = _checked_id(values["id"], name)
-    doc_date = _checked_date(values["date"], name)
+def parse_document(text: str, name: str, table: RankTable | None = None) -> Document:
+    """Parse one document file's text; ``name`` is the file (in error messages, and the
+    document's ``path``). Its source type is read with ``table`` (the default rank table
+    when None) and kept as the table's canonical name."""
     ranks = table or default_rank_table()
-    source_type = _checked_type(values["source_type"], name, ranks)
-    body = header.body
-    if not body:
-        raise _error(name, end, "the document has no text after its header")
-    rank = ranks.rank(source_type) if table is not None else None
-    return DossierDocument(doc_id, values["title"][0], doc_date, source_type, body, rank)
 
+    def canonical(value: str, line: int) -> str:
+        parsed = ranks.parse(value)
+        if parsed is None:
+            known = ", ".join(ranks.known())
+            raise _error(
+                name,
+                line,
+                f"unknown source_type {value!r} (one of: {known}; or declare it with its rank "
+                "in the dossier's ranks.toml)",
+            )
+        return parsed.value
 
-def _read(path: Path, name: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise _error(name, None, f"not UTF-8 text ({err.reason} at byte {err.start})") from None
-    except OSError as err:
-        raise _error(name, None, f"cannot be read ({err.strerror})") from None
+    return read_markdown(text, name, keys=_KEYS, required=_KEYS, fix=_FIX, source_type=canonical)
 
 
 def _id_line(text: str) -> int:
@@ -205,7 +153,7 @@ def load_dossier(folder: Path) -> Dossier:
     question_path = folder / "question.md"
     if not question_path.is_file():
         raise _error(str(question_path), None, "missing: the dossier needs its question")
-    question, section = split_rank_section(_read(question_path, str(question_path)))
+    question, section = split_rank_section(read_text(question_path, fix=_FIX))
     question = question.strip()
     if not question:
         raise _error(str(question_path), 1, "the question is empty")
@@ -214,21 +162,21 @@ def load_dossier(folder: Path) -> Dossier:
     paths = sorted(documents_dir.glob("*.md")) if documents_dir.is_dir() else []
     if not paths:
         raise _error(str(documents_dir), None, "no document (*.md) found")
-    documents: list[DossierDocument] = []
+    documents: list[Document] = []
     seen: dict[str, str] = {}
     for path in paths:
         name = str(path)
-        text = _read(path, name)
+        text = read_text(path, fix=_FIX)
         document = parse_document(text, name, table)
-        if document.id in seen:
+        if document.doc_id in seen:
             raise _error(
                 name,
                 _id_line(text),
-                f"duplicate id {document.id!r} (already used by {seen[document.id]})",
+                f"duplicate id {document.doc_id!r} (already used by {seen[document.doc_id]})",
             )
-        seen[document.id] = name
+        seen[document.doc_id] = name
         documents.append(document)
-    documents.sort(key=lambda d: _natural_key(d.id))
+    documents.sort(key=lambda d: _natural_key(d.doc_id))
     extension = folder / LEXICON_FILE
     lexicon = read_extension(extension) if extension.is_file() else {}
     return Dossier(question, tuple(documents), table, MappingProxyType(lexicon))

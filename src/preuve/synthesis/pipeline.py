@@ -36,10 +36,11 @@ from typing import Any
 
 from preuve.cluster.executor import Executor
 from preuve.core.defects import Defect
+from preuve.core.documents import Document
 from preuve.core.errors import BudgetError, InputError, ModelError, PreuveError
 from preuve.io.records import RecordError, dump_records, load_records_data
 from preuve.models.base import Completion, Model, ModelIdentity, Request
-from preuve.models.journal import Journal, JournaledModel
+from preuve.models.journal import Journal
 from preuve.models.loop import (
     Attempt,
     LoopResult,
@@ -50,7 +51,7 @@ from preuve.models.pool import complete_many
 from preuve.models.rules import RulesModel
 from preuve.models.runtime import Runtime, as_runtime
 from preuve.synthesis.checks import DossierLimits, dossier_limits
-from preuve.synthesis.dossier import Dossier, DossierDocument
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.evidence_dossier import (
     EvidenceDossier,
     build_evidence_dossier,
@@ -102,7 +103,7 @@ __all__ = [
     "RULES_VERSION",
     "RUN_FORMAT",
     "AttemptRecord",
-    "DocumentMeta",
+    "DocumentRecord",
     "RoleCall",
     "SynthesisRun",
     "engine_label",
@@ -132,7 +133,7 @@ def engine_label(model: Model) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentMeta:
+class DocumentRecord:
     """What a run keeps of a document: its metadata, never its text."""
 
     id: str
@@ -222,7 +223,7 @@ class SynthesisRun:
     question: str
     engine: str
     status: LoopStatus
-    documents: tuple[DocumentMeta, ...]
+    documents: tuple[DocumentRecord, ...]
     products: tuple[str, ...]
     plan: Plan | None
     findings: tuple[Finding, ...]
@@ -316,7 +317,7 @@ def _run_from(data: Mapping[str, Any]) -> SynthesisRun:
         engine=str(data["engine"]),
         status=LoopStatus(data["status"]),
         documents=tuple(
-            DocumentMeta(
+            DocumentRecord(
                 str(d["id"]),
                 str(d["title"]),
                 date.fromisoformat(d["date"]) if d["date"] else None,
@@ -446,7 +447,7 @@ def _investigate(
         tuple(d for d in (dossier.get(i) for i in t.scope) if d is not None) for t in plan.subtasks
     ]
 
-    def given(task: SubTask, documents: Sequence[DossierDocument]) -> SubagentInput:
+    def given(task: SubTask, documents: Sequence[Document]) -> SubagentInput:
         return SubagentInput(
             task,
             tuple(documents),
@@ -459,7 +460,7 @@ def _investigate(
             lexicon_object=lexicon,
         )
 
-    def request(task: SubTask, documents: Sequence[DossierDocument]) -> Request:
+    def request(task: SubTask, documents: Sequence[Document]) -> Request:
         return SUBAGENT.request(given(task, documents))
 
     # each sub-task's documents in as many requests as the model's window needs (sizing.py)
@@ -473,7 +474,7 @@ def _investigate(
     calls = []
     driven = _drive(model, flows, concurrency, remote)
     for (index, task, group), result in zip(parts, driven, strict=True):
-        read = tuple(d.id for d in group)
+        read = tuple(d.doc_id for d in group)
         if isinstance(result, BudgetError):
             found[index].append(not_investigated(task, result.one_line(), read))
             continue
@@ -483,9 +484,11 @@ def _investigate(
     return tuple(findings), tuple(calls)
 
 
-def _metas(dossier: Dossier) -> tuple[DocumentMeta, ...]:
+def _records(dossier: Dossier) -> tuple[DocumentRecord, ...]:
+    infos = dossier.source_infos()
     return tuple(
-        DocumentMeta(d.id, d.title, d.date, d.source_type, d.rank) for d in dossier.documents
+        DocumentRecord(d.doc_id, d.title, i.date, i.source_type, i.declared_rank)
+        for d, i in ((d, infos[d.doc_id]) for d in dossier.documents)
     )
 
 
@@ -500,21 +503,21 @@ def synthesize(
 ) -> SynthesisRun:
     """Run workflow 2 on ``dossier`` (see the module docstring); every call goes through the
     runtime (budget, endpoint limit, recorder, progress). ``concurrency`` sub-agents are
-    asked at once (default: the runtime's). With a ``journal``, every call is recorded
-    under ``run_id`` (a fresh one by default). On a remote ``executor`` (Ray) the
+    asked at once (default: the runtime's). With a ``journal`` (or a runtime that
+    journals: :meth:`Runtime.journaling`), every call is recorded under ``run_id`` (the
+    runtime's, else a fresh one, by default). On a remote ``executor`` (Ray) the
     sub-agents' calls run as its tasks, the plan, the checks and the synthesis here."""
     given = as_runtime(runtime)
-    model = given.model(synthesis_rules_model)
+    run = run_id or given.run_id or uuid.uuid4().hex
+    given = given.journaling(journal or given.journal, run)
+    shipped = given.model(synthesis_rules_model, journaled=False)  # to a remote executor
+    model = given.journaled(shipped)
     concurrency = given.concurrency if concurrency is None else concurrency
     engine = engine_label(model)
-    shipped = model
-    run = run_id or uuid.uuid4().hex
-
-    def wrap(inner: Model) -> Model:
-        return inner if journal is None else JournaledModel(inner, journal, run)
-
-    model = wrap(model)
-    remote = _RemoteCalls(executor, shipped, wrap) if executor and executor.remote else None
+    # on a remote executor, the sub-agents' answers are journaled here when they come back
+    remote = (
+        _RemoteCalls(executor, shipped, given.journaled) if executor and executor.remote else None
+    )
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     lexicon = extended_lexicon(dossier.lexicon)
     products = detect_products(dossier.question, texts, lexicon)
@@ -525,7 +528,7 @@ def synthesize(
         question=dossier.question,
         engine=engine,
         status=LoopStatus.REFUSED,
-        documents=_metas(dossier),
+        documents=_records(dossier),
         products=products,
         plan=None,
         findings=(),

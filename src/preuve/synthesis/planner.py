@@ -685,7 +685,7 @@ class PlannerInput:
 def _render_planner(given: PlannerInput) -> tuple[Message, ...]:
     dossier, products = given.dossier, given.products
     listing = "\n".join(
-        f"- {d.id} | {d.date.isoformat()} | {d.source_type.value} | {d.title} | {_preview(d.text)}"
+        f"- {d.doc_id} | {d.date} | {d.source_type} | {d.title} | {_preview(d.text)}"
         for d in dossier.documents
     )
     named = f"\nProducts compared: {', '.join(products)}." if products else ""
@@ -710,10 +710,10 @@ def _planner_payload(given: PlannerInput) -> dict[str, Any]:
         "aliases": product_aliases(dossier.question, products),
         "documents": [
             {
-                "id": d.id,
+                "id": d.doc_id,
                 "title": d.title,
-                "date": d.date.isoformat(),
-                "source_type": d.source_type.value,
+                "date": d.date,
+                "source_type": d.source_type,
                 "text": d.text,
             }
             for d in dossier.documents

@@ -19,21 +19,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from preuve.core.documents import Document
 from preuve.core.errors import BudgetError
 from preuve.models.base import Request
 from preuve.models.budget import counter_for, fit_groups, input_budget
-from preuve.synthesis.dossier import DossierDocument
 from preuve.synthesis.findings import Finding, FindingStatus, SubTask
 
 __all__ = ["merge_findings", "scope_groups"]
 
-Group = tuple[DossierDocument, ...]
+Group = tuple[Document, ...]
 
 
 def scope_groups(
     model: object,
-    documents: Sequence[DossierDocument],
-    build: Callable[[Sequence[DossierDocument]], Request],
+    documents: Sequence[Document],
+    build: Callable[[Sequence[Document]], Request],
 ) -> list[Group]:
     """``documents`` in order, in groups whose request (``build(group)``) fits the window."""
     whole = tuple(documents)

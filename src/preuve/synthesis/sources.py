@@ -26,10 +26,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from preuve.core.defects import Defect
+from preuve.core.documents import Document
 from preuve.core.links import unsupported_links
 from preuve.core.quotes import QuoteChecker
 from preuve.core.stated import YesNoCues, value_outside
-from preuve.synthesis.dossier import DossierDocument
 from preuve.synthesis.findings import RefusedStatement, Statement, StatementSource
 from preuve.synthesis.lexicon import Lexicon, default_lexicon
 
@@ -57,9 +57,9 @@ class Screened:
         return (*self.answer_defects, *(d for r in self.refused for d in r.defects))
 
 
-def checkers_of(documents: Sequence[DossierDocument]) -> dict[str, QuoteChecker]:
+def checkers_of(documents: Sequence[Document]) -> dict[str, QuoteChecker]:
     """One quote checker per document of a scope, keyed by id (each page normalized once)."""
-    return {d.id: QuoteChecker.of(d.document) for d in documents}
+    return {d.doc_id: QuoteChecker.of(d) for d in documents}
 
 
 def _short(text: str, limit: int = _SHOWN) -> str:
@@ -79,7 +79,7 @@ def yes_no_cues(lexicon: Lexicon) -> YesNoCues:
     )
 
 
-def _full_text(document: DossierDocument | None) -> str:
+def _full_text(document: Document | None) -> str:
     return f"{document.title}\n{document.text}" if document is not None else ""
 
 
@@ -87,7 +87,7 @@ def _resolve(
     statement: Statement,
     where: str,
     checkers: Mapping[str, QuoteChecker],
-    documents: Mapping[str, DossierDocument],
+    documents: Mapping[str, Document],
     lexicon: Lexicon,
 ) -> tuple[Statement, list[Defect]]:
     """The statement with a span on each source, or the defects of the sources that fail."""
@@ -129,9 +129,7 @@ def _resolve(
     return replace(statement, sources=tuple(sources)), defects
 
 
-def _scope_defects(
-    statement: Statement, where: str, by_id: Mapping[str, DossierDocument]
-) -> list[Defect]:
+def _scope_defects(statement: Statement, where: str, by_id: Mapping[str, Document]) -> list[Defect]:
     defects = []
     for doc_id in dict.fromkeys(statement.doc_ids):
         if doc_id not in by_id:
@@ -155,14 +153,14 @@ def _scope_defects(
 
 def screen_answer(
     statements: Sequence[Statement],
-    documents: Sequence[DossierDocument],
+    documents: Sequence[Document],
     checkers: Mapping[str, QuoteChecker] | None = None,
     lexicon: Lexicon | None = None,
 ) -> Screened:
     """Screen the statements of a parsed answer against the sub-task's ``documents``
     (``lexicon``: the words of yes/no values and their cues; the bundled one by default)."""
     lexicon = lexicon or default_lexicon()
-    by_id = {d.id: d for d in documents}
+    by_id = {d.doc_id: d for d in documents}
     checkers = checkers if checkers is not None else checkers_of(documents)
     kept: list[Statement] = []
     refused: list[RefusedStatement] = []

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from preuve.cli import app
 from preuve.core.documents import Snapshot
 from preuve.digest.audit import audit_claims
-from preuve.digest.dossier import list_versions, load_document
+from preuve.digest.dossier import list_versions
 from preuve.digest.extractive import parse_fact_line
 from preuve.digest.grammar import DEFAULT_GRAMMAR
 from preuve.digest.lines import document_lines
@@ -27,6 +27,7 @@ from preuve.digest.mutations import events_from_file
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import Claim
 from preuve.eval.digest_dossier import evaluate_dossier, read_gold_lines
+from preuve.io.documents import load_version
 from preuve.io.store import DigestStore
 
 HERE = Path(__file__).resolve().parent
@@ -126,7 +127,7 @@ def test_the_audit_flags_every_claim_from_a_not_affirmed_line(name: str) -> None
     flagged_denied = denied_claims = flagged_genuine = 0
     for doc_id, versions in list_versions(folder).items():
         for version in versions:
-            doc = load_document(folder, doc_id, version)
+            doc = load_version(folder, doc_id, version)
             lines = [(line.id, line.quote) for line in document_lines(doc)]
             audit = audit_claims(naive_claims(lines), Snapshot.of([doc]))
             denied = {line.strip() for line, _ in gold.not_affirmed.get((doc_id, str(version)), ())}

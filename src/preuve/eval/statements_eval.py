@@ -46,6 +46,8 @@ __all__ = [
 
 _MONTHS = {"year": 12, "three_months": 3, "six_months": 6, "nine_months": 9, "as_of": 0}
 
+_FOOTNOTES = re.compile(r"(?:\s*\((?:\d|[a-z])\))+\s*$")
+
 PeriodMark = tuple[int | None, int, str]  # months (None: unknown), end year, end date or ""
 
 
@@ -77,7 +79,9 @@ class Score:
 
 
 def _key(text: str) -> str:
+    """A label compared without case, punctuation or footnote markers (``Emprunts (1)``)."""
     text = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    text = _FOOTNOTES.sub("", text)
     return re.sub(r"[^\w]+", "", text)
 
 

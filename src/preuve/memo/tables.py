@@ -53,6 +53,14 @@ _FOOTNOTE = re.compile(r"(?:\s*\((?:\d|[a-z])\))+$")
 _BARE_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\.\d{1,2})?[a-z]?$")
 _SPLIT_HEADING_LINES = 4
+# Tables that complete the income statement with figures it does not print: the French
+# "soldes intermédiaires de gestion" (EBE), an IFRS report's alternative performance
+# measures (EBITDA). Their rows give only the concepts the primary tables do not.
+_SUPPLEMENT = re.compile(
+    r"(?i)\b(?:soldes intermédiaires de gestion|indicateurs alternatifs de performance"
+    r"|alternative performance measures)\b"
+)
+_PROSE_LINE_WORDS = 12
 _GROSS = re.compile(r"(?i)(?:^|\s)(?:brut|brute|gross)(?:\s|$)")
 _NET = re.compile(r"(?i)(?:^|\s)nets?(?:\s|$)")
 _DEPRECIATION = re.compile(r"(?i)\b(?:amort|dépréc|deprec|accumulated|provisions?\b)")
@@ -101,6 +109,7 @@ class StatementTable:
     rows: list[TableRow] = field(default_factory=list)
     heading: str = ""
     continued: bool = False
+    supplement: bool = False  # a note table completing a statement (see _SUPPLEMENT)
 
 
 # --- Headings -----------------------------------------------------------------------
@@ -161,6 +170,15 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
             if found:
                 return extra + 1, kind
     return None
+
+
+def _supplement_heading(line: str) -> bool:
+    text = line.strip()
+    return (
+        _SUPPLEMENT.search(text) is not None
+        and len(text.split()) <= _MAX_PREFIX_WORDS + 6
+        and not text.endswith((".", ";", ","))
+    )
 
 
 def _continues(pending: str, label: str) -> bool:
@@ -408,6 +426,20 @@ def _sections(
     index = 0
     while index < len(lines):
         heading = _heading(lines, index)
+        if heading is None and _supplement_heading(lines[index]):
+            heading = (1, Statement.INCOME)
+            supplement = True
+        else:
+            supplement = False
+        if (
+            heading is None
+            and reader is not None
+            and table is not None
+            and table.supplement
+            and reader.rows
+            and len(lines[index].split()) >= _PROSE_LINE_WORDS
+        ):
+            heading = (1, None)  # prose after a note table ends it
         if heading is not None:
             taken, kind = heading
             if reader is not None and table is not None:
@@ -417,6 +449,7 @@ def _sections(
             if kind is not None:
                 head = " ".join(lines[index : index + taken])
                 table = StatementTable(kind, [page], "", 1, (), heading=head)
+                table.supplement = supplement
                 table.continued = bool(re.search(r"(?i)suite|continued|\(cont", head))
                 reader = _Reader(page, locale, lefts=lefts)
                 tables.append(table)
@@ -456,6 +489,7 @@ def _merge(tables: list[StatementTable]) -> list[StatementTable]:
             and last.statement is table.statement
             and table.pages[0] == last.pages[-1] + 1
             and len(table.periods) == len(last.periods)
+            and table.supplement == last.supplement
             and (table.continued or not _shared_labels(last, table))
         ):
             last.pages.append(table.pages[0])
@@ -484,7 +518,10 @@ def read_tables(
     merged = _merge(found)
     primary: list[StatementTable] = []
     for statement in Statement:
-        candidates = [t for t in merged if t.statement is statement]
+        candidates = [t for t in merged if t.statement is statement and not t.supplement]
         if candidates:
             primary.append(max(candidates, key=lambda t: (len(t.rows), -t.pages[0])))
-    return sorted(primary, key=lambda t: t.pages[0])
+    # Note tables completing a statement the report has, after the primary tables.
+    kinds = {t.statement for t in primary}
+    supplements = [t for t in merged if t.supplement and t.statement in kinds]
+    return sorted(primary, key=lambda t: t.pages[0]) + supplements

@@ -39,6 +39,26 @@ CASES: dict[str, tuple[str, Covenant | None]] = {
         "année à la clôture.",
         None,
     ),
+    "a ratio printed without x, named in both sentences": (
+        "Le prêt impose que le ratio A, égal à la dette nette sur l'EBE, ne doit pas excéder "
+        "2,5 à chaque clôture.\nÀ la clôture, le ratio A ressort à 2,1 (1,9 un an plus tôt).",
+        Covenant(Decimal("2.1"), Decimal("2.5"), True, 1, 1),
+    ),
+    "without x, another ratio's figure is not the published one": (
+        "Le contrat prévoit que le ratio B ne doit pas excéder 2,5 chaque année.\nLe ratio C "
+        "s'établit à 1,3 au 31 décembre 2025.",
+        None,
+    ),
+    "without x, a threshold in the next sentence is not the published ratio": (
+        "Le prêt impose un ratio de gearing qui ne doit pas excéder 1,5 chaque année.\nLe "
+        "ratio ressort à 1,1 pour un plafond de 1,5 et est respecté.",
+        Covenant(Decimal("1.1"), Decimal("1.5"), True, 1, 1),
+    ),
+    "without x, an amount is no threshold": (
+        "Le contrat prévoit que le ratio de levier et la dette ne doivent pas excéder 3,5 M€."
+        "\nLe ratio de levier s'établit à 2,4 à la clôture.",
+        None,
+    ),
     "a bound that names no ratio": (
         "La société vise une croissance du chiffre d'affaires d'au moins 2x en cinq ans et "
         "l'a atteinte à 2,2x cette année.",

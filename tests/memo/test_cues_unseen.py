@@ -88,6 +88,8 @@ def test_classify_sentence_on_unseen_wording(sentence: str, expected: str | None
     "line",
     [
         pytest.param("Fair Value and Future Maturities of Outstanding Borrowings", id="title-case"),
+        pytest.param("Note 9 – Emprunts et litiges en cours", id="numbered-note-title"),
+        pytest.param("Section 4: Covenants and going concern", id="numbered-section-title"),
         pytest.param(
             "Sales to Wholesale Customers $ 23,969 $ 23,078 4 % 2 % $ 22,577 2 % of sales",
             id="table-row-with-currency-cells",
@@ -126,6 +128,34 @@ NOT_SIGNALS = {
     "nothing pending (fr)": "Aucun contentieux significatif n'était en cours à la clôture.",
     "accounting policy": "Trade receivables are measured at amortised cost less expected"
     " credit losses, with litigation provisions recognised separately.",
+    # A risk said to be over: a dispute closed, settled or withdrawn (fifth writer's set).
+    "dispute settled (fr)": "Le contentieux avec l'ancien distributeur belge a été réglé à"
+    " l'amiable en février, sans incidence sur le résultat.",
+    "claim withdrawn (fr)": "La procédure engagée par un concurrent a été retirée par celui-ci"
+    " au cours du premier semestre.",
+    "lawsuit dismissed (en)": "The patent lawsuit brought by a former licensee was dismissed"
+    " in June 2025.",
+    "all covenants met (fr)": "Au 30 juin, le groupe respecte l'ensemble des ratios prévus"
+    " par ses contrats de prêt.",
+    "one covenant met (fr)": "Le ratio de couverture des frais financiers s'établit à 4,2"
+    " pour un minimum de 3,0 et reste respecté.",
+    "covenant met (en)": "The interest cover ratio stood at 5.1 times against a minimum of"
+    " 3.0 times and was met.",
+    "nothing else pending (fr)": "Il n'existe pas d'autre procédure susceptible d'avoir une"
+    " incidence significative sur les comptes.",
+    "going concern basis (fr)": "Les comptes consolidés ont été arrêtés par le directoire"
+    " selon le principe de continuité d'exploitation.",
+    "going concern principle among others (fr)": "Les comptes sont établis dans le respect"
+    " des principes de prudence, d'indépendance des exercices et de continuité de"
+    " l'exploitation.",
+    "going concern basis (en)": "The financial statements have been prepared on a going"
+    " concern basis.",
+    "presentation by maturity (fr)": "Les emprunts sont présentés selon leur échéance"
+    " contractuelle dans le tableau ci-dessous.",
+    "provisions cover the disputes (fr)": "Les provisions pour risques couvrent les litiges"
+    " prud'homaux en cours à la clôture.",
+    "pointer to a section (fr)": "Le litige avec l'ancien transporteur est décrit dans la"
+    " section Facteurs de risques.",
 }
 
 
@@ -148,6 +178,46 @@ SIGNALS = {
     "licence words apart": (
         "Le produit phare est fabriqué sous une licence de marque exclusive qui expire en 2027.",
         "dependency",
+    ),
+    # Risks in other wording and sectors than the fifth writer's reports (issue 14).
+    "a claim notified and contested (fr)": (
+        "Un distributeur a adressé en octobre une réclamation de 3 100 k€ ; la société conteste"
+        " sa responsabilité.",
+        "litigation",
+    ),
+    "two customers' share of production (fr)": (
+        "Trois donneurs d'ordres de l'automobile ont représenté 58 % de la production vendue.",
+        "concentration",
+    ),
+    "together a share of sales (en)": (
+        "Two retail chains together accounted for 37 % of net sales in fiscal 2025.",
+        "concentration",
+    ),
+    "a single site (fr)": (
+        "La résine est fabriquée sur un seul site, en Alsace, dont le bail expire en 2027.",
+        "dependency",
+    ),
+    "a single carrier (fr)": (
+        "Les expéditions vers l'Asie dépendent d'un transporteur unique sous contrat annuel.",
+        "dependency",
+    ),
+    "continuation needs a renewal (fr)": (
+        "La poursuite de l'exploitation suppose le maintien par les banques de la ligne de"
+        " crédit de 4 000 k€ jusqu'en mars 2027.",
+        "going_concern",
+    ),
+    "lenders waive one test only (fr)": (
+        "Les banques du pool ont renoncé à se prévaloir du non-respect du ratio de levier pour"
+        " le seul test de juin 2025.",
+        "covenant",
+    ),
+    "waiver for that test only (en)": (
+        "The lenders granted a waiver of the leverage covenant for that test only.",
+        "covenant",
+    ),
+    "a covenant not met is no reassurance (fr)": (
+        "Le ratio de gearing ressort à 1,6 pour un plafond de 1,2 et n'est pas respecté.",
+        "covenant",
     ),
 }
 

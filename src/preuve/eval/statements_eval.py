@@ -21,7 +21,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
@@ -46,14 +46,21 @@ __all__ = [
 
 _MONTHS = {"year": 12, "three_months": 3, "six_months": 6, "nine_months": 9, "as_of": 0}
 
+_FOOTNOTES = re.compile(r"(?:\s*\((?:\d|[a-z])\))+\s*$")
+
 PeriodMark = tuple[int | None, int, str]  # months (None: unknown), end year, end date or ""
 
 
 @dataclass(frozen=True, slots=True)
 class GoldRow:
+    """A gold statement row; ``other`` holds the row's columns that are not a period's
+    value (``other_columns``: the gross and depreciation columns of a French balance
+    sheet), kept for reference and not scored."""
+
     label: str
     page: int
     values: dict[PeriodMark, Decimal]
+    other: dict[str, Decimal] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +84,9 @@ class Score:
 
 
 def _key(text: str) -> str:
+    """A label compared without case, punctuation or footnote markers (``Emprunts (1)``)."""
     text = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    text = _FOOTNOTES.sub("", text)
     return re.sub(r"[^\w]+", "", text)
 
 
@@ -95,12 +104,26 @@ def load_gold_rows(path: Path) -> list[GoldRow]:
                 values = {marks[k]: Decimal(str(v)) for k, v in row["values"].items()}
                 rows.append(GoldRow(str(row["label"]), int(row["page"]), values))
         return rows
+    # Amounts given as JSON floats (286.4) are read at the report's printed precision
+    # (``decimals``), so that a float's binary form never decides a comparison.
+    places = data.get("decimals")
     for kind, statement_rows in data["statements"].items():
         months = 0 if kind == "balance" else 12
         for row in statement_rows:
-            values = {(months, int(year), ""): Decimal(str(v)) for year, v in row["values"].items()}
-            rows.append(GoldRow(str(row["label"]), int(row["page"]), values))
+            values = {
+                (months, int(year), ""): _amount(v, places) for year, v in row["values"].items()
+            }
+            other = {str(k): _amount(v, places) for k, v in row.get("other_columns", {}).items()}
+            rows.append(GoldRow(str(row["label"]), int(row["page"]), values, other))
     return rows
+
+
+def _amount(value: object, places: object) -> Decimal:
+    """A gold amount as a Decimal (an int, a float or a string in the JSON)."""
+    amount = Decimal(str(value))
+    if isinstance(places, int) and not isinstance(value, int):
+        amount = amount.quantize(Decimal(1).scaleb(-places))
+    return amount
 
 
 def _same_period(gold: PeriodMark, found: PeriodMark) -> bool:

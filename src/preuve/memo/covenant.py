@@ -42,6 +42,21 @@ _BOUND = re.compile(
     rf"[^\d]{{0,80}}?{_FIGURE}"
 )
 _ANY_FIGURE = re.compile(_FIGURE)
+# A ratio printed without "x" (French statutory reports: "ne doit pas excéder 3,0"): a
+# decimal figure (with its separator) not followed by a unit, right after the bound word;
+# the published one right after the ratio's name ("soit un ratio R1 de 3,3").
+_BARE = (
+    r"(?P<figure>\d{1,2}[.,]\d{1,2})"
+    r"(?![\d.,]*\s?(?:%|k€|m€|€|\$|millions?|milliards?|points?|jours|days))"
+)
+_BARE_BOUND = re.compile(
+    rf"(?:(?P<max>{'|'.join(_DATA['maximum'])})|(?P<min>{'|'.join(_DATA['minimum'])}))"
+    rf"[^\d]{{0,12}}?{_BARE}"
+)
+_BARE_PUBLISHED = re.compile(
+    r"\bratio\b[^;]{0,30}?\b(?:de|a|of|was|is|:|=|ressort a|s'etablit a|stood at)\s" + _BARE
+)
+_RATIO_NAME = re.compile(r"\bratios? (?!de\b|of\b|d')([a-z]{1,3}\d{0,2}|\d[a-z]?)\b")
 _NAMES_RATIO = re.compile(r"\bratios?\b|\bcovenants?\b|\bengagements? financiers?\b")
 _FOLLOWING = 2  # sentences after the threshold's where the published ratio may be
 
@@ -83,8 +98,43 @@ def _published(window: str, skip: tuple[int, int]) -> tuple[Decimal, int] | None
     return None
 
 
+def _name_before(text: str, end: int) -> str:
+    """The short name of the ratio named last before ``end`` (``ratio r1``), or ""."""
+    names = list(_RATIO_NAME.finditer(text[:end]))
+    return names[-1].group(1) if names else ""
+
+
+def _bare_covenant(pages: Sequence[str]) -> Covenant | None:
+    """A threshold and a published ratio printed without ``x`` (see :data:`_BARE`)."""
+    for number, page in enumerate(pages, start=1):
+        sentences = [fold(s.quote()) for s in page_sentences(page)]
+        for index, sentence in enumerate(sentences):
+            bound = _BARE_BOUND.search(sentence)
+            if bound is None or not _NAMES_RATIO.search(sentence):
+                continue
+            name = _name_before(sentence, bound.start())
+            for later in sentences[index + 1 : index + 1 + _FOLLOWING]:
+                thresholds = {b.end("figure") for b in _BARE_BOUND.finditer(later)}
+                for published in _BARE_PUBLISHED.finditer(later):
+                    if published.end("figure") in thresholds:
+                        continue  # "pour un plafond de 2,0": a threshold, not the ratio
+                    other = _name_before(later, published.start("figure"))
+                    if name and other and name != other:
+                        continue
+                    limit, limit_places = _decimal(bound.group("figure"))
+                    value, places = _decimal(published.group("figure"))
+                    maximum = bound.group("max") is not None
+                    return Covenant(value, limit, maximum, number, max(places, limit_places))
+    return None
+
+
 def find_covenant(pages: Sequence[str]) -> Covenant | None:
-    """The first covenant threshold of the report that comes with its published ratio."""
+    """The first covenant threshold of the report that comes with its published ratio
+    (figures in ``x`` first; else a ratio printed without ``x``)."""
+    return _x_covenant(pages) or _bare_covenant(pages)
+
+
+def _x_covenant(pages: Sequence[str]) -> Covenant | None:
     for number, page in enumerate(pages, start=1):
         sentences = [fold(s.quote()) for s in page_sentences(page)]
         for index, sentence in enumerate(sentences):

@@ -68,6 +68,9 @@ _ABBREVIATIONS = frozenset(
 _SENTENCE_END = re.compile(r"[.!?…]+[\"»”’)\]]*(?=\s)")
 _NEXT_START = re.compile(r"\s+[«\"“(\[]?\s*[A-ZÀ-ÖØ-Þ0-9]")
 _WORD_BEFORE = re.compile(r"([\w°.]+)$")
+_NUMBERED_TITLE = re.compile(
+    r"(?i)(?:note|annexe|section|chapitre|partie|part|item|article)\s+\d+(?:\.\d+)*\s*[–—:.-]\s"
+)
 _TABLE_CELL = re.compile(r"\(?[-−–+]?\d[\d,\u00a0\u202f]*(?:[.,]\d+)?\)?%?")
 
 
@@ -159,6 +162,8 @@ def _is_heading(text: str, lettered: list[str]) -> bool:
 
 
 def _is_prose(text: str) -> bool:
+    if _NUMBERED_TITLE.match(text) and not text.rstrip().endswith((".", "!", "?")):
+        return False  # "Note 6 – Debt and covenants": a numbered title, not a sentence
     words = text.split()
     if words and _TABLE_CELL.fullmatch(words[-1]):
         return False  # ends on a figure: a table row (prose ends on a word or a period)

@@ -44,6 +44,9 @@ RATIO_NAMES_EN: dict[str, str] = {
 _TERMS: dict[str, str] = {
     "(résultat d'exploitation + amortissements)": "(operating income + D&A)",
     "(dettes financières - trésorerie)": "(borrowings - cash)",
+    "(emprunts et dettes financières - disponibilités)": "(borrowings - cash)",
+    "(ventes de marchandises + production vendue)": "(sales of goods + production sold)",
+    "production vendue": "production sold",
     "(dette brute - trésorerie)": "(gross debt - cash)",
     "(flux de trésorerie d'exploitation - investissements corporels)": (
         "(operating cash flow - capital expenditure)"

@@ -25,6 +25,7 @@ from preuve.core.errors import InputError
 
 __all__ = [
     "DERIVED",
+    "DERIVED_EXCLUDE",
     "LEXICON",
     "LabelRule",
     "Statement",
@@ -124,6 +125,10 @@ DERIVED: tuple[tuple[str, Statement, frozenset[str]], ...] = tuple(
     for d in _BUNDLED.get("derived", [])
     for s in d["statements"]
 )
+# What a derived concept's parts must not include (``parts_exclude``), per concept.
+DERIVED_EXCLUDE: dict[str, frozenset[str]] = {
+    str(d["concept"]): frozenset(d.get("parts_exclude", [])) for d in _BUNDLED.get("derived", [])
+}
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
 _NOTE_SUFFIX = re.compile(r"(?:\s+(?:notes?\s+)?\d{1,2}(?:\s*[.,]\s*\d{1,2})?[a-z]?)+$")

@@ -33,6 +33,7 @@ __all__ = [
     "interest",
     "net_debt",
     "net_debt_leases",
+    "revenue",
 ]
 
 
@@ -80,6 +81,20 @@ def net_debt(st: Statements, year: int) -> Operand | None:
     gross = _get(st, "gross_debt", year)
     if gross is not None and cash is not None:
         return Operand(gross.amount - cash.amount, "(dette brute - trésorerie)", (gross, cash))
+    borrowings = [
+        found
+        for key in ("bank_borrowings", "bond_debt", "other_borrowings")
+        if (found := _get(st, key, year)) is not None
+    ]
+    if cash is not None and any(f.key != "other_borrowings" for f in borrowings):
+        # French GAAP prints its borrowings by lender, overdrafts included, with no
+        # current / non-current split.
+        total = sum((f.amount for f in borrowings), Decimal(0))
+        return Operand(
+            total - cash.amount,
+            "(emprunts et dettes financières - disponibilités)",
+            (*borrowings, cash),
+        )
     long_term = _get(st, "long_term_debt", year)
     if long_term is not None and cash is not None:
         current = _get(st, "current_debt", year)
@@ -87,6 +102,25 @@ def net_debt(st: Statements, year: int) -> Operand | None:
         value = long_term.amount + (current.amount if current else Decimal(0)) - cash.amount
         return Operand(value, "(dettes financières - trésorerie)", parts)
     return None
+
+
+def revenue(st: Statements, year: int) -> Operand | None:
+    """The revenue line, else (a French GAAP statement, which prints no total) the sales of
+    goods plus the production sold."""
+    reported = _get(st, "revenue", year)
+    if reported is not None:
+        return Operand(reported.amount, "chiffre d'affaires", (reported,))
+    sold = _get(st, "production_sold", year)
+    if sold is None:
+        return None
+    goods = _get(st, "sales_of_goods", year)
+    if goods is None:
+        return Operand(sold.amount, "production vendue", (sold,))
+    return Operand(
+        goods.amount + sold.amount,
+        "(ventes de marchandises + production vendue)",
+        (goods, sold),
+    )
 
 
 def ebitda(st: Statements, year: int) -> Operand | None:

@@ -40,18 +40,18 @@ _MONTHS = {
     name: number
     for number, names in enumerate(
         (
-            ("january", "jan", "janvier"),
-            ("february", "feb", "février", "fevrier"),
+            ("january", "jan", "janvier", "janv"),
+            ("february", "feb", "février", "fevrier", "févr", "fév", "fevr"),
             ("march", "mar", "mars"),
-            ("april", "apr", "avril"),
+            ("april", "apr", "avril", "avr"),
             ("may", "mai"),
             ("june", "jun", "juin"),
-            ("july", "jul", "juillet"),
+            ("july", "jul", "juillet", "juil"),
             ("august", "aug", "août", "aout"),
             ("september", "sep", "sept", "septembre"),
             ("october", "oct", "octobre"),
             ("november", "nov", "novembre"),
-            ("december", "dec", "décembre", "decembre"),
+            ("december", "dec", "décembre", "decembre", "déc"),
         ),
         start=1,
     )

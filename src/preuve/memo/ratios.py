@@ -79,7 +79,7 @@ class RatioDef:
     kind: str = QUOTIENT
 
 
-_REVENUE = op.field("revenue", "chiffre d'affaires")
+_REVENUE = op.revenue
 _NET_INCOME = op.field("net_income", "résultat net")
 _OPERATING = op.field("operating_income", "résultat opérationnel")
 

@@ -105,7 +105,7 @@ def read_statement_report(
         rows, found = checked_table(table, user_rules)
         mapped.append((table, tuple(rows)))
         identities += found
-    by_kind = {t.statement: rows for t, rows in mapped}
+    by_kind = {t.statement: rows for t, rows in mapped if not t.supplement}
     identities += check_accounting(
         by_kind.get(Statement.BALANCE, ()), by_kind.get(Statement.CASHFLOW, ())
     )

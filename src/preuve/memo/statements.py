@@ -131,16 +131,21 @@ _AMOUNT = re.compile(r"^\(?[-−–]?\d[\d.,\u202f\u00a0]*\)?$")
 _DATE_YEAR = re.compile(r"^\(?\d{1,2}[/.-]\d{1,2}[/.-]((?:19|20)\d\d)\)?[,;:]?$")
 _LONE_SPACE = re.compile(r"(?<!\d)[\u00a0\u202f\u2009]|[\u00a0\u202f\u2009](?!\d)")
 _MAX_HEADER_WORDS = 10
+_LEADING_ZERO = re.compile(r"\(?[-−–]?0\d+\)?")
 _MAX_SPREAD = Decimal(10)  # two years of one line are rarely ten times apart
+# Numbers left in front of a row's values: a note ("6.1"), a footnote ("(1)"), the end of a
+# label ("(IFRS 16)"); never a signed amount or a dash.
+_NOTE_REF = re.compile(r"\d{1,3}(?:[.,]\d{1,2})?[a-z]?\)?|\(\d\)")
 _MONTHS = frozenset(
     {"january", "february", "march", "april", "may", "june", "july", "august"}
     | {"september", "october", "november", "december", "jan", "feb", "mar", "apr"}
     | {"jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "janvier", "février"}
     | {"mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre"}
-    | {"novembre", "décembre"}
+    | {"novembre", "décembre", "janv", "févr", "fév", "avr", "juil", "déc"}
 )
 # Only ASCII blanks separate words: str.split() would also cut at U+202F inside "61 300".
 _ASCII_SPACE = re.compile(r"[ \t\r\f\v]+")
+_ASCII_SPACE_KEPT = re.compile(r"([ \t\r\f\v]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +155,7 @@ class _Token:
     raw: str
     value: Decimal | None = None
     is_day: bool = False  # the day of a date: "June 30, 2023", "31 décembre"
+    spaced: bool = False  # set apart from the word before by two blanks or more (a column gap)
 
     @property
     def year(self) -> int | None:
@@ -185,23 +191,30 @@ def _tokenize(line: str, locale: Locale) -> list[_Token]:
     """Words of a line; a narrow or plain no-break space between digits stays inside the
     amount (thousands separator), elsewhere it separates words."""
     words: list[str] = []
-    for word in _ASCII_SPACE.split(_LONE_SPACE.sub(" ", line).strip()):
-        if word == ")" and words:  # "(207 )": a closing parenthesis set apart
+    gaps: list[bool] = []  # whether two blanks or more come before each word
+    pieces = _ASCII_SPACE_KEPT.split(_LONE_SPACE.sub(" ", line).strip())
+    wide = False
+    for number, word in enumerate(pieces):
+        if number % 2:
+            wide = wide or len(word) >= 2
+        elif word == ")" and words:  # "(207 )": a closing parenthesis set apart
             words[-1] += word
-        elif _CURRENCY.fullmatch(word) is None:
+        elif word and _CURRENCY.fullmatch(word) is None:
             words.append(word)
+            gaps.append(wide)
+            wide = False
     tokens: list[_Token] = []
     for index, word in enumerate(words):
         value = _amount(_CURRENCY.sub("", word).rstrip(",;:*"), locale)
         if value is None:
-            tokens.append(_Token(word))
+            tokens.append(_Token(word, spaced=gaps[index]))
             continue
         after_month = index > 0 and words[index - 1].casefold().rstrip(".") in _MONTHS
-        before_month = index + 1 < len(words) and words[index + 1].casefold() in _MONTHS
+        before_month = index + 1 < len(words) and words[index + 1].casefold().rstrip(".") in _MONTHS
         day = re.fullmatch(r"\d{1,2},?", word) is not None and (
             word.endswith(",") or after_month or before_month
         )
-        tokens.append(_Token(word.rstrip(",;:*"), value, day))
+        tokens.append(_Token(word.rstrip(",;:*"), value, day, gaps[index]))
     return tokens
 
 
@@ -234,30 +247,41 @@ def _glued_header(tokens: list[_Token]) -> tuple[tuple[int, ...], list[_Token]]:
 def _groups(tokens: tuple[_Token, ...], locale: Locale) -> list[_Token] | None:
     """Tokens read as one French amount grouped by plain spaces (``61 300``), or None."""
     heads, tails = tokens[0].raw, [t.raw for t in tokens[1:]]
+    if _LEADING_ZERO.fullmatch(heads):
+        return None  # "040": the thousands of an amount, never an amount of its own
     if not tails:  # one token: an amount of its own, if its parentheses close
         return [tokens[0]] if heads.count("(") == heads.count(")") else None
     if not re.fullmatch(r"\(?[-−–]?\d{1,3}", heads):
         return None
     if any(not re.fullmatch(r"\d{3}\)?", t) for t in tails) or any(")" in t for t in tails[:-1]):
         return None
+    if any(t.spaced for t in tokens[1:]):
+        return None  # a column gap (two blanks or more) is no thousands separator
     raw = "\u202f".join([heads, *tails])
     value = _amount(raw, locale) if raw.count("(") == raw.count(")") else None
     return None if value is None else [_Token(raw, value)]
 
 
-def _regroup(run: list[_Token], columns: int, locale: Locale) -> list[_Token]:
+def _regroup(run: list[_Token], columns: int, locale: Locale, periods: int = 0) -> list[_Token]:
     """Split a run of amounts whose thousands were separated by plain spaces into
-    ``columns`` amounts (what is left in front are note references). Two years of one line
-    are of a similar size: among readings whose values stay within a factor of
-    ``_MAX_SPREAD``, the one that uses the most tokens wins; then the closest values."""
-    if locale is not Locale.FR or len(run) <= columns or len(run) > 12:
+    ``columns`` amounts (what is left in front are note references: unsigned numbers).
+    Two years of one line are of a similar size: among readings whose last ``periods``
+    values (all when 0; a gross and a depreciation column come before the years) stay
+    within a factor of ``_MAX_SPREAD``, the one that uses the most tokens wins; then the
+    closest values. No reading at all gives no amounts (the row is missed, not misread)."""
+    if locale is not Locale.FR or len(run) > 16:
         return run
+    if len(run) <= columns:
+        # "1 040 980" over three columns: "040" is the thousands of an amount, not a value.
+        return [] if any(_LEADING_ZERO.fullmatch(t.raw) for t in run) else run
     best: tuple[tuple[bool, int, Decimal], list[_Token]] | None = None
 
     def search(end: int, parts: list[_Token]) -> None:
         nonlocal best
         if len(parts) == columns:
-            sizes = [abs(p.value) for p in parts if p.value]
+            if not all(_NOTE_REF.fullmatch(t.raw) for t in run[:end]):
+                return  # left in front, a signed amount or a dash is no note reference
+            sizes = [abs(p.value) for p in parts[-periods:] if p.value]
             spread = max(sizes) / min(sizes) if sizes else Decimal(1)
             score = (spread > _MAX_SPREAD, end, spread)
             if best is None or score < best[0]:
@@ -269,7 +293,8 @@ def _regroup(run: list[_Token], columns: int, locale: Locale) -> list[_Token]:
                 search(start, group + parts)
 
     search(len(run), [])
-    return run if best is None else best[1]
+    # No reading into ``columns`` amounts: the row is not read (missed, never misread).
+    return [] if best is None else best[1]
 
 
 def _opens_label(token: _Token) -> bool:
@@ -280,7 +305,7 @@ def _opens_label(token: _Token) -> bool:
     return bool(letters) and letters[0].isupper()
 
 
-def _cut_rows(tokens: list[_Token], columns: int, locale: Locale) -> list[_Cut]:
+def _cut_rows(tokens: list[_Token], columns: int, locale: Locale, periods: int = 0) -> list[_Cut]:
     """Rows of a line: a run of at least ``columns`` amounts that ends the line or is
     followed by a capitalised word closes a row whose label is the text before it
     (several rows can share a line in some PDFs' text)."""
@@ -295,7 +320,7 @@ def _cut_rows(tokens: list[_Token], columns: int, locale: Locale) -> list[_Cut]:
         end = index
         while end < len(tokens) and tokens[end].value is not None:
             end += 1
-        run = _regroup(tokens[index:end], columns, locale)
+        run = _regroup(tokens[index:end], columns, locale, periods)
         closes = end == len(tokens) or _opens_label(tokens[end])
         if len(run) >= columns and closes:
             label += [t.raw for t in run[:-columns]]

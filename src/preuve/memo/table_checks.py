@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from preuve.memo.concepts import MappedRow, map_concepts
-from preuve.memo.lexicon import DERIVED, LabelRule, Statement
+from preuve.memo.lexicon import (
+    _PARENTHETICAL,
+    DERIVED,
+    DERIVED_EXCLUDE,
+    LabelRule,
+    Statement,
+    normalize_label,
+)
 from preuve.memo.periods import Period
 from preuve.memo.tables import StatementTable, TableRow
 
@@ -183,25 +190,43 @@ def check_accounting(balance: Sequence[MappedRow], cashflow: Sequence[MappedRow]
     return found
 
 
+_GENERIC_TOTAL = re.compile(r"(?:total|sous total|subtotal)(?: général| general)?")
+
+
+def _generic(label: str) -> bool:
+    """A total named by no more than its place: empty, ``TOTAL (I)``, ``Total général``."""
+    return not label or bool(
+        _GENERIC_TOTAL.fullmatch(normalize_label(_PARENTHETICAL.sub(" ", label)))
+    )
+
+
 def derive_totals(
     mapped: Sequence[MappedRow],
     identities: Sequence[Identity],
     derived: Sequence[tuple[str, frozenset[str]]],
+    exclude: dict[str, frozenset[str]] | None = None,
 ) -> list[MappedRow]:
-    """Concepts for totals printed without a label, from what they add up: a declared
-    derived rule (``current_assets`` when the parts include ``inventories`` ...) names an
-    unlabelled subtotal whose parts carry one of its concepts, unless a labelled row
-    already has that concept."""
+    """Concepts for totals printed without a label or with a generic one (``TOTAL (II)``),
+    from what they add up: a declared derived rule (``current_assets`` when the parts
+    include ``inventories`` ...) names such a subtotal whose parts carry one of its
+    concepts and none of its ``exclude`` ones, unless another row already has that
+    concept."""
     taken = {m.concept for m in mapped if m.concept is not None}
     rows = list(mapped)
     for identity in identities:
-        if identity.holds is not True or identity.row < 0 or rows[identity.row].row.label:
+        if (
+            identity.holds is not True
+            or identity.row < 0
+            or rows[identity.row].concept is not None
+            or not _generic(rows[identity.row].row.label)
+        ):
             continue
         parts = {rows[i].concept for i in identity.parts} | {
             rows[i].rule_concept for i in identity.parts
         }
         for concept, cues in derived:
-            if concept not in taken and parts & cues:
+            banned = (exclude or {}).get(concept, frozenset())
+            if concept not in taken and parts & cues and not parts & banned:
                 rows[identity.row] = MappedRow(rows[identity.row].row, concept, concept)
                 taken.add(concept)
                 break
@@ -214,4 +239,5 @@ def checked_table(
     """A table's rows with their concepts (derived ones included) and its subtotals."""
     identities = check_structure(table.rows, table.statement is Statement.INCOME)
     derived = [(c, parts) for c, kind, parts in DERIVED if kind is table.statement]
-    return derive_totals(map_concepts(table, user_rules), identities, derived), identities
+    mapped = derive_totals(map_concepts(table, user_rules), identities, derived, DERIVED_EXCLUDE)
+    return mapped, identities

@@ -68,11 +68,18 @@ def table_statements(
     tables = read_tables(pages) if tables is None else tables
     months = chosen_duration(tables)
     fields: list[Field] = []
+    primary = {
+        mapped.concept
+        for table in tables
+        if not table.supplement
+        for mapped in checked_table(table, user_rules)[0]
+        if mapped.concept is not None
+    }
     for table in tables:
         columns = _columns(table, months)
         for mapped in checked_table(table, user_rules)[0]:
-            if mapped.concept is None:
-                continue
+            if mapped.concept is None or (table.supplement and mapped.concept in primary):
+                continue  # a note table gives only what the statements do not print
             for cell in mapped.row.cells:
                 year = columns.get(cell.period)
                 if year is None:

@@ -22,6 +22,7 @@ the most rows is the primary one, earlier pages on a tie.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import unicodedata
@@ -52,6 +53,22 @@ _FOOTNOTE = re.compile(r"(?:\s*\((?:\d|[a-z])\))+$")
 _BARE_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\.\d{1,2})?[a-z]?$")
 _SPLIT_HEADING_LINES = 4
+# Tables that complete the income statement with figures it does not print: the French
+# "soldes intermédiaires de gestion" (EBE), an IFRS report's alternative performance
+# measures (EBITDA). Their rows give only the concepts the primary tables do not.
+_SUPPLEMENT = re.compile(
+    r"(?i)\b(?:soldes intermédiaires de gestion|indicateurs alternatifs de performance"
+    r"|alternative performance measures)\b"
+)
+_PROSE_LINE_WORDS = 12
+_GROSS = re.compile(r"(?i)(?:^|\s)(?:brut|brute|gross)(?:\s|$)")
+_NET = re.compile(r"(?i)(?:^|\s)nets?(?:\s|$)")
+_DEPRECIATION = re.compile(r"(?i)\b(?:amort|dépréc|deprec|accumulated|provisions?\b)")
+_CHANGE = re.compile(
+    r"(?i)(?:\d|\s)(?:var\.?|variation|évol\.?|évolution|change|%|% change|chg\.?)\s*$"
+)
+_NOT_MEANINGFUL = re.compile(r"n\.\s?s\.?|n\.\s?m\.?|ns|nm|n/s|n/m")
+_PERCENT = re.compile(r"\(?[-−–+]?\d+(?:[.,]\d+)?\s?%\)?")
 _COMPACT = tuple(
     (kind, re.compile(p.pattern.replace(r"\s+", "").replace(r"\b", ""))) for kind, p in _HEADINGS
 )
@@ -92,6 +109,7 @@ class StatementTable:
     rows: list[TableRow] = field(default_factory=list)
     heading: str = ""
     continued: bool = False
+    supplement: bool = False  # a note table completing a statement (see _SUPPLEMENT)
 
 
 # --- Headings -----------------------------------------------------------------------
@@ -154,6 +172,15 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
     return None
 
 
+def _supplement_heading(line: str) -> bool:
+    text = line.strip()
+    return (
+        _SUPPLEMENT.search(text) is not None
+        and len(text.split()) <= _MAX_PREFIX_WORDS + 6
+        and not text.endswith((".", ";", ","))
+    )
+
+
 def _continues(pending: str, label: str) -> bool:
     """Whether ``label`` continues the text line before it (a label wrapped over lines):
     it is empty, starts in lower case or with a parenthesis, or the line before ends on a
@@ -187,6 +214,32 @@ def _has_notes_column(block: list[str]) -> bool:
     return any(re.search(r"(?i)(?:^|\s)notes?(?:\s|$)", line) for line in block[-3:])
 
 
+def _extra_columns(block: list[str]) -> int:
+    """Value columns printed before the periods' ones: a gross and a depreciation column
+    (``Brut | Amort. et dépréc. | Net 2025 | Net 2024``, ``Gross | Accumulated
+    depreciation | Net``); the periods' values are the net ones, the last of each row."""
+    text = " ".join(block[-3:])
+    if not (_GROSS.search(text) and _NET.search(text)):
+        return 0
+    return 2 if _DEPRECIATION.search(text) else 1
+
+
+def _ratio_column(line: str) -> bool:
+    """Whether a column line ends with a change column (``2025 2024 Var.``, ``% change``)."""
+    return _CHANGE.search(line) is not None
+
+
+def _without_ratio_cell(tokens: list[_Token]) -> list[_Token]:
+    """A row's tokens without the trailing change cell (``-7,9 %``, ``12%``, ``n.s.``)."""
+    if tokens and _NOT_MEANINGFUL.fullmatch(tokens[-1].raw.casefold()):
+        return tokens[:-1]
+    if len(tokens) >= 2 and tokens[-1].raw == "%" and tokens[-2].value is not None:
+        return tokens[:-2]
+    if tokens and tokens[-1].value is None and _PERCENT.fullmatch(tokens[-1].raw):
+        return tokens[:-1]
+    return tokens
+
+
 @dataclass(slots=True)
 class _Reader:
     """State while reading one page of one statement."""
@@ -195,7 +248,11 @@ class _Reader:
     locale: Locale
     periods: tuple[Period, ...] = ()
     notes_column: bool = False
+    extra_columns: int = 0  # gross and depreciation columns before the periods' ones
+    ratio_column: bool = False  # a change column (Var. %) after them
     pending: str = ""
+    last_row: bool = False  # the line before was a row (its label may wrap below it)
+    tail: bool = False  # ``pending`` may end the label of the row above
     block: list[str] = field(default_factory=list)
     column_lines: list[str] = field(default_factory=list)
     rows: list[TableRow] = field(default_factory=list)
@@ -224,11 +281,25 @@ class _Reader:
             cells.append(Cell(period, value, raw, self.page, offset + start, offset + end))
         return cells
 
+    def flush_tail(self) -> None:
+        """A lower-case text line after a row that the next line does not continue ends
+        that row's label (a label wrapped with its values on its first line)."""
+        if self.tail and self.pending and self.rows:
+            last = self.rows[-1]
+            self.rows[-1] = dataclasses.replace(last, label=f"{last.label} {self.pending}")
+            self.pending = ""
+        self.tail = False
+
     def label(self, label: str) -> str:
+        if self.tail and not (self.pending and _continues(self.pending, label.strip())):
+            self.flush_tail()
+        self.tail = False
         words = label.split()
         if self.notes_column:
             while words and _NOTE_REF.match(words[-1]):
                 words.pop()
+            if len(words) > 1 and _NOTE_REF.match(words[0]) and words[1][:1].isalpha():
+                words.pop(0)  # a notes column printed before the label
         label = _FOOTNOTE.sub("", " ".join(words))
         if self.pending and _continues(self.pending, label):
             label = f"{self.pending} {label}".strip()
@@ -236,8 +307,19 @@ class _Reader:
         return label
 
     def text_line(self, line: str) -> None:
-        """A line without values: a section title, or the first part of a wrapped label."""
+        """A line without values: a section title, the first part of a wrapped label, or
+        the end of the label of the row just above when it starts in lower case (a label
+        wrapped with its values on its first line)."""
         text = line.strip()
+        letters = [c for c in text if c.isalpha()]
+        if self.last_row and letters and text[0].isalpha() and letters[0].islower():
+            # The end of the row above, or the start of the next row's label: the next
+            # line tells (see flush_tail).
+            self.pending, self.tail, self.last_row = text, True, False
+            return
+        self.last_row = False
+        if self.tail and not (text and _continues(self.pending, text)):
+            self.flush_tail()
         if self.pending and text and _continues(self.pending, text):
             self.pending = f"{self.pending} {text}"
         else:
@@ -255,7 +337,11 @@ class _Reader:
                 self.periods, read_periods(self.block, self._column_line(), balance)
             )
             self.notes_column = _has_notes_column(self.block)
+            self.extra_columns = _extra_columns(self.block)
+            self.ratio_column = _ratio_column(line)
+            self.flush_tail()
             self.pending = ""
+            self.last_row = False
             self.anchors = ColumnAnchors(line, offset, len(self.periods))
             return
         if all(t.value is None or t.year is not None or t.is_day for t in tokens):
@@ -269,14 +355,19 @@ class _Reader:
         self.block, self.column_lines = [], []
         if not self.periods:
             return
-        width = len(self.periods)
-        cuts = _cut_rows(tokens, width, self.locale)
+        if self.ratio_column:
+            tokens = _without_ratio_cell(tokens)
+        periods = len(self.periods)
+        width = periods + self.extra_columns
+        cuts = _cut_rows(tokens, width, self.locale, periods)
         if not cuts and all(t.value is not None for t in tokens):
             # Values alone: a total printed without a label, or the values of the label
             # on the line before ("Net cash from operating activities" / "(80) 410").
-            run = _regroup(tokens, width, self.locale)
+            run = _regroup(tokens, width, self.locale, periods)
             if len(run) >= width:
                 cuts = [_Cut("", tuple(run[-width:]))]
+        # The periods' values are the last of each row (gross and depreciation before).
+        cuts = [_Cut(cut.label, cut.values[-periods:]) for cut in cuts]
         position = 0
         for number, cut in enumerate(cuts):
             label = self.label(cut.label) if number == 0 else cut.label
@@ -293,6 +384,8 @@ class _Reader:
                 self.anchors.observe([(c.start, c.end) for c in cells])
         if not cuts and not self.blank_cells(line, offset, tokens):
             self.text_line(line)  # numbers inside a wrapped label ("10,000,000 shares")
+        else:
+            self.last_row = True
 
     def blank_cells(self, line: str, offset: int, tokens: list[_Token]) -> bool:
         """A row with fewer values than columns, placed by the values' x-positions (see
@@ -333,14 +426,30 @@ def _sections(
     index = 0
     while index < len(lines):
         heading = _heading(lines, index)
+        if heading is None and _supplement_heading(lines[index]):
+            heading = (1, Statement.INCOME)
+            supplement = True
+        else:
+            supplement = False
+        if (
+            heading is None
+            and reader is not None
+            and table is not None
+            and table.supplement
+            and reader.rows
+            and len(lines[index].split()) >= _PROSE_LINE_WORDS
+        ):
+            heading = (1, None)  # prose after a note table ends it
         if heading is not None:
             taken, kind = heading
             if reader is not None and table is not None:
+                reader.flush_tail()
                 table.rows = reader.rows
             reader, table = None, None
             if kind is not None:
                 head = " ".join(lines[index : index + taken])
                 table = StatementTable(kind, [page], "", 1, (), heading=head)
+                table.supplement = supplement
                 table.continued = bool(re.search(r"(?i)suite|continued|\(cont", head))
                 reader = _Reader(page, locale, lefts=lefts)
                 tables.append(table)
@@ -355,6 +464,7 @@ def _sections(
                     table.unit, table.scale = unit
         index += 1
     if reader is not None and table is not None:
+        reader.flush_tail()
         table.rows = reader.rows
     for done in tables:
         # The columns, in printed order, as the rows hold them (a header stacked over
@@ -379,6 +489,7 @@ def _merge(tables: list[StatementTable]) -> list[StatementTable]:
             and last.statement is table.statement
             and table.pages[0] == last.pages[-1] + 1
             and len(table.periods) == len(last.periods)
+            and table.supplement == last.supplement
             and (table.continued or not _shared_labels(last, table))
         ):
             last.pages.append(table.pages[0])
@@ -407,7 +518,10 @@ def read_tables(
     merged = _merge(found)
     primary: list[StatementTable] = []
     for statement in Statement:
-        candidates = [t for t in merged if t.statement is statement]
+        candidates = [t for t in merged if t.statement is statement and not t.supplement]
         if candidates:
             primary.append(max(candidates, key=lambda t: (len(t.rows), -t.pages[0])))
-    return sorted(primary, key=lambda t: t.pages[0])
+    # Note tables completing a statement the report has, after the primary tables.
+    kinds = {t.statement for t in primary}
+    supplements = [t for t in merged if t.supplement and t.statement in kinds]
+    return sorted(primary, key=lambda t: t.pages[0]) + supplements

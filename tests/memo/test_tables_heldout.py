@@ -155,7 +155,9 @@ FIFTH_WRITER_SIGNALS = {"sorbelle": 6, "terravant": 6}
 @pytest.mark.parametrize("name", FIFTH_WRITER_SIGNALS)
 def test_fifth_writer_reports_signals(name: str) -> None:
     gold = json.loads((REPORTS / f"{name}.gold.json").read_text(encoding="utf-8"))
-    company = analyse_report(name, load_pages(REPORTS / f"{name}.pdf"), memo_rules_model())
+    company = analyse_report(
+        Document.from_pages(name, load_pages(REPORTS / f"{name}.pdf")), memo_rules_model()
+    )
     quoted = [_plain(f.text) for f in company.facts if f.id.startswith("Q-")]
 
     def cited(entry: dict[str, str]) -> bool:

@@ -10,7 +10,9 @@ The rules reader must work on reports it has never seen, so nothing here knows a
   abbreviation or an initial. Each :class:`Sentence` keeps its offsets in the page text.
 - :func:`classify_sentence` (from :mod:`preuve.memo.risk_cues`) gives a sentence its risk
   category from the declared cues of ``data/cues.json`` in French and English
-  (concentration, covenant, refinancing, liquidity, litigation, dependency, going concern),
+  (concentration, covenant, refinancing, liquidity, litigation, dependency, going concern,
+  activity: an order book or demand falling; asset value: a small impairment headroom, idle
+  assets not written down),
   matched on a folded copy (lower case, no accents, straight apostrophes).
 """
 
@@ -38,6 +40,8 @@ CATEGORIES: tuple[str, ...] = (
     "litigation",
     "dependency",
     "going_concern",
+    "activity",
+    "asset_value",
 )
 
 CATEGORY_LABELS: dict[str, str] = {
@@ -48,6 +52,8 @@ CATEGORY_LABELS: dict[str, str] = {
     "litigation": "Litige",
     "dependency": "Dépendance",
     "going_concern": "Continuité d'exploitation",
+    "activity": "Activité",
+    "asset_value": "Valeur des actifs",
 }
 
 # A line shorter than this share of the page's usual prose line ends its block.

@@ -86,6 +86,8 @@ CATEGORY_LABELS_EN: dict[str, str] = {
     "litigation": "Litigation",
     "dependency": "Dependency",
     "going_concern": "Going concern",
+    "activity": "Activity",
+    "asset_value": "Asset value",
 }
 
 KNOWN_LIMITS_EN: tuple[str, ...] = (

@@ -38,7 +38,9 @@ SELECT_SYSTEM = (
     "(ratio financier contractuel, bris, dérogation), refinancing (échéance d'une dette à "
     "refinancer), liquidity (lignes non tirées, trésorerie disponible), litigation (litige, "
     "contentieux), dependency (fournisseur unique, licence, contrat clé), going_concern "
-    "(continuité d'exploitation).\n"
+    "(continuité d'exploitation), activity (carnet de commandes ou demande en baisse, perte "
+    "d'un contrat majeur), asset_value (valeur recouvrable à peine supérieure à la valeur "
+    "comptable, actifs inutilisés non dépréciés).\n"
     'Réponds uniquement par un objet JSON dont la seule clé, "signals", est une liste '
     'd\'objets ; chaque objet a exactement deux clés, "category" et "sentence" :\n'
     "- category : une valeur parmi " + ", ".join(CATEGORIES) + ".\n"

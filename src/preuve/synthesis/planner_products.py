@@ -36,9 +36,11 @@ def name_candidates(text: str) -> list[str]:
 
 
 def _plausible(name: str, vocabulary: set[str], lexicon: Lexicon) -> bool:
-    """A name that is no generic acronym, and no single capitalized common word (one that
-    also appears in lowercase: a sentence start)."""
+    """A name that is no generic acronym, no unit symbol (``MW``, ``MWh``), and no single
+    capitalized common word (one that also appears in lowercase: a sentence start)."""
     if len(name) <= 1 or name.rstrip("s") in lexicon.generic_acronyms:
+        return False
+    if any(name == u.word or fold(name) == u.word for u in lexicon.units):
         return False
     if " " in name:
         return True
@@ -210,14 +212,42 @@ def question_entities(
     lex = default_lexicon()
     lowercase_words = set(_LOWERCASE.findall(" ".join((question, *texts))))
     aliases = product_aliases(question, products)
+    setting = _setting(question, lex)
     return tuple(
         name
         for name in dict.fromkeys(name_candidates(question))
         if name not in products
         and name not in aliases
+        and name not in setting
         and _plausible(name, lowercase_words, lex)
         and any(mentions(name, t) for t in texts)
     )
+
+
+def _setting(question: str, lexicon: Lexicon) -> set[str]:
+    """The names of the question that are the setting of the decision, not subjects of
+    values: who decides (the names before the first decision verb: "The committee of Harrow
+    Cooperative (HVEC) must pick") and where (a name after a place word: "built at the
+    Millbrook substation", "à Saint-Quentin"). A document's "HVEC test bay measured 86.4 %"
+    is a measurement of the candidate it names, not of the buyer."""
+    verbs = _joined([*lexicon.words("decision_verbs")])
+    found: set[str] = set()
+    for sentence in re.split(r"(?<=[.?!])\s+", question):
+        verb = re.search(rf"(?<!\w)(?:{verbs})(?!\w)", fold(sentence))
+        if verb is not None:
+            found.update(name_candidates(sentence[: verb.start()]))
+            break
+    places = _joined(lexicon.words("place_words"))
+    folded = fold(question)
+    if len(folded) != len(question):
+        return found
+    for match in re.finditer(rf"(?<!\w)(?:{places})\s+", folded):
+        if not question[match.end() : match.end() + 1].isupper():
+            continue
+        names = name_candidates(question[match.end() :])
+        if names and question[match.end() :].startswith(names[0]):
+            found.add(names[0])
+    return found
 
 
 def detect_products(

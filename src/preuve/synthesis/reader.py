@@ -21,6 +21,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from preuve.core.numbers import Locale
+from preuve.core.quotes import MIN_QUOTE_CHARS
 from preuve.synthesis.lexicon import Concept, Lexicon, fold
 from preuve.synthesis.price_items import free_attribute, part_of, price_of
 from preuve.synthesis.pricing import charged_item, free_price
@@ -275,7 +276,7 @@ def _rows(
             if key[:2] == ("concept", "end_of_support")
             else subject
         )
-        context = (*modality, *setup_context(sentence.label, lexicon))
+        context = _context(sentence, modality, lexicon)
         rows.append(
             (value, about, attribute, (*context, *year_context(sentence.text, value, lexicon)))
         )
@@ -318,6 +319,47 @@ def _rows(
     return rows
 
 
+_MAX_HEADING_WORDS = 12
+
+
+def section_products(
+    text: str, paragraphs: Sequence[Sequence[Sentence]], products: Sequence[str],
+    aliases: Mapping[str, str] | None = None,
+) -> list[tuple[int, str | None]]:  # fmt: skip
+    """(offset, product) of each section heading of a document: a paragraph of one short
+    line without a final period ("1. Kelmont PowerStack KS-2 (demonstration rack K2-07)",
+    "## Offre B"). The one product it names is whom the paragraphs after it are about, up to
+    the next heading (None when a heading names no product, or several)."""
+    out: list[tuple[int, str | None]] = []
+    for paragraph in paragraphs:
+        line = text[paragraph[0].start : paragraph[-1].end].strip()
+        if "\n" in line or len(line.split()) > _MAX_HEADING_WORDS:
+            continue
+        if line.endswith((".", ":", ";", "?", "!")):
+            continue
+        named = {p for _, p in product_at(products, line, aliases)}
+        out.append((paragraph[0].start, named.pop() if len(named) == 1 else None))
+    return out
+
+
+def row_quote(text: str, sentence: Sentence) -> str:
+    """The verbatim passage of a table cell: its row, with the lines before it when the row
+    alone is too short to be checked ("0.5C  86.9  3" is quoted with the header above)."""
+    start = sentence.start
+    quote = " ".join(text[start : sentence.end].split())
+    while len(quote) < MIN_QUOTE_CHARS and start > 0:
+        start = text.rfind("\n", 0, start - 1) + 1
+        quote = " ".join(text[start : sentence.end].split())
+    return quote
+
+
+def _context(sentence: Sentence, modality: Sequence[str], lexicon: Lexicon) -> tuple[str, ...]:
+    """A value's context from its sentence: its modality, the condition of its table row
+    ("at 0.25C"), the setup a label names."""
+    condition = (f"at {sentence.condition}",) if sentence.condition else ()
+    return (*modality, *condition, *setup_context(sentence.label, lexicon))
+
+
 def _described(sentence: Sentence) -> bool:
     return (
         sentence.table
@@ -346,15 +388,22 @@ def document_reads(
     single = len({p for _, p in product_at(products, f"{title}\n{text}", aliases)}) == 1
     reads: list[Read] = []
     gaps: list[str] = []
-    for paragraph in [*sentences(text), *table_sentences(text, products)]:
+    prose = sentences(text)
+    headings = section_products(text, prose, products, aliases)
+    for paragraph in [*prose, *table_sentences(text, products)]:
         carried: str | None = None
         pending: list[str] = []
+        section = next((p for at, p in reversed(headings) if at <= paragraph[0].start), None)
         for sentence in paragraph:
-            quote = " ".join(text[sentence.start : sentence.end].split())
+            quote = (
+                row_quote(text, sentence)
+                if sentence.table
+                else " ".join(text[sentence.start : sentence.end].split())
+            )
 
             def subject_of(
                 position: int, attribute: str, sentence: Sentence = sentence,
-                fallback: str = carried or main,
+                fallback: str = carried or section or main,
             ) -> str:  # fmt: skip
                 found = _subject(
                     position, sentence, products, fallback, attribute,

@@ -80,6 +80,7 @@ class Sentence:
     table: bool = False  # a cell of a table: its row (or column) label is its subject
     head: str = ""  # a cell's attribute (its column header, or its row label by column)
     cell: str = ""  # a cell's text as written
+    condition: str = ""  # a cell's row label when it is a condition ("0.25C"), its context
 
 
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>.*)\|[ \t]*$", re.MULTILINE)
@@ -116,10 +117,20 @@ def _aligned_blocks(text: str) -> list[list[tuple[int, int, list[str]]]]:
     return blocks
 
 
+_MAX_UNIT_CHARS = 8
+# a row label that is a measurement condition ("0.25C", "25 °C", "4 h"), not a subject: a
+# number with a unit letter, not a bare year
+_CONDITION_LABEL = re.compile(r"^[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:[^\W\d_]|°|%)")
+
+
 def _header_unit(head: str) -> tuple[str, str]:
     """(the header without its unit, the unit written in it: ``Latency (ms)``, ``msg/s``)."""
     unit = _HEADER_UNIT.search(head)
     if unit is not None:
+        # "Round-trip efficiency (AC-AC, %)": the unit last, what comes first qualifies
+        *qualifiers, last = [p.strip() for p in unit.group("unit").split(",")]
+        if qualifiers and len(last) <= _MAX_UNIT_CHARS:
+            return f"{_HEADER_UNIT.sub('', head)} ({', '.join(qualifiers)})", last
         return _HEADER_UNIT.sub("", head), unit.group("unit")
     last = head.rsplit(maxsplit=1)[-1] if head.split() else ""
     if len(head.split()) > 1 and ("/" in last or last.isupper()):
@@ -148,6 +159,13 @@ def _cell_sentences(
                 continue
             name, unit = _header_unit(head)
             suffix = f" {unit}" if unit and re.fullmatch(r"[\d\s.,]+", cell) else ""
+            if not by_column and _CONDITION_LABEL.match(label):
+                # rows of conditions ("C-rate | efficiency"): the cells are of the document's
+                # (or its section's) subject, each row the condition of its value
+                text = f"{name} {cell}{suffix}"
+                out.append(Sentence(start, end, text, None, table=True, head=name, cell=cell,
+                                    condition=label))  # fmt: skip
+                continue
             subject, attribute = (name, label) if by_column else (label, name)
             text = f"{subject} : {attribute} {cell}{suffix}"
             out.append(Sentence(start, end, text, subject, table=True, head=attribute, cell=cell))
@@ -251,7 +269,7 @@ def _fits(concept: Concept, value: Value) -> bool:
     if value.kind == "money":
         return concept.dimension == "money"  # an amount is a price, never a rate of things
     if concept.dimension is None:
-        return value.kind not in {"date"}
+        return value.kind not in {"date"} and value.unit not in concept.not_dimensions
     if concept.dimension == "money":
         return value.kind == "money"
     if concept.dimension in {"date", "licence"}:

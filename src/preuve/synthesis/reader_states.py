@@ -144,6 +144,23 @@ def _kinds_scan(rest: str, lexicon: Lexicon) -> tuple[list[str], int]:
         cursor += lead + len(hit[1])
 
 
+def _negated(
+    folded: str, hit: tuple[int, int, str], lexicon: Lexicon
+) -> tuple[int, int, str] | None:
+    """A state word right after a negator ("no fixed firmware is available", "aucune
+    version corrigée") is the opposite advisory state; another state negated is none."""
+    negators = lexicon.alternation("status_negators")
+    begin = max(0, hit[0] - 30)
+    negator = re.search(rf"{negators}\s+(?:[\w'-]+\s+)?$", folded[begin : hit[0]])
+    if negator is None:
+        return hit
+    states = lexicon.advisory_states
+    if len(states) > 1 and hit[2] == states[0]:
+        start = begin + negator.start()  # the state shown with its negator: "no fixed"
+        return (start, hit[1] - (hit[0] - start), states[1])
+    return None
+
+
 def status_of(
     sentence: str, lexicon: Lexicon, lang: str, groups: Sequence[str] = ()
 ) -> Value | None:
@@ -158,6 +175,7 @@ def status_of(
         for word in words:
             hits += [(p, -len(word), group) for p in _find(folded, word)]
     hits = [h for h in hits if not _conditional(folded, h[0], lexicon)]
+    hits = [n for h in hits if (n := _negated(folded, h, lexicon)) is not None]
     if not hits:
         return None
     # at one place the longest word wins ("aucun correctif" over "correctif")

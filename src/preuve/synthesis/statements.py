@@ -241,6 +241,7 @@ class Read:
     kind: str
 
 
+_YEAR = re.compile(r"(?:19|20)\d{2}")
 _TERM_GAP = 6  # words "..." stands for in a term ("support for every 2.x release now ends on")
 
 
@@ -348,10 +349,11 @@ def attribute_of(
     after = [t for t in terms if value.end <= t[0] < right]
     # a term of an earlier clause, unless a value of the same kind stands between (that
     # one is its value: "support runs until 30 May 2029, beyond the date of June 2025")
+    # (a year alone is a period, "contracted in the first half of 2026", not such a value)
     anywhere = [
         t for t in terms if t[1] <= value.start
         and not any(o is not value and o.kind == value.kind and t[1] <= o.start < value.start
-                    for o in others)
+                    and not _YEAR.fullmatch(o.display) for o in others)
     ]  # fmt: skip
     inside = [  # the unit may name the concept: "3,000 requests per second"
         (value.start, value.end, t[2])

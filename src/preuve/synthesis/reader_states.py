@@ -175,11 +175,13 @@ def status_of(
         for word in words:
             hits += [(p, -len(word), group) for p in _find(folded, word)]
     hits = [h for h in hits if not _conditional(folded, h[0], lexicon)]
-    hits = [n for h in hits if (n := _negated(folded, h, lexicon)) is not None]
     if not hits:
         return None
     # at one place the longest word wins ("aucun correctif" over "correctif")
     kept = [h for h in sorted(hits) if not any(o[0] < h[0] < o[0] - o[1] for o in hits)]
+    kept = [n for h in kept if (n := _negated(folded, h, lexicon)) is not None]
+    if not kept:
+        return None
     start, negative_length, group = max(kept, key=lambda h: (h[0], -h[1]))
     end = start - negative_length
     version = _VERSION.match(sentence[end:]) if group in lexicon.advisory_states else None

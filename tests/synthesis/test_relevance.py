@@ -201,3 +201,39 @@ def test_strict_relevance_when_most_documents_name_a_candidate(
         head=frozenset({"gate"}), topics=frozenset({"headway"}),
     )  # fmt: skip
     assert (reason is None) is relevant
+
+
+def test_candidates_introduced_by_clauses_that_open_alike() -> None:
+    question = (
+        "Trois offres restent : celle de Rivo Transit, qui propose la rame Lyre L-2, celle de"
+        " Norbus, avec le Cistre 5, et celle d'Ondal Rail, pilotée par Ondal Hub."
+    )
+    texts = ["Rivo Transit et Lyre L-2.", "Norbus : Cistre 5.", "Ondal Rail, Ondal Hub."]
+    products = detect_products(question, texts, LEX)
+    assert products == ("Rivo Transit", "Norbus", "Ondal Rail")
+    assert product_aliases(question, products) == {"Lyre L-2": "Rivo Transit", "Cistre": "Norbus"}
+
+
+def test_an_elided_article_opens_the_decision_object() -> None:
+    question = "La régie doit retenir, lors de sa séance du 3 mars 2027, l'offre de billettique."
+    assert decision_object(question, LEX) == frozenset({"billettiqu"})
+
+
+def test_a_document_that_says_it_is_apart_from_the_decision_is_left_out() -> None:
+    documents = [
+        {"title": "Orca Pump 7 sheet", "text": "Orca Pump 7."},
+        {"title": "Tern quote", "text": "Tern Flow TF-2: $12,000."},
+        {"title": "Fare gate memo", "text": "Fare gate refits. This file is distinct from the"
+         " renewal of the fare gates."},
+    ]  # fmt: skip
+    products = ["Orca Pump", "Tern Flow TF-2"]
+    linked, strict = linked_ids(documents, products, LEX)
+    reason = relevance(
+        documents[2], products, frozenset(), LEX, {}, about=frozenset({"fare", "gate"}),
+        linked=linked, strict=strict, head=frozenset({"gate"}),
+        decided=frozenset({"renewal", "fare", "gate"}),
+    )  # fmt: skip
+    assert reason == (
+        "names no product of the question, and says it is apart from what the question"
+        " decides on (fare, gate)"
+    )

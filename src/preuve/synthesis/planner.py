@@ -51,6 +51,7 @@ from preuve.synthesis.planner_products import (
 )
 from preuve.synthesis.planner_relevance import (
     checked_object,
+    deciding_words,
     decision_head,
     decision_object,
     discriminating_words,
@@ -306,6 +307,7 @@ def rules_plan(request: Request) -> str:
     linked, strict = linked_ids(payload["documents"], products, lexicon, aliases)
     head = decision_head(question, lexicon) if about else frozenset()
     topics = criterion_words(found, entities)
+    decided = deciding_words(question, lexicon) if about else frozenset()
     for document in payload["documents"]:
         reason = relevance(
             document,
@@ -318,6 +320,7 @@ def rules_plan(request: Request) -> str:
             strict=strict,
             head=head,
             topics=topics,
+            decided=decided,
         )
         if reason is not None:
             continue
@@ -353,6 +356,7 @@ def complete_coverage(
     linked, strict = linked_ids(data, products, lex, aliases)
     head = decision_head(dossier.question, lex) if about else frozenset()
     topics = criterion_words(found, entities)
+    decided = deciding_words(dossier.question, lex) if about else frozenset()
     subtasks = list(plan.subtasks)
     notes: list[tuple[str, str]] = list(plan.coverage)
     for doc_id in plan.uncovered(dossier.ids):
@@ -371,6 +375,7 @@ def complete_coverage(
             strict=strict,
             head=head,
             topics=topics,
+            decided=decided,
         )
         if reason is not None:
             notes.append((doc_id, reason))

@@ -72,9 +72,44 @@ def _outermost(found: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     ]
 
 
+_PARALLEL_SPLIT = re.compile(r"\s*[,;]\s*(?:(?:et|and|ou|or)\s+)?|\s+(?:et|and|ou|or)\s+")
+
+
+def parallel_clauses(question: str, names: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """Candidates introduced after a colon by clauses that open alike, each with the names
+    of the asides between them ("…: celle de A, qui propose la X, celle de B, avec la Y, et
+    celle de C, avec la Z" gives A with X, B with Y, C with Z: the offers and their
+    vehicles). Empty when no opener repeats."""
+    for sentence in re.split(r"(?<=[.?!])\s+", question):
+        _, colon, rest = sentence.partition(":")
+        clauses = [c for c in _PARALLEL_SPLIT.split(rest) if c.strip()] if colon else []
+        if not clauses or not clauses[0].strip()[:1].islower():
+            continue
+        opener = re.split(r"[\s'’]", fold(clauses[0].strip()), maxsplit=1)[0]
+        out: list[tuple[str, list[str]]] = []
+        for clause in clauses:
+            found = _outermost(sorted((m, n) for n in names for m in mentions(n, clause)))
+            first = re.split(r"[\s'’]", fold(clause.strip()), maxsplit=1)[0]
+            if first == opener and found:
+                out.append((found[0][1], []))
+            elif out and not re.search(r"(?<!\w)(?:par|by)(?!\w)", clause):
+                # "qui propose la X": another name of the offer; "piloté par X" (its fleet
+                # software) is a component of its own, as after a maker word
+                out[-1][1].extend(n for n in name_candidates(clause) if n not in names)
+        if len(out) >= 2 and sum(first == opener for first in (
+            re.split(r"[\s'’]", fold(c.strip()), maxsplit=1)[0] for c in clauses
+        )) == len(out):  # fmt: skip
+            return out
+    return []
+
+
 def _introduced(question: str, names: Sequence[str]) -> tuple[str, ...]:
     """The candidates a sentence introduces after a colon, one clause each ("Two offers
-    remain: the A of X, run by B, and the C of Y"): the first name of each clause."""
+    remain: the A of X, run by B, and the C of Y"): the first name of each clause, or of
+    each clause that opens alike (:func:`parallel_clauses`)."""
+    parallel = parallel_clauses(question, names)
+    if parallel:
+        return tuple(dict.fromkeys(name for name, _ in parallel))
     for sentence in re.split(r"(?<=[.?!])\s+", question):
         _, colon, rest = sentence.partition(":")
         if not colon:
@@ -198,6 +233,10 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
                 generic = name.rstrip("s") in default_lexicon().generic_acronyms  # "SaaS"
                 if name not in products and len(name) > 1 and not generic:
                     aliases.setdefault(name, product)
+    for product, asides in parallel_clauses(question, products):
+        for name in asides:
+            if name not in products:
+                aliases.setdefault(name, product)
     for name, product in _makers(question, products, default_lexicon()).items():
         if name not in products and name.rstrip("s") not in generic_acronyms:
             aliases.setdefault(name, product)

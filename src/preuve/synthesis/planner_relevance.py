@@ -21,6 +21,7 @@ from preuve.synthesis.statements import product_mentions, stem
 
 __all__ = [
     "checked_object",
+    "deciding_words",
     "decision_head",
     "decision_object",
     "discriminating_words",
@@ -121,7 +122,9 @@ def _object_words(
         )
         start = closing + 1 if closing is not None else start
     skipped = set(lexicon.words("determiners"))
-    while start < len(tokens) and (tokens[start] in skipped or tokens[start] in "'"):
+    while start < len(tokens) and (
+        tokens[start] in skipped or tokens[start] in "'" or f"{tokens[start]}'" in skipped
+    ):  # "l'offre": the elided article too
         start += 1
     linkers = set(lexicon.words("noun_linkers"))
     coordinators = set(lexicon.words("list_words"))
@@ -176,6 +179,27 @@ def _names_head(body: str, head: frozenset[str], lexicon: Lexicon) -> bool:
     return False
 
 
+def _sets_apart(body: str, words: frozenset[str], lexicon: Lexicon) -> bool:
+    """Whether a sentence of ``body`` sets the document apart from something ``words``
+    name ("this file is distinct from the renewal of the service vehicles")."""
+    cues = lexicon.alternation("apart_cues")
+    return any(
+        re.search(cues, fold(sentence)) and stems(sentence, lexicon) & words
+        for sentence in re.split(r"(?<=[.?!;])\s+|\n", body)
+    )
+
+
+def deciding_words(question: str, lexicon: Lexicon) -> frozenset[str]:
+    """The content words of the question's first deciding sentence (its decision verb's)."""
+    body = " ".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
+    verbs = set(lexicon.words("decision_verbs")) | set(lexicon.words("interrogatives"))
+    for sentence in re.split(r"(?<=[.?!])\s+", body):
+        if {fold(t) for t in _TOKEN.findall(sentence)} & verbs:
+            generic = set(lexicon.words("generic_nouns"))
+            return frozenset(w for w in stems(sentence, lexicon) if w not in generic)
+    return frozenset()
+
+
 def linked_ids(
     documents: Sequence[Mapping[str, Any]], products: Sequence[str], lexicon: Lexicon,
     aliases: Mapping[str, str] | None = None,
@@ -199,7 +223,7 @@ def relevance(
     lexicon: Lexicon, aliases: Mapping[str, str] | None = None, *,
     about: frozenset[str] = frozenset(), linked: frozenset[str] = frozenset(),
     strict: bool = False, head: frozenset[str] = frozenset(),
-    topics: frozenset[str] = frozenset(),
+    topics: frozenset[str] = frozenset(), decided: frozenset[str] = frozenset(),
 ) -> str | None:  # fmt: skip
     """None when a document is relevant to the question, else the reason it is not: it
     names a product (or an alias, or its short form), or an identifier of ``linked`` (an
@@ -209,7 +233,9 @@ def relevance(
     object's ``head`` noun must be in a sentence that does not set the document apart from
     it: "home battery" is not "battery energy storage", and "not part of the storage
     project" is a disclaimer, lexicon ``[grammar] apart_cues``; or its title names a
-    criterion, a word of ``topics``, and its text a word of the object). Without a decision
+    criterion, a word of ``topics``, and its text a word of the object); a document with
+    a disclaimer about a word of the deciding sentence (``decided``: "ce dossier est
+    distinct du renouvellement des véhicules") is about something else. Without a decision
     object: its title has a discriminating word of the question and its text (title
     included) four, or its title two, or its text twelve."""
     title = str(document["title"])
@@ -220,6 +246,11 @@ def relevance(
         return None
     if about:
         if strict:
+            if _sets_apart(body, decided | about, lexicon):
+                return (
+                    "names no product of the question, and says it is apart from what the"
+                    f" question decides on ({', '.join(sorted(about))})"
+                )
             if _names_head(body, head or about, lexicon):
                 return None
             if stems(title, lexicon) & topics and _names_head(body, about, lexicon):

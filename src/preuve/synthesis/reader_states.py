@@ -24,6 +24,11 @@ __all__ = ["advisories", "licence_values", "property_values", "status_of"]
 _VERSION = re.compile(
     r"\s*(?:[^\s.;]+\s+){0,6}?v?(?P<v>\d+(?:\.\d+){1,3})(?!\d|\.\d)", re.IGNORECASE
 )
+# "version 4.8.1, released on 2 June, fixes ...": a dotted version a few words before the state,
+# in its clause
+_VERSION_BEFORE = re.compile(
+    r"(?<![\w.])v?(?P<v>\d+(?:\.\d+){1,3})(?![\w.]|\.\d)[^;.:]{0,60}$", re.IGNORECASE
+)
 _ACRONYM = re.compile(
     r"^\s*(?::\s*)?(?:de\s+|of\s+)?(?P<n>[A-Z][A-Z0-9]{1,7}(?:[ -]?v?\d+(?:\.\d+)?)?)\b"
 )
@@ -186,6 +191,11 @@ def status_of(
     end = start - negative_length
     version = _VERSION.match(sentence[end:]) if group in lexicon.advisory_states else None
     written = " ".join(sentence[start:end].split())
+    before = _VERSION_BEFORE.search(sentence[:start]) if group in lexicon.advisory_states else None
+    if version is None and before is not None:
+        # "la version 4.8.1, publiée le 2 juin 2026, corrige la vulnérabilité"
+        shown = " ".join(sentence[before.start("v") : end].split())
+        return Value("status", before.start("v"), end, shown, ("status", group, before.group("v")))
     if version is not None:
         shown = " ".join(sentence[start : end + version.end()].split())
         return Value("status", start, end, shown, ("status", group, version.group("v")))

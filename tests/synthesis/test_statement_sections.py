@@ -97,6 +97,28 @@ CASES = [
         (("Tern Flow TF-2", "delivery", "November 2, 2026", ()),),
     ),
     Case(
+        "cold storage: a scope declared in a heading keeps a module's energy apart, not a share",
+        "en",
+        "Key data (per module)\n\n| Item | Value |\n|---|---|\n| Usable energy | 2.0 MWh |\n"
+        "| Round-trip efficiency | 91 % |\n",
+        ("Orca Pump",),
+        (
+            ("Orca Pump", "energy", "2.0 MWh", ("per module",)),
+            ("Orca Pump", "efficiency", "91 %", ()),
+        ),
+        title="Orca Pump datasheet",
+    ),
+    Case(
+        "water: a requirements note naming every candidate alike is about none of them",
+        "en",
+        "Orca Pump and Tern Flow TF-2 were both reviewed. Tern Flow TF-2 and Orca Pump are"
+        " pending.\n\nThe plant must deliver a flow of 40 m3/h.",
+        ("Orca Pump", "Tern Flow TF-2"),
+        (),
+        absent=(("Orca Pump", "40 m3/h"), ("Tern Flow TF-2", "40 m3/h")),
+        title="Site requirements",
+    ),
+    Case(
         "rail: a French delivery date",
         "fr",
         "Les rames Lyre L-2 seront livrées sur site le 15 septembre 2026.",

@@ -63,10 +63,25 @@ def product_at(
 def main_product(
     products: Sequence[str], title: str, text: str, aliases: Mapping[str, str] | None = None
 ) -> str | None:
-    """The product a document names most (the title counting too), first listed on ties."""
+    """The product a document is about: the one its title names (the one it names most if
+    the title names several), or the one it names twice as often as any other; None for a
+    document about several alike (a requirements note naming every candidate: a sentence
+    of it naming none is about none)."""
     at = [p for _, p in product_at(products, f"{title}\n{text}", aliases)]
-    named = [(c, -products.index(p), p) for p in products if (c := at.count(p))]
-    return max(named)[2] if named else None
+    in_title = {p for _, p in product_at(products, title, aliases)}
+    named = sorted(
+        ((c, -products.index(p), p) for p in products if (c := at.count(p))), reverse=True
+    )
+    if not named:
+        return None
+    if in_title:
+        return next(p for _, _, p in named if p in in_title)
+    if len(named) == 1 or named[0][0] >= _DOMINANT * named[1][0]:
+        return named[0][2]
+    return None
+
+
+_DOMINANT = 2
 
 
 def _nominal(label: str | None) -> str | None:
@@ -322,15 +337,22 @@ def _rows(
 _MAX_HEADING_WORDS = 12
 
 
+_SCOPE_ASIDE = re.compile(
+    r"\((?:per|par|pour)\s+(?:(?:un|une|a|an|one)\s+)?(?P<unit>[^()\d]{2,30})\)", re.I
+)
+
+
 def section_products(
     text: str, paragraphs: Sequence[Sequence[Sentence]], products: Sequence[str],
     aliases: Mapping[str, str] | None = None,
-) -> list[tuple[int, str | None]]:  # fmt: skip
-    """(offset, product) of each section heading of a document: a paragraph of one short
-    line without a final period ("1. Kelmont PowerStack KS-2 (demonstration rack K2-07)",
-    "## Offre B"). The one product it names is whom the paragraphs after it are about, up to
-    the next heading (None when a heading names no product, or several)."""
-    out: list[tuple[int, str | None]] = []
+) -> list[tuple[int, str | None, tuple[str, ...]]]:  # fmt: skip
+    """(offset, product, scope) of each section heading of a document: a paragraph of one
+    short line without a final period ("1. Kelmont PowerStack KS-2 (demonstration rack
+    K2-07)", "## Offre B"). The one product it names is whom the paragraphs after it are
+    about, up to the next heading (None when a heading names no product, or several); a
+    scope it declares in an aside ("Key data (per container)") is the context of their
+    values: a container's 5.0 MWh is not the plant's 80 MWh."""
+    out: list[tuple[int, str | None, tuple[str, ...]]] = []
     for paragraph in paragraphs:
         line = text[paragraph[0].start : paragraph[-1].end].strip()
         if "\n" in line or len(line.split()) > _MAX_HEADING_WORDS:
@@ -338,8 +360,29 @@ def section_products(
         if line.endswith((".", ":", ";", "?", "!")):
             continue
         named = {p for _, p in product_at(products, line, aliases)}
-        out.append((paragraph[0].start, named.pop() if len(named) == 1 else None))
+        scope = _SCOPE_ASIDE.search(line)
+        out.append(
+            (
+                paragraph[0].start,
+                named.pop() if len(named) == 1 else None,
+                (f"per {' '.join(scope.group('unit').split()).lower()}",) if scope else (),
+            )
+        )
     return out
+
+
+_INTENSIVE = frozenset({"percent", "ratio", "time"})
+
+
+def _extensive(value: Value) -> bool:
+    """Whether a value grows with what it is counted over (an energy, a mass, a total), so
+    that a declared scope ("per container") tells it apart; a share, a time or a rate does
+    not."""
+    return (
+        value.kind in {"quantity", "count", "money"}
+        and not value.per
+        and (value.unit not in _INTENSIVE)
+    )
 
 
 def row_quote(text: str, sentence: Sentence) -> str:
@@ -393,7 +436,9 @@ def document_reads(
     for paragraph in [*prose, *table_sentences(text, products)]:
         carried: str | None = None
         pending: list[str] = []
-        section = next((p for at, p in reversed(headings) if at <= paragraph[0].start), None)
+        section, scope = next(
+            ((p, sc) for at, p, sc in reversed(headings) if at <= paragraph[0].start), (None, ())
+        )
         for sentence in paragraph:
             quote = (
                 row_quote(text, sentence)
@@ -421,7 +466,8 @@ def document_reads(
                 source, reference = origin(sentence.text, value, catalogue, lexicon, doc_id)
                 if source is not None:
                     continue  # the original document states it itself
-                full = (*context, reference) if reference else context
+                scoped = scope if _extensive(value) else ()
+                full = (*context, *scoped, reference) if reference else (*context, *scoped)
                 reads.append(Read(subject, attribute, (), value.display, value.key, full,
                                   sentence.text, quote, doc_id, value.kind))  # fmt: skip
             ids = [m.group() for p in lexicon.id_patterns for m in p.finditer(sentence.text)]

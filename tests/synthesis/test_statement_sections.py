@@ -15,7 +15,7 @@ import pytest
 from preuve.core.numbers import Locale
 from preuve.core.quotes import MIN_QUOTE_CHARS, QuoteChecker
 from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.matcher import attribute_key, same_value
+from preuve.synthesis.matcher import attribute_key, same_value, subject_key
 from preuve.synthesis.reader import document_reads
 from preuve.synthesis.reader_states import status_of
 
@@ -119,6 +119,44 @@ CASES = [
         title="Site requirements",
     ),
     Case(
+        "rail: a start verb gives its date to the delivery, a date after 'depuis' is another",
+        "fr",
+        "Les livraisons des rames Lyre L-2 commandées depuis le 1er mars 2026 débuteront le"
+        " 15 mars 2027.",
+        ("Lyre L-2",),
+        (("Lyre L-2", "livraison", "15 mars 2027", ()),),
+        absent=(("Lyre L-2", "1er mars 2026"),),
+    ),
+    Case(
+        "rail: the date of what a warranty applies to is no delivery date",
+        "fr",
+        "Cette garantie s'applique à toutes les rames Lyre L-2 livrées à partir du 1er juin 2026.",
+        ("Lyre L-2",),
+        (("Lyre L-2", "livraison", "1er juin 2026", ("applicability",)),),
+    ),
+    Case(
+        "pumps: a model named without its brand is that offer's, shown as written",
+        "en",
+        "The Duo 7 pump has a throughput of 40 m3/h.",
+        ("Mako Works",),
+        (("Mako Works (Duo 7)", "throughput", "40 m3/h", ()),),
+    ),
+    Case(
+        "imaging: a header's condition is no unit, nor a value of its cells",
+        "en",
+        "| scanner | median | stalls (>5 s) |\n|---|---|---|\n| Orca Pump | 0.8 s | 3 |\n",
+        ("Orca Pump",),
+        (),
+        absent=(("Orca Pump", "5 s"),),
+    ),
+    Case(
+        "pumps: leader dots end no sentence",
+        "en",
+        "Orca Pump price list\n\n   Commissioning (two visits) ............ $9,600.00\n",
+        ("Orca Pump",),
+        (("Orca Pump", "commissioning two visits", "$9,600.00", ()),),
+    ),
+    Case(
         "rail: a French delivery date",
         "fr",
         "Les rames Lyre L-2 seront livrées sur site le 15 septembre 2026.",
@@ -132,13 +170,22 @@ CASES = [
 def test_statements_of_sections_and_tables(case: Case) -> None:
     locale = Locale.EN if case.lang == "en" else Locale.FR
     document = {"id": "doc-01", "title": case.title, "text": case.text}
-    reads, _ = document_reads(document, case.products, LEX, case.lang, locale)
+    aliases = {"Mako Duo 7": "Mako Works"}
+    reads, _ = document_reads(document, case.products, LEX, case.lang, locale, aliases=aliases)
     got = {(r.subject, r.attribute, r.value, r.context) for r in reads}
     for row in case.expected:
         assert row in got, (row, sorted(got))
     pairs = {(r.subject, r.value) for r in reads}
     for pair in case.absent:
         assert pair not in pairs, sorted(got)
+
+
+def test_a_leader_line_is_quoted_whole() -> None:
+    text = "Orca Pump price list\n\n   Commissioning (two visits) ............ $9,600.00\n"
+    document = {"id": "doc-01", "title": "Price list", "text": text}
+    reads, _ = document_reads(document, ("Orca Pump",), LEX, "en", Locale.EN)
+    [row] = [r for r in reads if r.value == "$9,600.00"]
+    assert row.quote == "Commissioning (two visits) ............ $9,600.00"
 
 
 def test_a_short_table_row_is_quoted_with_the_line_above_and_verifies() -> None:
@@ -177,6 +224,10 @@ def test_negated_and_versioned_states(sentence: str, lang: str, state: str, show
 def test_a_negated_state_shown_with_its_negator_keeps_its_meaning() -> None:
     assert same_value("no fixed", "no fix is available")
     assert not same_value("no fixed", "fixed in 2.4.1")
+
+
+def test_a_subject_shown_with_the_name_it_was_written_by_is_the_same_subject() -> None:
+    assert subject_key("Mako Works (Duo 7)") == subject_key("Mako Works")
 
 
 def test_a_quote_header_word_names_no_priced_item() -> None:

@@ -17,6 +17,7 @@ value whose origin is not identified keeps its reporting document, in a context 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -371,6 +372,24 @@ def section_products(
     return out
 
 
+def _written_names(
+    products: Sequence[str], text: str, aliases: Mapping[str, str] | None
+) -> dict[str, str]:
+    """``Product (Alias)`` for each product a document names only by another name (the
+    vehicle of an offer, a maker): the subject shows what the document wrote, and is still
+    the product's (:func:`preuve.synthesis.matcher.subject_key`)."""
+    forms: dict[str, Counter[str]] = {}
+    for start, end, product in product_mentions(products, text, aliases):
+        forms.setdefault(product, Counter())[text[start:end]] += 1
+    out = {}
+    for product, counted in forms.items():
+        # a short form ("Tessaly") or a name that holds the product's ("X Edge") is its own
+        own = [f for f in counted if product.startswith(f) or f.startswith(product)]
+        if not own:
+            out[product] = f"{product} ({counted.most_common(1)[0][0]})"
+    return out
+
+
 _INTENSIVE = frozenset({"percent", "ratio", "time"})
 
 
@@ -427,10 +446,11 @@ def document_reads(
     aliases = aliases or {}
     product = main_product(products, title, text, aliases)
     main = product or _nominal(title) or title
-    skip = product_words(products)
+    skip = product_words([*products, *aliases])
     single = len({p for _, p in product_at(products, f"{title}\n{text}", aliases)}) == 1
     reads: list[Read] = []
     gaps: list[str] = []
+    written = _written_names(products, f"{title}\n{text}", aliases)
     prose = sentences(text)
     headings = section_products(text, prose, products, aliases)
     for paragraph in [*prose, *table_sentences(text, products)]:
@@ -468,7 +488,8 @@ def document_reads(
                     continue  # the original document states it itself
                 scoped = scope if _extensive(value) else ()
                 full = (*context, *scoped, reference) if reference else (*context, *scoped)
-                reads.append(Read(subject, attribute, (), value.display, value.key, full,
+                shown = written.get(subject, subject)
+                reads.append(Read(shown, attribute, (), value.display, value.key, full,
                                   sentence.text, quote, doc_id, value.kind))  # fmt: skip
             ids = [m.group() for p in lexicon.id_patterns for m in p.finditer(sentence.text)]
             stated = advisories(sentence.text, lexicon, lang)

@@ -126,6 +126,8 @@ _CONDITION_LABEL = re.compile(r"^[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:[^\W\d_]|°
 def _header_unit(head: str) -> tuple[str, str]:
     """(the header without its unit, the unit written in it: ``Latency (ms)``, ``msg/s``)."""
     unit = _HEADER_UNIT.search(head)
+    if unit is not None and re.search(r"\d", unit.group("unit")):
+        return head, ""  # "timeouts (>10 s)": a condition of the column, no unit
     if unit is not None:
         # "Round-trip efficiency (AC-AC, %)": the unit last, what comes first qualifies
         *qualifiers, last = [p.strip() for p in unit.group("unit").split(",")]
@@ -209,8 +211,9 @@ def sentences(text: str) -> list[list[Sentence]]:
         out: list[Sentence] = []
         for item in re.finditer(r"(?:[^\n]|\n(?![ \t]*(?:[-*•|#]|\d+[.)])\s))+", block.group()):
             base = block.start() + item.start()
-            for piece in re.finditer(r"(?:[^.!?;\n]|[.!?;](?!\s)|\n(?!\s*\S+\s*:\s))+[.!?;]?",
-                                     item.group()):  # fmt: skip
+            # (leader dots "Training ........ $9,600.00" and an ellipsis end no sentence)
+            for piece in re.finditer(r"(?:[^.!?;\n]|\.{2,}|[.!?;](?!\s)|\n(?!\s*\S+\s*:\s))+"
+                                     r"[.!?;]?", item.group()):  # fmt: skip
                 raw = piece.group()
                 stripped = raw.strip()
                 if not stripped:
@@ -371,6 +374,8 @@ def attribute_of(
     ) or (inside[0] if inside else None) or (
         max(anywhere, key=rank) if anywhere else None
     )  # fmt: skip
+    if value.kind == "date":
+        chosen = _date_concept(plain, value, others, terms=terms, chosen=chosen, lexicon=lexicon)
     # qualifiers between the concept's term and the value, or after it in the clause up to
     # the next term: "latence p99 de 38 ms pour un débit de ..." gives p99 to 38 ms only
     following = [t[0] for t in terms if t[0] >= max(value.end, chosen[1] if chosen else 0)]
@@ -419,6 +424,28 @@ def attribute_of(
     noun = value.unit.split(":", 1)[-1]
     shown = f"nombre de {noun}" if lang == "fr" else f"number of {noun}"
     return shown, ("unit", value.unit, qualifiers), modality
+
+
+def _date_concept(
+    plain: str, value: Value, others: Sequence[Value], *,
+    terms: Sequence[tuple[int, int, Concept]], chosen: tuple[int, int, Concept] | None,
+    lexicon: Lexicon,
+) -> tuple[int, int, Concept] | None:  # fmt: skip
+    """The date concept of a date value: a date right after a start or end verb ("les
+    livraisons ... débuteront le 15 mars 2027", "support will end on") is the value of the
+    last date term before it, whatever dates stand between; a date right after ``since``
+    when a later date follows ("commandées depuis le 1er mars 2026 débuteront le ...") is
+    when something else began, not that value."""
+    dated = [t for t in terms if t[2].dimension == "date" and t[1] <= value.start]
+    verbs = lexicon.alternation("date_verbs")
+    lead = plain[max(0, value.start - 40) : value.start]
+    if dated and re.search(rf"{verbs}\s+(?:[\w']+\s+)?$", lead):
+        return dated[-1]
+    since = lexicon.alternation("since_words")
+    later = any(o is not value and o.kind == "date" and o.start > value.end for o in others)
+    if later and re.search(rf"{since}\s+(?:[\w']+\s+)?$", lead):
+        return None
+    return chosen
 
 
 def _modality(plain: str, left: int, right: int, value: Value, lexicon: Lexicon) -> tuple[str, ...]:
@@ -501,7 +528,12 @@ def values_in(sentence: Sentence, lexicon: Lexicon, locale: Locale, lang: str) -
         for d in date_value(sentence.text, lang)
         if not any(s < d.end and d.start < e for s, e in taken)
     ]
-    return sorted([*found, *dates], key=lambda v: v.start)
+    values = sorted([*found, *dates], key=lambda v: v.start)
+    if sentence.table and sentence.cell:
+        # a number of a column header ("timeouts (>10 s)") is no value of the cell
+        at = sentence.text.rfind(sentence.cell)
+        values = [v for v in values if v.end > at]
+    return values
 
 
 def mentions(name: str, text: str) -> list[int]:
@@ -522,6 +554,21 @@ def short_forms(products: Sequence[str]) -> dict[str, str]:
     }  # fmt: skip
 
 
+_MIN_TAIL_WORDS = 2
+
+
+def _tails(names: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """A name of three words or more without its first one, the brand documents drop
+    ("Miléa E3" for "Tarnac Miléa E3"), when it names one product only."""
+    tails: dict[str, set[str]] = {}
+    for name, product in names:
+        words = name.split()
+        if len(words) > _MIN_TAIL_WORDS:
+            tails.setdefault(" ".join(words[1:]), set()).add(product)
+    written = {n for n, _ in names}
+    return {t: ps.pop() for t, ps in tails.items() if len(ps) == 1 and t not in written}
+
+
 def product_mentions(
     products: Sequence[str], text: str, aliases: Mapping[str, str] | None = None
 ) -> list[tuple[int, int, str]]:
@@ -531,6 +578,7 @@ def product_mentions(
     Broker``); longest names win overlaps."""
     found: list[tuple[int, int, str]] = []
     names = [(p, p) for p in products] + [(a, p) for a, p in (aliases or {}).items()]
+    names += list(_tails(names).items())
     for name, product in sorted(names, key=lambda n: -len(n[0])):
         for start in mentions(name, text):
             end = start + len(name)

@@ -255,10 +255,7 @@ def relevance(
                 return None
             if stems(title, lexicon) & topics and _names_head(body, about, lexicon):
                 return None  # "GPU capacity planning" of the inference servers
-            return (
-                "names no product of the question, nor what it decides on"
-                f" ({', '.join(sorted(head or about))}) but in a sentence that sets it apart"
-            )
+            return f"names no product of the question, nor what it decides on ({', '.join(sorted(about))})"
         if stems(body, lexicon) & about:
             return None
         return (

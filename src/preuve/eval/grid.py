@@ -181,8 +181,8 @@ def grid_from_dict(data: object, where: str = "grid") -> Grid:
         losers = [r for r in given if isinstance(r, dict)]
         if not isinstance(retained, dict) or len(losers) != len(given):
             raise InputError(
-                f"{where}: contradiction {i} needs a 'retained' object and a 'rejected' object"
-                " (or a list of them, one per losing value)"
+                f"{where}: contradiction {i} needs 'retained' and 'rejected' objects"
+                " ('rejected' may be a list of them, one per losing value)"
             )
         patterns = tuple(_pattern(r, "pattern", where) for r in losers)
         contradictions.append(

@@ -245,6 +245,7 @@ def relevance(
     if linked & identifiers(body, lexicon):
         return None
     if about:
+        decided_on = ", ".join(sorted(about))
         if strict:
             if _sets_apart(body, decided | about, lexicon):
                 return (
@@ -255,12 +256,10 @@ def relevance(
                 return None
             if stems(title, lexicon) & topics and _names_head(body, about, lexicon):
                 return None  # "GPU capacity planning" of the inference servers
-            return f"names no product of the question, nor what it decides on ({', '.join(sorted(about))})"
+            return f"names no product of the question, nor what it decides on ({decided_on})"
         if stems(body, lexicon) & about:
             return None
-        return (
-            f"names no product of the question, nor what it decides on ({', '.join(sorted(about))})"
-        )
+        return f"names no product of the question, nor what it decides on ({decided_on})"
     in_title = stems(title, lexicon) & words
     in_body = stems(body, lexicon) & words
     if (

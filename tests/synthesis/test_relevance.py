@@ -16,6 +16,7 @@ from preuve.synthesis.planner import (
     product_aliases,
     relevance,
 )
+from preuve.synthesis.planner_products import components
 from preuve.synthesis.planner_relevance import decision_head, linked_ids
 
 LEX = default_lexicon()
@@ -237,3 +238,16 @@ def test_a_document_that_says_it_is_apart_from_the_decision_is_left_out() -> Non
         "names no product of the question, and says it is apart from what the question"
         " decides on (fare, gate)"
     )
+
+
+def test_a_component_named_in_a_candidate_s_clause_makes_a_document_relevant() -> None:
+    question = (
+        "Deux offres restent : le Lyre L-2 de Fauvel Rail, piloté par le logiciel LyreHub, et"
+        " le Cistre 5 de Norbus, piloté par Cistre Fleet."
+    )
+    products = ("Lyre L-2", "Cistre")
+    assert product_aliases(question, products) == {}  # a component keeps its own subject
+    assert components(question, products) == {"LyreHub": "Lyre L-2", "Cistre Fleet": "Cistre"}
+    bulletin = {"title": "Bulletin LyreHub", "text": "LyreHub 4.8.1 corrige CVE-2026-1111."}
+    seen = components(question, products)
+    assert relevance(bulletin, products, frozenset(), LEX, seen, strict=True) is None

@@ -45,6 +45,7 @@ from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.findings import Plan, SubTask
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, extended_lexicon, fold, fold1
 from preuve.synthesis.planner_products import (
+    components,
     detect_products,
     product_aliases,
     question_entities,
@@ -301,6 +302,7 @@ def rules_plan(request: Request) -> str:
     words = discriminating_words(question, payload["documents"], entities, lexicon)
     groups: dict[str, list[str]] = {}
     aliases = {str(k): str(v) for k, v in payload.get("aliases", {}).items()}
+    aliases = {**components(question, products), **aliases}
     about = checked_object(
         decision_object(question, lexicon), payload["documents"], products, lexicon, aliases
     )
@@ -351,7 +353,7 @@ def complete_coverage(
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     entities = question_entities(dossier.question, texts, products)
     words = discriminating_words(dossier.question, data, entities, lex)
-    aliases = product_aliases(dossier.question, products)
+    aliases = components(dossier.question, products)
     about = checked_object(decision_object(dossier.question, lex), data, products, lex, aliases)
     linked, strict = linked_ids(data, products, lex, aliases)
     head = decision_head(dossier.question, lex) if about else frozenset()

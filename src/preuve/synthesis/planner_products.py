@@ -18,7 +18,13 @@ from functools import lru_cache
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, fold
 from preuve.synthesis.statements import mentions
 
-__all__ = ["detect_products", "name_candidates", "product_aliases", "question_entities"]
+__all__ = [
+    "components",
+    "detect_products",
+    "name_candidates",
+    "product_aliases",
+    "question_entities",
+]
 
 # A name: capitalized words, possibly joined by a lowercase connector ("Régie des Eaux du
 # Val d'Aubrac", "Bank of Ireland").
@@ -75,7 +81,22 @@ def _outermost(found: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
 _PARALLEL_SPLIT = re.compile(r"\s*[,;]\s*(?:(?:et|and|ou|or)\s+)?|\s+(?:et|and|ou|or)\s+")
 
 
-def parallel_clauses(question: str, names: Sequence[str]) -> list[tuple[str, list[str]]]:
+def components(question: str, products: Sequence[str]) -> dict[str, str]:
+    """Every name the question writes in a candidate's clause (its aliases, and components
+    such as the software "piloté par" which it runs): a document naming one is about that
+    candidate's offer, though its statements keep their own subject."""
+    found = {
+        name: product
+        for product, asides in parallel_clauses(question, products, components=True)
+        for name in asides
+        if name not in products
+    }
+    return {**found, **product_aliases(question, products)}
+
+
+def parallel_clauses(
+    question: str, names: Sequence[str], *, components: bool = False
+) -> list[tuple[str, list[str]]]:
     """Candidates introduced after a colon by clauses that open alike, each with the names
     of the asides between them ("…: celle de A, qui propose la X, celle de B, avec la Y, et
     celle de C, avec la Z" gives A with X, B with Y, C with Z: the offers and their
@@ -92,7 +113,7 @@ def parallel_clauses(question: str, names: Sequence[str]) -> list[tuple[str, lis
             first = re.split(r"[\s'’]", fold(clause.strip()), maxsplit=1)[0]
             if first == opener and found:
                 out.append((found[0][1], []))
-            elif out and not re.search(r"(?<!\w)(?:par|by)(?!\w)", clause):
+            elif out and (components or not re.search(r"(?<!\w)(?:par|by)(?!\w)", clause)):
                 # "qui propose la X": another name of the offer; "piloté par X" (its fleet
                 # software) is a component of its own, as after a maker word
                 out[-1][1].extend(n for n in name_candidates(clause) if n not in names)

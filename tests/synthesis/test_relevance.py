@@ -16,6 +16,8 @@ from preuve.synthesis.planner import (
     product_aliases,
     relevance,
 )
+from preuve.synthesis.planner_products import components
+from preuve.synthesis.planner_relevance import decision_head, linked_ids
 
 LEX = default_lexicon()
 
@@ -115,3 +117,137 @@ def test_candidates_written_one_per_list_item_and_their_components() -> None:
         "AlphaOS": "Alpha Data",
         "Vault X4": "Beta Systems",
     }
+
+
+@pytest.mark.parametrize(
+    ("question", "texts", "products", "aliases"),
+    [
+        pytest.param(
+            "Three offers remain: Orca Pump 7 from Orca Fluidics, Tern Flow TF-2 from Tern"
+            " Industries, and Mako Duo, a twin-screw pump from Mako Works.",
+            ["Orca Pump 7 datasheet", "Tern Flow TF-2 quote", "Mako Duo brochure",
+             "Orca Fluidics, Tern Industries and Mako Works"],
+            ("Orca Pump", "Tern Flow TF-2", "Mako Duo"),
+            {"Orca Fluidics": "Orca Pump", "Tern Industries": "Tern Flow TF-2",
+             "Mako Works": "Mako Duo"},
+            id="a-maker-after-from-neither-joins-nor-breaks-the-list",
+        ),
+        pytest.param(
+            "Deux offres restent : le Lyre L-2 de chez Fauvel Audio et le Cistre 5, piloté par"
+            " Cistre Hub.",
+            ["Lyre L-2 et Fauvel Audio", "Cistre 5 et Cistre Hub"],
+            ("Lyre L-2", "Cistre"),
+            {"Fauvel Audio": "Lyre L-2"},
+            id="chez-names-a-maker-par-a-component-is-no-alias",
+        ),
+    ],
+)  # fmt: skip
+def test_makers_of_the_candidates(
+    question: str, texts: list[str], products: tuple[str, ...], aliases: dict[str, str]
+) -> None:
+    assert detect_products(question, texts, LEX) == products
+    assert product_aliases(question, products) == aliases
+
+
+def test_a_date_inside_the_insertion_does_not_end_it() -> None:
+    question = "The council must pick, before May 4, 2027, the fare gate system that will run."
+    assert decision_object(question, LEX) == frozenset({"fare", "gate"})
+    assert decision_head(question, LEX) == frozenset({"gate"})
+    french = "La régie doit retenir la solution de billettique et de comptage qui équipera."
+    assert decision_head(french, LEX) == frozenset({"billettiqu", "comptag"})
+
+
+@pytest.mark.parametrize(
+    ("title", "text", "relevant"),
+    [
+        pytest.param("Orca Pump 7 sheet", "Flow 40 m3/h.", True, id="names-a-candidate"),
+        pytest.param(
+            "Bulletin ADV-2026-0042 rev. 2", "ADV-2026-0042 is fixed in 2.1.", True,
+            id="an-advisory-id-a-candidate-document-writes",
+        ),
+        pytest.param(
+            "Requirements", "Each fare gate must open within 0.3 s.", True,
+            id="the-object-head-in-a-sentence",
+        ),
+        pytest.param(
+            "Member news: home garage doors",
+            "A garage door costs $90. The fare gate project is a separate effort and is not"
+            " part of this offer.", False,
+            id="the-head-only-in-a-disclaimer",
+        ),
+        pytest.param(
+            "Depot fence contract", "The depot fence costs $184,300. The fare zones stay.",
+            False, id="a-modifier-of-the-object-is-not-its-head",
+        ),
+        pytest.param(
+            "Headway planning note", "One fare every 90 s in 2027.", True,
+            id="a-criterion-in-the-title-and-an-object-word",
+        ),
+    ],
+)  # fmt: skip
+def test_strict_relevance_when_most_documents_name_a_candidate(
+    title: str, text: str, relevant: bool
+) -> None:
+    documents = [
+        {"title": "Orca Pump 7 sheet", "text": "Advisory ADV-2026-0042 is open."},
+        {"title": "Tern quote", "text": "Tern Flow TF-2: $12,000."},
+        {"title": "Depot fence contract", "text": "The depot fence costs $184,300."},
+    ]
+    products = ["Orca Pump", "Tern Flow TF-2"]
+    linked, strict = linked_ids(documents, products, LEX)
+    assert linked == frozenset({"ADV-2026-0042"}) and strict
+    reason = relevance(
+        {"title": title, "text": text}, products, frozenset(), LEX, {},
+        about=frozenset({"fare", "gate"}), linked=linked, strict=strict,
+        head=frozenset({"gate"}), topics=frozenset({"headway"}),
+    )  # fmt: skip
+    assert (reason is None) is relevant
+
+
+def test_candidates_introduced_by_clauses_that_open_alike() -> None:
+    question = (
+        "Trois offres restent : celle de Rivo Transit, qui propose la rame Lyre L-2, celle de"
+        " Norbus, avec le Cistre 5, et celle d'Ondal Rail, pilotée par Ondal Hub."
+    )
+    texts = ["Rivo Transit et Lyre L-2.", "Norbus : Cistre 5.", "Ondal Rail, Ondal Hub."]
+    products = detect_products(question, texts, LEX)
+    assert products == ("Rivo Transit", "Norbus", "Ondal Rail")
+    assert product_aliases(question, products) == {"Lyre L-2": "Rivo Transit", "Cistre": "Norbus"}
+
+
+def test_an_elided_article_opens_the_decision_object() -> None:
+    question = "La régie doit retenir, lors de sa séance du 3 mars 2027, l'offre de billettique."
+    assert decision_object(question, LEX) == frozenset({"billettiqu"})
+
+
+def test_a_document_that_says_it_is_apart_from_the_decision_is_left_out() -> None:
+    documents = [
+        {"title": "Orca Pump 7 sheet", "text": "Orca Pump 7."},
+        {"title": "Tern quote", "text": "Tern Flow TF-2: $12,000."},
+        {"title": "Fare gate memo", "text": "Fare gate refits. This file is distinct from the"
+         " renewal of the fare gates."},
+    ]  # fmt: skip
+    products = ["Orca Pump", "Tern Flow TF-2"]
+    linked, strict = linked_ids(documents, products, LEX)
+    reason = relevance(
+        documents[2], products, frozenset(), LEX, {}, about=frozenset({"fare", "gate"}),
+        linked=linked, strict=strict, head=frozenset({"gate"}),
+        decided=frozenset({"renewal", "fare", "gate"}),
+    )  # fmt: skip
+    assert reason == (
+        "names no product of the question, and says it is apart from what the question"
+        " decides on (fare, gate)"
+    )
+
+
+def test_a_component_named_in_a_candidate_s_clause_makes_a_document_relevant() -> None:
+    question = (
+        "Deux offres restent : le Lyre L-2 de Fauvel Rail, piloté par le logiciel LyreHub, et"
+        " le Cistre 5 de Norbus, piloté par Cistre Fleet."
+    )
+    products = ("Lyre L-2", "Cistre")
+    assert product_aliases(question, products) == {}  # a component keeps its own subject
+    assert components(question, products) == {"LyreHub": "Lyre L-2", "Cistre Fleet": "Cistre"}
+    bulletin = {"title": "Bulletin LyreHub", "text": "LyreHub 4.8.1 corrige CVE-2026-1111."}
+    seen = components(question, products)
+    assert relevance(bulletin, products, frozenset(), LEX, seen, strict=True) is None

@@ -63,6 +63,8 @@ class ContradictionSpec:
     subject: re.Pattern[str]
     retained: re.Pattern[str]
     rejected: re.Pattern[str]
+    # a contradiction with several losers: every pattern must match one dropped value
+    rejected_all: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,15 +177,22 @@ def grid_from_dict(data: object, where: str = "grid") -> Grid:
     contradictions = []
     for i, c in enumerate(_entries(data, "contradictions", where), start=1):
         retained, rejected = c.get("retained"), c.get("rejected")
-        if not isinstance(retained, dict) or not isinstance(rejected, dict):
-            raise InputError(f"{where}: contradiction {i} needs 'retained' and 'rejected' objects")
+        given = rejected if isinstance(rejected, list) and rejected else [rejected]
+        losers = [r for r in given if isinstance(r, dict)]
+        if not isinstance(retained, dict) or len(losers) != len(given):
+            raise InputError(
+                f"{where}: contradiction {i} needs 'retained' and 'rejected' objects"
+                " ('rejected' may be a list of them, one per losing value)"
+            )
+        patterns = tuple(_pattern(r, "pattern", where) for r in losers)
         contradictions.append(
             ContradictionSpec(
                 id=str(c.get("id", i)),
                 description=str(c.get("description", "")),
                 subject=_pattern(c, "subject_pattern", where),
                 retained=_pattern(retained, "pattern", where),
-                rejected=_pattern(rejected, "pattern", where),
+                rejected=patterns[0],
+                rejected_all=patterns if len(patterns) > 1 else (),
             )
         )
     points = data.get("points", {})
@@ -223,7 +232,8 @@ def _direction(spec: ContradictionSpec, listed: Contradiction) -> int:
         return 0
     kept = _fold(listed.retained.value)
     dropped = [_fold(v.value) for v in listed.rejected]
-    if spec.retained.search(kept) and any(spec.rejected.search(v) for v in dropped):
+    losers = spec.rejected_all or (spec.rejected,)
+    if spec.retained.search(kept) and all(any(p.search(v) for v in dropped) for p in losers):
         return 1
     if spec.rejected.search(kept) and any(spec.retained.search(v) for v in dropped):
         return -1

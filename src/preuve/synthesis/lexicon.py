@@ -64,6 +64,8 @@ class Concept:
     labels: Mapping[str, str]
     terms: tuple[str, ...]
     dimension: str | None
+    # dimensions a value of this concept never has ("90 % of rated power" is no throughput)
+    not_dimensions: frozenset[str] = frozenset()
 
     def label(self, language: str) -> str:
         return self.labels.get(language) or next(iter(self.labels.values()), self.id)
@@ -183,6 +185,7 @@ def _concepts(data: Mapping[str, Any]) -> tuple[Concept, ...]:
                 {str(k): str(v) for k, v in labels.items()},
                 _words(entry.get("terms", []), f"lexicon: concept {entry['id']}"),
                 str(dimension) if dimension else None,
+                frozenset(str(d) for d in entry.get("not_dimensions", [])),
             )
         )
     return tuple(out)

@@ -42,8 +42,10 @@ __all__ = [
 
 
 def subject_key(subject: str) -> str:
-    """A subject as a key: folded, every run of non-alphanumerics one space."""
-    return " ".join(re.split(r"[^0-9a-z.]+", fold(subject))).strip(" .")
+    """A subject as a key: folded, every run of non-alphanumerics one space, without the
+    name it was written by ("Cerise Flotte (Tarnac Miléa E3)" is Cerise Flotte)."""
+    bare = re.sub(r"\s*\([^()]*\)\s*$", "", subject) or subject
+    return " ".join(re.split(r"[^0-9a-z.]+", fold(bare))).strip(" .")
 
 
 _EN_GROUPS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")

@@ -44,6 +44,24 @@ from preuve.models.role import Role, RoleOptions, checked_answer
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.findings import Plan, SubTask
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, extended_lexicon, fold, fold1
+from preuve.synthesis.planner_products import (
+    components,
+    detect_products,
+    product_aliases,
+    question_entities,
+)
+from preuve.synthesis.planner_relevance import (
+    checked_object,
+    deciding_words,
+    decision_head,
+    decision_object,
+    discriminating_words,
+    linked_ids,
+    relevance,
+)
+from preuve.synthesis.planner_relevance import (
+    stems as _stems,
+)
 from preuve.synthesis.statements import mentions, product_mentions, stem, term_pattern
 
 __all__ = [
@@ -103,37 +121,8 @@ PLAN_SCHEMA: dict[str, Any] = {
 }
 
 
-# A name: capitalized words, possibly joined by a lowercase connector ("Régie des Eaux du
-# Val d'Aubrac", "Bank of Ireland").
-_NAME = re.compile(
-    r"\b[A-ZÀ-Ý][\w-]*(?:(?:[ \u00a0](?:(?:de|des|du|of|the|la|le|von|van)[ \u00a0])?"
-    r"|[ \u00a0]d['’])[A-ZÀ-Ý][\w-]*)*"
-)
-# Lowercase words of the texts, outside addresses and links ("flotteo.fr" is no sentence).
-_LOWERCASE = re.compile(r"(?<![\w@./-])[a-zà-ÿ][\w-]*(?![\w@/-]|\.\w)")
-_MIN_RECURRING = 3
-_MIN_SHARED_WORDS = 2
 _PREVIEW_CHARS = 240
 _OTHER = "other"
-_MAX_SHARE = 0.5
-_MIN_BODY_WORDS = 4
-_STRONG_BODY_WORDS = 12
-
-
-def _name_candidates(text: str) -> list[str]:
-    return [" ".join(m.group().split()) for m in _NAME.finditer(text)]
-
-
-def _plausible(name: str, vocabulary: set[str], lexicon: Lexicon) -> bool:
-    """A name that is no generic acronym, and no single capitalized common word (one that
-    also appears in lowercase: a sentence start)."""
-    if len(name) <= 1 or name.rstrip("s") in lexicon.generic_acronyms:
-        return False
-    if " " in name:
-        return True
-    lowered = fold(name)
-    common = lowered in lexicon.stopwords or lowered in lexicon.question_words
-    return not (common or lowered in lexicon.months or name.lower() in vocabulary)
 
 
 def _joined(words: Sequence[str]) -> str:
@@ -141,181 +130,10 @@ def _joined(words: Sequence[str]) -> str:
 
 
 @lru_cache(maxsize=16)
-def _list_join(lexicon: Lexicon) -> re.Pattern[str]:
-    """What may stand between two names of a list: punctuation and the lexicon's list words."""
-    return re.compile(rf"^[\s,;:/]*(?:(?:{_joined(lexicon.words('list_words'))}|,)\s*)*$", re.I)
-
-
-@lru_cache(maxsize=16)
 def _segment(lexicon: Lexicon) -> re.Pattern[str]:
     """Where a question's enumeration splits: punctuation and the lexicon's joining words."""
     joiners = _joined(lexicon.words("enumeration_words"))
     return re.compile(rf"[,;:()\[\]?!.\n]|(?<!\S)(?:{joiners})(?=\s)", re.I)
-
-
-def _outermost(found: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Mentions that no longer mention contains: "WMS" inside "WMS Sylve" is no second
-    name written beside the first."""
-    return [
-        (start, name)
-        for start, name in found
-        if not any(
-            (s, n) != (start, name) and s <= start and start + len(name) <= s + len(n)
-            for s, n in found
-        )
-    ]
-
-
-def _introduced(question: str, names: Sequence[str]) -> tuple[str, ...]:
-    """The candidates a sentence introduces after a colon, one clause each ("Two offers
-    remain: the A of X, run by B, and the C of Y"): the first name of each clause."""
-    for sentence in re.split(r"(?<=[.?!])\s+", question):
-        _, colon, rest = sentence.partition(":")
-        if not colon:
-            continue
-        clauses = re.split(r";|,?\s+(?:et|and|ou|or|versus|vs\.?)\s+", rest)
-        firsts = []
-        for clause in clauses:
-            found = _outermost(sorted((m, n) for n in names for m in mentions(n, clause)))
-            if found:
-                firsts.append(found[0][1])
-        chosen = tuple(dict.fromkeys(firsts))
-        if len(chosen) >= 2 and len(chosen) == len(firsts):
-            return chosen
-    return ()
-
-
-def _documented_head(name: str, texts: Sequence[str]) -> str | None:
-    """``name``, or its head before a connector ("Trellis T-600 d'Ormeau Robotique" is the
-    Trellis T-600 of its maker) when only the head is what documents write."""
-    if any(mentions(name, t) for t in texts):
-        return name
-    head = re.split(r"[ \u00a0](?:d['’]|(?:de|des|du|of)[ \u00a0])", name, maxsplit=1)[0]
-    if head != name and any(mentions(head, t) for t in texts):
-        return head
-    return None
-
-
-def _enumerated(
-    question: str, names: Sequence[str], lexicon: Lexicon | None = None
-) -> tuple[str, ...]:
-    """The longest run of ``names`` the question writes as a list ("A, B and C", "A ou B"),
-    parenthesized remarks aside; other names (the company, a vendor, the system to replace)
-    are entities, not candidates."""
-    bare = re.sub(r"\([^()]*\)", " ", question)
-    found = _outermost(sorted((m, name) for name in names for m in mentions(name, bare)))
-    best: list[str] = []
-    run: list[tuple[int, str]] = []
-    for start, name in found:
-        if run and _list_join(lexicon or default_lexicon()).match(
-            bare[run[-1][0] + len(run[-1][1]) : start]
-        ):
-            run.append((start, name))
-        else:
-            run = [(start, name)]
-        if len(run) > len(best):
-            best = [n for _, n in run]
-    return tuple(dict.fromkeys(best))
-
-
-# A list item of the question that starts with a name ("- **Aquanote** : compteur ...",
-# "* Beta Pro — appliance ..."): the name, and what the item says of it.
-_ITEM = re.compile(
-    r"^[ \t]*(?:[-*•+]|\d+[.)])[ \t]+(?:\*\*|__)?(?P<name>[A-ZÀ-Ý][^*_:—–(\n]{0,60}?)"
-    r"(?:\*\*|__)?[ \t]*(?:[:—–(]|[ \t]-[ \t])(?P<rest>[^\n]*)$",
-    re.MULTILINE,
-)
-
-
-def _listed_items(question: str, names: Sequence[str]) -> list[tuple[str, str]]:
-    """(name, rest of the item) for the question's list items that start with one of
-    ``names``: candidates written one per line."""
-    out = []
-    for item in _ITEM.finditer(question):
-        head = " ".join(item.group("name").split())
-        name = next((n for n in sorted(names, key=len, reverse=True) if head == n), None)
-        if name is not None:
-            out.append((name, item.group("rest")))
-    return out
-
-
-def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
-    """Names the question writes in parentheses right after a product ("Géolis Track
-    (boîtier GT-40)"), or in the list item a product opens ("- **Halvard Data** — ArcBox 9
-    appliance running ArcOS"): other names of that product (a model, an edition, a
-    component)."""
-    aliases: dict[str, str] = {}
-    generic_acronyms = default_lexicon().generic_acronyms
-    for product, rest in _listed_items(question, products):
-        for name in _name_candidates(rest):
-            if name not in products and len(name) > 1 and name.rstrip("s") not in generic_acronyms:
-                aliases.setdefault(name, product)
-    for product in products:
-        for start in mentions(product, question):
-            after = question[start + len(product) :]
-            remark = re.match(r"\s*\(([^()]*)\)", after)
-            if remark is None:
-                continue
-            for name in _name_candidates(remark.group(1)):
-                generic = name.rstrip("s") in default_lexicon().generic_acronyms  # "SaaS"
-                if name not in products and len(name) > 1 and not generic:
-                    aliases.setdefault(name, product)
-    return aliases
-
-
-def question_entities(
-    question: str, texts: Sequence[str], products: Sequence[str]
-) -> tuple[str, ...]:
-    """Names of the question, other than the products, that documents use (a company, a
-    vendor, the system to replace): subjects of their own, never merged into a product."""
-    lex = default_lexicon()
-    lowercase_words = set(_LOWERCASE.findall(" ".join((question, *texts))))
-    aliases = product_aliases(question, products)
-    return tuple(
-        name
-        for name in dict.fromkeys(_name_candidates(question))
-        if name not in products
-        and name not in aliases
-        and _plausible(name, lowercase_words, lex)
-        and any(mentions(name, t) for t in texts)
-    )
-
-
-def detect_products(
-    question: str, texts: Sequence[str], lexicon: Lexicon | None = None
-) -> tuple[str, ...]:
-    """The products the dossier compares: capitalized names of the question that documents
-    also use, or, when the question names none, capitalized names that recur in several
-    documents. Longest name first among equals (``Orvet Pro`` is matched before ``Orvet``)."""
-    lex = lexicon or default_lexicon()
-    lowercase_words = set(_LOWERCASE.findall(" ".join((question, *texts))))
-    in_question = list(
-        dict.fromkeys(
-            head
-            for name in dict.fromkeys(_name_candidates(question))
-            if _plausible(name, lowercase_words, lex)
-            and (head := _documented_head(name, texts)) is not None
-        )
-    )
-    items = tuple(dict.fromkeys(name for name, _ in _listed_items(question, in_question)))
-    if len(items) >= 2:
-        return items  # the candidates the question lists one per line
-    listed = _enumerated(question, in_question, lex)
-    if len(listed) >= 2:
-        return listed  # the candidates the question lists side by side
-    introduced = _introduced(question, in_question)
-    if len(introduced) >= 2:
-        return introduced  # the candidates a sentence introduces, one clause each
-    if in_question:
-        return tuple(in_question)
-    counts: Counter[str] = Counter()
-    for text in texts:
-        counts.update(set(_name_candidates(text)))
-    return tuple(
-        name
-        for name, count in counts.most_common()
-        if count >= _MIN_RECURRING and _plausible(name, lowercase_words, lex)
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,17 +145,6 @@ class Criterion:
     label: str
     words: frozenset[str]
     phrases: frozenset[str]
-
-
-def _stems(text: str, lexicon: Lexicon) -> set[str]:
-    """Content words, stemmed; a hyphenated word also counts as its parts."""
-    words = re.findall(r"[a-z][a-z0-9-]+", fold(text))
-    words += [part for w in words if "-" in w for part in w.split("-")]
-    return {
-        stem(w)
-        for w in words
-        if len(w) >= 3 and w not in lexicon.stopwords and w not in lexicon.question_words
-    }
 
 
 def _concept_phrases(text: str, lexicon: Lexicon) -> set[str]:
@@ -443,6 +250,13 @@ def criteria(question: str, products: Sequence[str], lexicon: Lexicon) -> tuple[
     return tuple(out)
 
 
+def criterion_words(found: Sequence[Criterion], entities: Sequence[str]) -> frozenset[str]:
+    """The words of the criteria, without the names of the question's entities (a site or
+    the buyer named in a criterion is no topic: "the pad available at Millbrook")."""
+    named = {stem(w) for e in entities for w in fold(e).split()}
+    return frozenset(w for c in found for w in c.words) - named
+
+
 def criterion_scores(
     title: str, text: str, found: Sequence[Criterion], lexicon: Lexicon
 ) -> dict[str, int]:
@@ -460,119 +274,6 @@ def criterion_scores(
             )
         scores[criterion.id] = score
     return scores
-
-
-def discriminating_words(
-    question: str, documents: Sequence[Mapping[str, Any]], entities: Sequence[str],
-    lexicon: Lexicon,
-) -> frozenset[str]:  # fmt: skip
-    """The question's content words that discriminate between documents: written in at most
-    :data:`_MAX_SHARE` of them, and no name of an entity (the company, a vendor)."""
-    named = {stem(w) for e in entities for w in fold(e).split()}
-    counts: Counter[str] = Counter()
-    for document in documents:
-        counts.update(_stems(f"{document['title']}\n{document['text']}", lexicon))
-    limit = _MAX_SHARE * max(1, len(documents))
-    return frozenset(w for w in _stems(question, lexicon) - named if counts[w] <= limit)
-
-
-_TOKEN = re.compile(r"[^\W_][\w-]*|['’]|[^\w\s]")
-
-
-def decision_object(question: str, lexicon: Lexicon) -> frozenset[str]:
-    """The stems of what the question decides on: the noun phrase a decision verb governs
-    ("doit retenir, avant ..., la solution de géolocalisation et de télématique qui ...",
-    "must pick the message broker that ...") or an interrogative asks about ("Quel serveur
-    d'inférence LLM la plateforme ..."), up to a relative word or punctuation, without
-    generic nouns ("solution", "service") or generic acronyms. Every word
-    list is the lexicon's (``[grammar]``); empty when the question has no such phrase."""
-    body = " ".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
-    verbs = set(lexicon.words("decision_verbs")) | set(lexicon.words("interrogatives"))
-    # the first sentence that decides is the decision ("... quelle valeur est retenue" in a
-    # later sentence asks about contradictions, not about the choice)
-    for sentence in re.split(r"(?<=[.?!])\s+", body):
-        tokens = [fold(t) for t in _TOKEN.findall(sentence)]
-        start = next((i + 1 for i, t in enumerate(tokens) if t in verbs), None)
-        if start is not None:
-            return _object_words(tokens, start, verbs, lexicon)
-    return frozenset()
-
-
-def _object_words(
-    tokens: Sequence[str], start: int, verbs: set[str], lexicon: Lexicon
-) -> frozenset[str]:
-    """The content words of the noun phrase at ``start`` (see :func:`decision_object`)."""
-    if start < len(tokens) and tokens[start] == ",":  # ", avant la commission de 2027,"
-        closing = next((i for i in range(start + 1, len(tokens)) if tokens[i] == ","), None)
-        start = closing + 1 if closing is not None else start
-    skipped = set(lexicon.words("determiners"))
-    while start < len(tokens) and (tokens[start] in skipped or tokens[start] in "'"):
-        start += 1
-    linkers = set(lexicon.words("noun_linkers"))
-    stops = set(lexicon.words("relative_words")) | lexicon.stopwords | lexicon.question_words
-    generic = set(lexicon.words("generic_nouns")) | {fold(a) for a in lexicon.generic_acronyms}
-    words: set[str] = set()
-    for i in range(start, len(tokens)):
-        token = tokens[i]
-        if token in linkers or token in "'" or f"{token}'" in linkers:
-            continue
-        if not token[:1].isalnum() or token in stops or token in verbs:
-            break
-        if token not in generic and not token.isdigit():
-            words.add(stem(token))
-    return frozenset(words)
-
-
-def checked_object(
-    about: frozenset[str], documents: Sequence[Mapping[str, Any]], products: Sequence[str],
-    lexicon: Lexicon, aliases: Mapping[str, str] | None = None,
-) -> frozenset[str]:  # fmt: skip
-    """``about`` when most documents name a candidate or it; else nothing: a decision
-    object that leaves most of a dossier out was misread (a dossier's noise is a minority),
-    and relevance falls back to the question's discriminating words."""
-    kept = sum(
-        1
-        for d in documents
-        if product_mentions(products, f"{d['title']}\n{d['text']}", aliases)
-        or _stems(f"{d['title']}\n{d['text']}", lexicon) & about
-    )
-    return about if about and 2 * kept > len(documents) else frozenset()
-
-
-def relevance(
-    document: Mapping[str, Any], products: Sequence[str], words: frozenset[str],
-    lexicon: Lexicon, aliases: Mapping[str, str] | None = None, *,
-    about: frozenset[str] = frozenset(),
-) -> str | None:  # fmt: skip
-    """None when a document is relevant to the question, else the reason it is not: it
-    names a product (or an alias, or its short form), or what the question decides on
-    (``about``, :func:`decision_object`: a document sharing only the dossier's vocabulary
-    is about something else). Without a decision object: its title has a discriminating
-    word of the question and its text (title included) four, or its title two, or its
-    text twelve."""
-    title = str(document["title"])
-    body = f"{title}\n{document['text']}"
-    if product_mentions(products, body, aliases):
-        return None
-    if about:
-        if _stems(body, lexicon) & about:
-            return None
-        return (
-            f"names no product of the question, nor what it decides on ({', '.join(sorted(about))})"
-        )
-    in_title = _stems(title, lexicon) & words
-    in_body = _stems(body, lexicon) & words
-    if (
-        (in_title and len(in_body) >= _MIN_BODY_WORDS)
-        or len(in_title) >= _MIN_SHARED_WORDS
-        or len(in_body) >= _STRONG_BODY_WORDS  # a framing note speaks of the whole question
-    ):
-        return None
-    shared = f" (shares only: {', '.join(sorted(in_body))})" if in_body else ""
-    return (
-        "names no product of the question, and its title and text share too few "
-        f"discriminating words with the question{shared}"
-    )
 
 
 def _of(lang: str, products: Sequence[str]) -> str:
@@ -601,11 +302,29 @@ def rules_plan(request: Request) -> str:
     words = discriminating_words(question, payload["documents"], entities, lexicon)
     groups: dict[str, list[str]] = {}
     aliases = {str(k): str(v) for k, v in payload.get("aliases", {}).items()}
+    aliases = {**components(question, products), **aliases}
     about = checked_object(
         decision_object(question, lexicon), payload["documents"], products, lexicon, aliases
     )
+    linked, strict = linked_ids(payload["documents"], products, lexicon, aliases)
+    head = decision_head(question, lexicon) if about else frozenset()
+    topics = criterion_words(found, entities)
+    decided = deciding_words(question, lexicon) if about else frozenset()
     for document in payload["documents"]:
-        if relevance(document, products, words, lexicon, aliases, about=about) is not None:
+        reason = relevance(
+            document,
+            products,
+            words,
+            lexicon,
+            aliases,
+            about=about,
+            linked=linked,
+            strict=strict,
+            head=head,
+            topics=topics,
+            decided=decided,
+        )
+        if reason is not None:
             continue
         scores = criterion_scores(str(document["title"]), str(document["text"]), found, lexicon)
         best = max(scores.values(), default=0)
@@ -634,8 +353,12 @@ def complete_coverage(
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     entities = question_entities(dossier.question, texts, products)
     words = discriminating_words(dossier.question, data, entities, lex)
-    aliases = product_aliases(dossier.question, products)
+    aliases = components(dossier.question, products)
     about = checked_object(decision_object(dossier.question, lex), data, products, lex, aliases)
+    linked, strict = linked_ids(data, products, lex, aliases)
+    head = decision_head(dossier.question, lex) if about else frozenset()
+    topics = criterion_words(found, entities)
+    decided = deciding_words(dossier.question, lex) if about else frozenset()
     subtasks = list(plan.subtasks)
     notes: list[tuple[str, str]] = list(plan.coverage)
     for doc_id in plan.uncovered(dossier.ids):
@@ -643,7 +366,19 @@ def complete_coverage(
         if document is None or not subtasks:
             continue
         fields = {"title": document.title, "text": document.text}
-        reason = relevance(fields, products, words, lex, aliases, about=about)
+        reason = relevance(
+            fields,
+            products,
+            words,
+            lex,
+            aliases,
+            about=about,
+            linked=linked,
+            strict=strict,
+            head=head,
+            topics=topics,
+            decided=decided,
+        )
         if reason is not None:
             notes.append((doc_id, reason))
             continue

@@ -19,12 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from preuve.core.numbers import Locale
-from preuve.synthesis.lexicon import Concept, Lexicon, fold, fold1, normalize_type_name
+from preuve.synthesis.lexicon import Concept, Lexicon, fold
 from preuve.synthesis.price_items import free_attribute, part_of, price_of
 from preuve.synthesis.pricing import charged_item, free_price
+from preuve.synthesis.reader_layout import extensive, row_quote, section_products, written_names
+from preuve.synthesis.reader_origin import CatalogueEntry, origin
+from preuve.synthesis.reader_states import advisories, licence_values, property_values, status_of
 from preuve.synthesis.statements import (
     Read,
     Sentence,
@@ -50,36 +52,6 @@ __all__ = [
     "status_of",
 ]
 
-# "corrigée dans le firmware NV-200 version 2.14.1", "fixed in 5.8.3": a dotted version
-# within a few words after the state
-_VERSION = re.compile(
-    r"\s*(?:[^\s.;]+\s+){0,6}?v?(?P<v>\d+(?:\.\d+){1,3})(?!\d|\.\d)", re.IGNORECASE
-)
-_ACRONYM = re.compile(
-    r"^\s*(?::\s*)?(?:de\s+|of\s+)?(?P<n>[A-Z][A-Z0-9]{1,7}(?:[ -]?v?\d+(?:\.\d+)?)?)\b"
-)
-
-
-@lru_cache(maxsize=16)
-def _licence_grammar(lexicon: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """(before a licence word: a requirement or the past; before it: the product's own)."""
-    not_current = lexicon.alternation("not_current_licence")
-    under = lexicon.alternation("licence_of")
-    return (
-        re.compile(rf"{not_current}(?:\s+\w+)?\s+(?:{under}\s+)?$"),
-        re.compile(rf"{under}\s*$"),
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class CatalogueEntry:
-    """What the reader knows of every document of the dossier (metadata only)."""
-
-    doc_id: str
-    title: str
-    date: str
-    source_type: str
-
 
 def product_at(
     products: Sequence[str], text: str, aliases: Mapping[str, str] | None = None
@@ -91,298 +63,31 @@ def product_at(
 def main_product(
     products: Sequence[str], title: str, text: str, aliases: Mapping[str, str] | None = None
 ) -> str | None:
-    """The product a document names most (the title counting too), first listed on ties."""
+    """The product a document is about: the one its title names (the one it names most if
+    the title names several), or the one it names twice as often as any other; None for a
+    document about several alike (a requirements note naming every candidate: a sentence
+    of it naming none is about none)."""
     at = [p for _, p in product_at(products, f"{title}\n{text}", aliases)]
-    named = [(c, -products.index(p), p) for p in products if (c := at.count(p))]
-    return max(named)[2] if named else None
+    in_title = {p for _, p in product_at(products, title, aliases)}
+    named = sorted(
+        ((c, -products.index(p), p) for p in products if (c := at.count(p))), reverse=True
+    )
+    if not named:
+        return None
+    if in_title:
+        return next(p for _, _, p in named if p in in_title)
+    if len(named) == 1 or named[0][0] >= _DOMINANT * named[1][0]:
+        return named[0][2]
+    return None
+
+
+_DOMINANT = 2
 
 
 def _nominal(label: str | None) -> str | None:
     if label is None or len(label.split()) > 6 or not re.search(r"[^\W\d]", label):
         return None
     return label
-
-
-# --- licences and statuses -------------------------------------------------------------------
-
-
-def _licence_terms(lexicon: Lexicon) -> tuple[str, ...]:
-    concept = lexicon.concept("licence")
-    return concept.terms if concept else ("licence", "license")
-
-
-def _find(folded: str, word: str, start: int = 0) -> list[int]:
-    pattern = rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])"
-    return [m.start() for m in re.compile(pattern).finditer(folded, start)]
-
-
-def _licence_at(
-    sentence: str, folded: str, span: tuple[int, int], spans: Sequence[tuple[int, int]],
-    lexicon: Lexicon,
-) -> Value | None:  # fmt: skip
-    """The licence a licence word at ``span`` states, if it states a current one."""
-    ts, te = span
-    previous = max((e for _, e in spans if e <= ts), default=0)
-    boundary = max((m.end() for m in re.finditer(r"[,;()]", folded[:ts])), default=0)
-    clause = folded[max(previous, boundary) : ts]
-    not_current, licence_of = _licence_grammar(lexicon)
-    if not_current.search(folded[:ts]) or any(_past(clause, c, lexicon) for c in lexicon.past_cues):
-        return None  # "previously under MIT", "converts to Apache 2.0 after four years"
-
-    def named(near: Callable[[int, int], bool]) -> str | None:
-        hits = [
-            (abs(p - te), aliases[0])
-            for aliases in lexicon.licence_names
-            for alias in aliases[1:]
-            for p in _find(folded, alias)
-            if near(p, p + len(alias))
-        ]
-        return min(hits)[1] if hits else None
-
-    kinds_end = te + _kinds_length(folded[te:], lexicon)
-    acronym = _ACRONYM.match(sentence[kinds_end:])
-    # a name after the word ("licence MIT"), or containing it ("Business Source License"),
-    # else an acronym after it ("licence TSL"), else a name just before ("MIT license")
-    canonical = named(lambda p, e: te - 1 <= p <= kinds_end + 25 or p <= ts < te <= e)
-    if canonical is None and acronym is not None:
-        name = acronym.group("n")
-        if name.split()[0].rstrip("s") not in lexicon.generic_acronyms:
-            return Value("licence", ts, te, name, ("licence", fold(name)))
-    canonical = canonical or named(lambda p, e: ts - 3 <= e <= ts + 1)
-    if canonical is not None:
-        return Value("licence", ts, te, canonical, ("licence", fold(canonical)))
-    if licence_of.search(folded[:ts]) or folded[:ts].strip() == "":
-        kinds = _kinds(folded[te:], lexicon)
-        if kinds:
-            written = " ".join(sentence[te : te + _kinds_length(folded[te:], lexicon)].split())
-            return Value("licence", ts, te, written.strip(" :"),
-                         ("licence-kind", " ".join(kinds)))  # fmt: skip
-    return None
-
-
-def _past(clause: str, cue: str, lexicon: Lexicon) -> bool:
-    """True when ``cue`` makes the licence after it a past one; "from X to Y" leaves Y the
-    current one (the cue governs X, and a "to" stands between)."""
-    at = clause.find(cue)
-    if at < 0:
-        return False
-    starts_a_change = cue.rsplit(maxsplit=1)[-1] in {"from", "de", "du", "quitte"}
-    change = re.compile(lexicon.alternation("change_words"))
-    return not (starts_a_change and change.search(clause, at + len(cue)))
-
-
-def licence_values(sentence: str, lexicon: Lexicon) -> list[Value]:
-    """The current licences a sentence states (see the module docstring)."""
-    folded = fold1(sentence)
-    spans = sorted(
-        (ts, ts + len(term)) for term in _licence_terms(lexicon) for ts in _find(folded, term)
-    )
-    out = [v for span in spans if (v := _licence_at(sentence, folded, span, spans, lexicon))]
-    return sorted({(v.start, v.display): v for v in out}.values(), key=lambda v: v.start)
-
-
-def _kinds_length(rest: str, lexicon: Lexicon) -> int:
-    return _kinds_scan(rest, lexicon)[1]
-
-
-def _kinds(rest: str, lexicon: Lexicon) -> list[str]:
-    return _kinds_scan(rest, lexicon)[0]
-
-
-def _kinds_scan(rest: str, lexicon: Lexicon) -> tuple[list[str], int]:
-    found: list[str] = []
-    cursor = 0
-    while True:
-        tail = rest[cursor:]
-        lead = len(tail) - len(tail.lstrip(" :"))
-        tail = tail[lead:]
-        if tail.startswith(("et ", "and ")):
-            lead += tail.index(" ") + 1
-            tail = tail[tail.index(" ") + 1 :]
-        hit = next(
-            ((group[0], alias) for group in lexicon.licence_kinds for alias in group[1:]
-             if tail.startswith(alias) and not tail[len(alias):len(alias) + 1].isalpha()),
-            None,
-        )  # fmt: skip
-        if hit is None:
-            return found, cursor
-        found.append(hit[0])
-        cursor += lead + len(hit[1])
-
-
-def status_of(
-    sentence: str, lexicon: Lexicon, lang: str, groups: Sequence[str] = ()
-) -> Value | None:
-    """The state a sentence gives (the last one written wins), or None; with ``groups``,
-    only the states of those groups (an advisory is fixed or not, whatever else is
-    "available")."""
-    folded = fold1(sentence)
-    hits: list[tuple[int, int, str]] = []
-    for group, words in lexicon.statuses.items():
-        if groups and group not in groups:
-            continue
-        for word in words:
-            hits += [(p, -len(word), group) for p in _find(folded, word)]
-    hits = [h for h in hits if not _conditional(folded, h[0], lexicon)]
-    if not hits:
-        return None
-    # at one place the longest word wins ("aucun correctif" over "correctif")
-    kept = [h for h in sorted(hits) if not any(o[0] < h[0] < o[0] - o[1] for o in hits)]
-    start, negative_length, group = max(kept, key=lambda h: (h[0], -h[1]))
-    end = start - negative_length
-    version = _VERSION.match(sentence[end:]) if group in lexicon.advisory_states else None
-    written = " ".join(sentence[start:end].split())
-    if version is not None:
-        shown = " ".join(sentence[start : end + version.end()].split())
-        return Value("status", start, end, shown, ("status", group, version.group("v")))
-    return Value("status", start, end, written, ("status", group, None))
-
-
-_OBJECT_LEAD = re.compile(r"\s+(?:for|pour|with|avec|to|aux|au|a)(?=\s)")
-_OBJECT_END = re.compile(r"[,;:.()]|\s(?:and|et|but|mais|with|avec|for|pour|since|depuis)\s")
-
-
-def property_values(sentence: str, lexicon: Lexicon, lang: str) -> list[tuple[Value, str]]:
-    """(yes or no, what it is about) for a yes/no property a sentence states: "X holds a SOC
-    2 Type II attestation" is (yes, "SOC 2 Type II attestation")."""
-    folded = fold1(sentence)
-    yes, no = (lexicon.yes_no or {}).get(lang, ("yes", "no"))
-    hits = [(p, c, no) for c in lexicon.deny_cues for p in _find(folded, c)]
-    taken = [(p, p + len(c)) for p, c, _ in hits]
-    hits += [
-        (p, c, yes) for c in lexicon.affirm_cues for p in _find(folded, c)
-        if not any(s <= p < e or s < p + len(c) <= e for s, e in taken)
-    ]  # fmt: skip
-    out: list[tuple[Value, str]] = []
-    for position, cue, answer in sorted(hits, key=lambda h: (h[0], -len(h[1]))):
-        start = position + len(cue)
-        if out and start <= out[-1][0].end:
-            continue
-        # "certified for X", "compatible avec X": the object follows its preposition
-        lead = _OBJECT_LEAD.match(folded, start)
-        start = lead.end() if lead else start
-        stop = _OBJECT_END.search(folded, start)
-        words = sentence[start : stop.start() if stop else len(sentence)].split()
-        words = [w for w in words if fold(w) not in lexicon.words("articles")][:8]
-        if not words or _conditional(folded, position, lexicon):
-            continue
-        about = " ".join(words).strip(" .")
-        out.append((Value("property", position, start, answer, ("property", answer)), about))
-    for cue in lexicon.passive_cues:
-        for position in _find(folded, cue):
-            begin = max((m.end() for m in re.finditer(r"[,;:.]", folded[:position])), default=0)
-            written = sentence[begin:position].split()
-            words = [w for w in written if fold(w) not in lexicon.words("articles")][-8:]
-            if words and not _conditional(folded, position, lexicon):
-                value = Value("property", position, position + len(cue), yes, ("property", yes))
-                out.append((value, " ".join(words).strip(" .")))
-    return out
-
-
-def _conditional(folded: str, position: int, lexicon: Lexicon) -> bool:
-    """True when the clause of ``position`` opens with a condition ("until a patched ...")."""
-    start = max((m.end() for m in re.finditer(r"[,;.:()]", folded[:position])), default=0)
-    clause = folded[start:position]
-    return any(
-        re.search(rf"(?<![a-z']){re.escape(cue)}(?![a-z])", clause)
-        for cue in lexicon.condition_cues
-    )
-
-
-def _advisories(sentence: str, lexicon: Lexicon, lang: str) -> list[tuple[str, Value]]:
-    ids = [m.group() for p in lexicon.id_patterns for m in p.finditer(sentence)]
-    state = status_of(sentence, lexicon, lang, lexicon.advisory_states) if ids else None
-    return [] if state is None else [(i, state) for i in dict.fromkeys(ids)]
-
-
-# --- reported values -------------------------------------------------------------------------
-
-
-def _mentioned_types(clause: str, lexicon: Lexicon) -> set[str]:
-    name = normalize_type_name(clause)
-    found = {
-        canonical
-        for alias, canonical in lexicon.source_aliases.items()
-        if re.search(rf"(?<![a-z]){re.escape(alias)}(?![a-z])", name)
-    }
-    return found | {
-        t for t in lexicon.source_ranks if re.search(rf"(?<![a-z]){re.escape(t)}\b", name)
-    }
-
-
-def _names_id(folded: str, doc_id: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(doc_id.lower())}(?![\w-])", folded) is not None
-
-
-def _identify(
-    clause: str, types: set[str], catalogue: Sequence[CatalogueEntry], lexicon: Lexicon, own: str
-) -> str | None:
-    folded = fold(clause)
-    literal = [e.doc_id for e in catalogue if e.doc_id != own and _names_id(folded, e.doc_id)]
-    if len(literal) == 1:
-        return literal[0]
-    months = {m for m in lexicon.months if re.search(rf"\b{m}\b", folded)}
-    clause_words = set(re.findall(r"[a-z]{4,}", folded))
-    scored = []
-    for entry in catalogue:
-        if entry.doc_id == own:
-            continue
-        score = 2 * (normalize_type_name(entry.source_type) in types)
-        score += 2 * bool(_month_of(entry.date) & months)
-        score += len(set(re.findall(r"[a-z]{4,}", fold(entry.title))) & clause_words) // 2
-        scored.append((score, entry.doc_id))
-    best = max((score for score, _ in scored), default=0)
-    winners = [doc for score, doc in scored if score == best]
-    return winners[0] if best >= 4 and len(winners) == 1 else None
-
-
-def _origin(
-    sentence: str, value: Value, catalogue: Sequence[CatalogueEntry], lexicon: Lexicon, own: str
-) -> tuple[str | None, str | None]:
-    """(the document a value is reported from, when the catalogue identifies it; else a
-    context naming the kind of source it is reported from), or (None, None) when the value
-    is the document's own. A value is reported when its clause holds an attribution cue
-    followed by a source, or names a source while another clause of the sentence names
-    another one (two sources side by side)."""
-    clause = _clause_of(sentence, value, lexicon)
-    folded = fold(clause)
-    cue = next(
-        (m for c in lexicon.attribution_cues
-         if (m := re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", folded))),
-        None,
-    )  # fmt: skip
-    own_type = next((e.source_type for e in catalogue if e.doc_id == own), "")
-    # a document naming its own type ("this quote is valid 90 days") reports nothing
-    types = _mentioned_types(clause, lexicon) - {normalize_type_name(own_type), own_type}
-    literal = any(_names_id(folded, e.doc_id) for e in catalogue if e.doc_id != own)
-    side_by_side = bool(types) and len(_clauses_with_sources(sentence, lexicon, own_type)) >= 2
-    if not (literal or (cue is not None and types) or side_by_side):
-        return None, None
-    origin = _identify(clause, types, catalogue, lexicon, own)
-    if origin is not None:
-        return origin, None
-    return None, "reported " + " ".join(sorted(types))
-
-
-def _clauses_with_sources(sentence: str, lexicon: Lexicon, own_type: str) -> list[str]:
-    parts = re.split(_strong(lexicon).pattern, fold1(sentence))
-    own = {normalize_type_name(own_type), own_type}
-    return [p for p in parts if _mentioned_types(p, lexicon) - own]
-
-
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december")  # fmt: skip
-_MOIS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre",
-         "octobre", "novembre", "decembre")  # fmt: skip
-
-
-def _month_of(day: str) -> set[str]:
-    """The month of an ISO date, named in both languages."""
-    try:
-        index = int(day[5:7]) - 1
-    except ValueError:
-        return set()
-    return {_MOIS[index], _MONTHS[index]} if 0 <= index < 12 else set()
 
 
 # --- one document ------------------------------------------------------------------------------
@@ -586,7 +291,7 @@ def _rows(
             if key[:2] == ("concept", "end_of_support")
             else subject
         )
-        context = (*modality, *setup_context(sentence.label, lexicon))
+        context = _context(sentence, modality, lexicon)
         rows.append(
             (value, about, attribute, (*context, *year_context(sentence.text, value, lexicon)))
         )
@@ -609,10 +314,10 @@ def _rows(
             subject = subject_of(value.start, attribute)
             if subject is not None and names_product:
                 rows.append((value, subject, attribute, ()))
-    advisories = _advisories(sentence.text, lexicon, lang) or _pending_states(
+    stated = advisories(sentence.text, lexicon, lang) or _pending_states(
         pending, sentence.text, lexicon, lang
     )
-    for advisory, state in advisories:
+    for advisory, state in stated:
         subject = subject_of(state.start, advisory)
         if subject is not None:
             rows.append((state, subject, advisory, ()))
@@ -627,6 +332,13 @@ def _rows(
         if subject is not None and at >= 0:
             rows.append((cell, subject, sentence.head, ("description",)))
     return rows
+
+
+def _context(sentence: Sentence, modality: Sequence[str], lexicon: Lexicon) -> tuple[str, ...]:
+    """A value's context from its sentence: its modality, the condition of its table row
+    ("at 0.25C"), the setup a label names."""
+    condition = (f"at {sentence.condition}",) if sentence.condition else ()
+    return (*modality, *condition, *setup_context(sentence.label, lexicon))
 
 
 def _described(sentence: Sentence) -> bool:
@@ -653,19 +365,29 @@ def document_reads(
     aliases = aliases or {}
     product = main_product(products, title, text, aliases)
     main = product or _nominal(title) or title
-    skip = product_words(products)
+    skip = product_words([*products, *aliases])
     single = len({p for _, p in product_at(products, f"{title}\n{text}", aliases)}) == 1
     reads: list[Read] = []
     gaps: list[str] = []
-    for paragraph in [*sentences(text), *table_sentences(text, products)]:
+    written = written_names(products, f"{title}\n{text}", aliases)
+    prose = sentences(text)
+    headings = section_products(text, prose, products, aliases)
+    for paragraph in [*prose, *table_sentences(text, products)]:
         carried: str | None = None
         pending: list[str] = []
+        section, scope = next(
+            ((p, sc) for at, p, sc in reversed(headings) if at <= paragraph[0].start), (None, ())
+        )
         for sentence in paragraph:
-            quote = " ".join(text[sentence.start : sentence.end].split())
+            quote = (
+                row_quote(text, sentence)
+                if sentence.table
+                else " ".join(text[sentence.start : sentence.end].split())
+            )
 
             def subject_of(
                 position: int, attribute: str, sentence: Sentence = sentence,
-                fallback: str = carried or main,
+                fallback: str = carried or section or main,
             ) -> str:  # fmt: skip
                 found = _subject(
                     position, sentence, products, fallback, attribute,
@@ -680,14 +402,16 @@ def document_reads(
                 one_product=single, topic=(*_heading_before(text, sentence.start), title),
                 document=text, aliases=aliases,
             ):  # fmt: skip
-                source, reference = _origin(sentence.text, value, catalogue, lexicon, doc_id)
+                source, reference = origin(sentence.text, value, catalogue, lexicon, doc_id)
                 if source is not None:
                     continue  # the original document states it itself
-                full = (*context, reference) if reference else context
-                reads.append(Read(subject, attribute, (), value.display, value.key, full,
+                scoped = scope if extensive(value) else ()
+                full = (*context, *scoped, reference) if reference else (*context, *scoped)
+                shown = written.get(subject, subject)
+                reads.append(Read(shown, attribute, (), value.display, value.key, full,
                                   sentence.text, quote, doc_id, value.kind))  # fmt: skip
             ids = [m.group() for p in lexicon.id_patterns for m in p.finditer(sentence.text)]
-            stated = _advisories(sentence.text, lexicon, lang)
+            stated = advisories(sentence.text, lexicon, lang)
             if ids:
                 # "X was unfixed; its revision says it is fixed": the id carries over a ";"
                 pending = ids if not stated or sentence.text.endswith(";") else []
@@ -741,20 +465,3 @@ def _document_advisory(
              "status")
         for advisory in ids
     ]  # fmt: skip
-
-
-@lru_cache(maxsize=16)
-def _strong(lexicon: Lexicon) -> re.Pattern[str]:
-    """Strong boundaries: ";", a contrast word, or ", and"."""
-    joiners = lexicon.alternation("clause_words")
-    return re.compile(rf";|{lexicon.alternation('contrast_words')}|,\s+{joiners}")
-
-
-def _clause_of(sentence: str, value: Value, lexicon: Lexicon) -> str:
-    """The part of the sentence that speaks of ``value``: from the previous strong boundary
-    (``;``, ``alors que``, ``whereas``, ``but``) to the next one."""
-    folded = fold1(sentence)
-    strong = _strong(lexicon)
-    left = max((m.end() for m in strong.finditer(folded, 0, value.start)), default=0)
-    right = strong.search(folded, value.end)
-    return sentence[left : right.start() if right else len(sentence)]

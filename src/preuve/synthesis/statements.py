@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.lexicon import Concept, Lexicon, fold, fold1
+from preuve.synthesis.sentences import Sentence, mentions, sentences, table_sentences
 from preuve.synthesis.values import Value, date_value, read_values
 
 __all__ = [
@@ -65,146 +66,7 @@ def _year_context(lexicon: Lexicon) -> re.Pattern[str]:
 
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*")
 _BRANCH = re.compile(r"\b(?:branche\s+|branch\s+|v)?(\d+)\.x\b", re.IGNORECASE)
-_LABEL = re.compile(r"^\s*(?:[-*•]\s+)?(?P<label>[^:.;!?|]{2,80}?)\s*:\s+\S")
 _MAX_LABEL_WORDS = 6
-
-
-@dataclass(frozen=True, slots=True)
-class Sentence:
-    """A sentence of a document: its offsets in the text, its text, its label if any."""
-
-    start: int
-    end: int
-    text: str
-    label: str | None
-    table: bool = False  # a cell of a table: its row (or column) label is its subject
-    head: str = ""  # a cell's attribute (its column header, or its row label by column)
-    cell: str = ""  # a cell's text as written
-
-
-_ROW = re.compile(r"^[ \t]*\|(?P<cells>.*)\|[ \t]*$", re.MULTILINE)
-_RULE_ROW = re.compile(r"^[\s|:-]+$")
-_HEADER_UNIT = re.compile(r"\s*[(\[](?P<unit>[^)\]]{1,20})[)\]]\s*$")
-
-
-def _cells(row: str) -> list[str]:
-    return [" ".join(c.split()) for c in row.split("|")]
-
-
-_ALIGNED_SPLIT = re.compile(r"\s{2,}|\t")
-
-
-def _aligned_blocks(text: str) -> list[list[tuple[int, int, list[str]]]]:
-    """Plain-text tables: three or more consecutive lines whose cells are separated by two
-    spaces or more, with as many cells on every line (at least three)."""
-    blocks: list[list[tuple[int, int, list[str]]]] = []
-    current: list[tuple[int, int, list[str]]] = []
-    for line in re.finditer(r"^.*$", text, re.MULTILINE):
-        cells = [c for c in _ALIGNED_SPLIT.split(line.group().strip()) if c]
-        if (
-            len(cells) >= 3
-            and not line.group().lstrip().startswith("|")
-            and (not current or len(cells) == len(current[0][2]))
-        ):
-            current.append((line.start(), line.end(), cells))
-            continue
-        if len(current) >= 3:
-            blocks.append(current)
-        current = [(line.start(), line.end(), cells)] if len(cells) >= 3 else []
-    if len(current) >= 3:
-        blocks.append(current)
-    return blocks
-
-
-def _header_unit(head: str) -> tuple[str, str]:
-    """(the header without its unit, the unit written in it: ``Latency (ms)``, ``msg/s``)."""
-    unit = _HEADER_UNIT.search(head)
-    if unit is not None:
-        return _HEADER_UNIT.sub("", head), unit.group("unit")
-    last = head.rsplit(maxsplit=1)[-1] if head.split() else ""
-    if len(head.split()) > 1 and ("/" in last or last.isupper()):
-        return head[: -len(last)].strip(), last
-    return head, ""
-
-
-def _cell_sentences(
-    header: list[str], rows: Sequence[tuple[int, int, list[str]]], products: Sequence[str]
-) -> list[Sentence]:
-    by_column = any(mentions(p, cell) for p in products for cell in header[1:])
-    # two columns and no product among the row labels: a property sheet ("charge utile |
-    # 600 kg") of the document's product, each row label what its value measures
-    sheet = len(header) == 2 and not any(
-        mentions(p, cells[0]) for p in products for _, _, cells in rows if cells
-    )
-    out = []
-    for start, end, cells in rows:
-        label = cells[0]
-        if sheet and len(cells) >= 2 and cells[1] and cells[1] not in {"-", "—", "n/a", "N/A"}:
-            text = f"{label} : {cells[1]}"
-            out.append(Sentence(start, end, text, None, table=True, head=label, cell=cells[1]))
-            continue
-        for head, cell in zip(header[1:], cells[1:], strict=False):
-            if not cell or cell in {"-", "—", "n/a", "N/A"}:
-                continue
-            name, unit = _header_unit(head)
-            suffix = f" {unit}" if unit and re.fullmatch(r"[\d\s.,]+", cell) else ""
-            subject, attribute = (name, label) if by_column else (label, name)
-            text = f"{subject} : {attribute} {cell}{suffix}"
-            out.append(Sentence(start, end, text, subject, table=True, head=attribute, cell=cell))
-    return out
-
-
-def table_sentences(text: str, products: Sequence[str] = ()) -> list[list[Sentence]]:
-    """Markdown tables of ``text`` as sentences: one per cell, ``row label : column header
-    value unit`` (a unit written in a header, ``Latency p99 (ms)``, applies to its cells),
-    with the offsets of the row (its verbatim quote). When the header names the products,
-    columns are subjects and row labels attributes; otherwise rows are the subjects."""
-    out: list[list[Sentence]] = []
-    rows = list(_ROW.finditer(text))
-    blocks: list[list[re.Match[str]]] = []
-    for row in rows:
-        if blocks and text[blocks[-1][-1].end() : row.start()].strip() == "":
-            blocks[-1].append(row)
-        else:
-            blocks.append([row])
-    for block in blocks:
-        body = [r for r in block if not _RULE_ROW.match(r.group("cells"))]
-        if len(body) < 2:
-            continue
-        header = _cells(body[0].group("cells"))
-        rows_of = [(r.start(), r.end(), _cells(r.group("cells"))) for r in body[1:]]
-        out.append(_cell_sentences(header, rows_of, products))
-    for aligned in _aligned_blocks(text):
-        out.append(_cell_sentences(aligned[0][2], aligned[1:], products))
-    return out
-
-
-def sentences(text: str) -> list[list[Sentence]]:
-    """The paragraphs of ``text`` (tables left out: see :func:`table_sentences`), each a
-    list of sentences with their offsets."""
-    paragraphs: list[list[Sentence]] = []
-    text = _ROW.sub(lambda m: " " * len(m.group()), text)
-    for aligned in _aligned_blocks(text):
-        start, end = aligned[0][0], aligned[-1][1]
-        text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
-    for block in re.finditer(r"(?:[^\n]|\n(?![ \t]*\n))+", text):
-        out: list[Sentence] = []
-        for item in re.finditer(r"(?:[^\n]|\n(?![ \t]*(?:[-*•|#]|\d+[.)])\s))+", block.group()):
-            base = block.start() + item.start()
-            for piece in re.finditer(r"(?:[^.!?;\n]|[.!?;](?!\s)|\n(?!\s*\S+\s*:\s))+[.!?;]?",
-                                     item.group()):  # fmt: skip
-                raw = piece.group()
-                stripped = raw.strip()
-                if not stripped:
-                    continue
-                start = base + piece.start() + (len(raw) - len(raw.lstrip()))
-                flat = " ".join(stripped.split())
-                match = _LABEL.match(flat)
-                label = match.group("label").strip() if match else None
-                out.append(Sentence(start, start + len(stripped), flat, label))
-        if out:
-            paragraphs.append(out)
-    return paragraphs
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +85,7 @@ class Read:
     kind: str
 
 
+_YEAR = re.compile(r"(?:19|20)\d{2}")
 _TERM_GAP = 6  # words "..." stands for in a term ("support for every 2.x release now ends on")
 
 
@@ -251,7 +114,7 @@ def _fits(concept: Concept, value: Value) -> bool:
     if value.kind == "money":
         return concept.dimension == "money"  # an amount is a price, never a rate of things
     if concept.dimension is None:
-        return value.kind not in {"date"}
+        return value.kind not in {"date"} and value.unit not in concept.not_dimensions
     if concept.dimension == "money":
         return value.kind == "money"
     if concept.dimension in {"date", "licence"}:
@@ -330,10 +193,11 @@ def attribute_of(
     after = [t for t in terms if value.end <= t[0] < right]
     # a term of an earlier clause, unless a value of the same kind stands between (that
     # one is its value: "support runs until 30 May 2029, beyond the date of June 2025")
+    # (a year alone is a period, "contracted in the first half of 2026", not such a value)
     anywhere = [
         t for t in terms if t[1] <= value.start
         and not any(o is not value and o.kind == value.kind and t[1] <= o.start < value.start
-                    for o in others)
+                    and not _YEAR.fullmatch(o.display) for o in others)
     ]  # fmt: skip
     inside = [  # the unit may name the concept: "3,000 requests per second"
         (value.start, value.end, t[2])
@@ -351,6 +215,8 @@ def attribute_of(
     ) or (inside[0] if inside else None) or (
         max(anywhere, key=rank) if anywhere else None
     )  # fmt: skip
+    if value.kind == "date":
+        chosen = _date_concept(plain, value, others, terms=terms, chosen=chosen, lexicon=lexicon)
     # qualifiers between the concept's term and the value, or after it in the clause up to
     # the next term: "latence p99 de 38 ms pour un débit de ..." gives p99 to 38 ms only
     following = [t[0] for t in terms if t[0] >= max(value.end, chosen[1] if chosen else 0)]
@@ -399,6 +265,28 @@ def attribute_of(
     noun = value.unit.split(":", 1)[-1]
     shown = f"nombre de {noun}" if lang == "fr" else f"number of {noun}"
     return shown, ("unit", value.unit, qualifiers), modality
+
+
+def _date_concept(
+    plain: str, value: Value, others: Sequence[Value], *,
+    terms: Sequence[tuple[int, int, Concept]], chosen: tuple[int, int, Concept] | None,
+    lexicon: Lexicon,
+) -> tuple[int, int, Concept] | None:  # fmt: skip
+    """The date concept of a date value: a date right after a start or end verb ("les
+    livraisons ... débuteront le 15 mars 2027", "support will end on") is the value of the
+    last date term before it, whatever dates stand between; a date right after ``since``
+    when a later date follows ("commandées depuis le 1er mars 2026 débuteront le ...") is
+    when something else began, not that value."""
+    dated = [t for t in terms if t[2].dimension == "date" and t[1] <= value.start]
+    verbs = lexicon.alternation("date_verbs")
+    lead = plain[max(0, value.start - 40) : value.start]
+    if dated and re.search(rf"{verbs}\s+(?:[\w']+\s+)?$", lead):
+        return dated[-1]
+    since = lexicon.alternation("since_words")
+    later = any(o is not value and o.kind == "date" and o.start > value.end for o in others)
+    if later and re.search(rf"{since}\s+(?:[\w']+\s+)?$", lead):
+        return None
+    return chosen
 
 
 def _modality(plain: str, left: int, right: int, value: Value, lexicon: Lexicon) -> tuple[str, ...]:
@@ -481,13 +369,12 @@ def values_in(sentence: Sentence, lexicon: Lexicon, locale: Locale, lang: str) -
         for d in date_value(sentence.text, lang)
         if not any(s < d.end and d.start < e for s, e in taken)
     ]
-    return sorted([*found, *dates], key=lambda v: v.start)
-
-
-def mentions(name: str, text: str) -> list[int]:
-    """Start offsets where ``name`` appears as whole words (case-sensitive)."""
-    pattern = r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?![\w-])"
-    return [m.start() for m in re.finditer(pattern, text)]
+    values = sorted([*found, *dates], key=lambda v: v.start)
+    if sentence.table and sentence.cell:
+        # a number of a column header ("timeouts (>10 s)") is no value of the cell
+        at = sentence.text.rfind(sentence.cell)
+        values = [v for v in values if v.end > at]
+    return values
 
 
 def short_forms(products: Sequence[str]) -> dict[str, str]:
@@ -502,6 +389,21 @@ def short_forms(products: Sequence[str]) -> dict[str, str]:
     }  # fmt: skip
 
 
+_MIN_TAIL_WORDS = 2
+
+
+def _tails(names: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """A name of three words or more without its first one, the brand documents drop
+    ("Miléa E3" for "Tarnac Miléa E3"), when it names one product only."""
+    tails: dict[str, set[str]] = {}
+    for name, product in names:
+        words = name.split()
+        if len(words) > _MIN_TAIL_WORDS:
+            tails.setdefault(" ".join(words[1:]), set()).add(product)
+    written = {n for n, _ in names}
+    return {t: ps.pop() for t, ps in tails.items() if len(ps) == 1 and t not in written}
+
+
 def product_mentions(
     products: Sequence[str], text: str, aliases: Mapping[str, str] | None = None
 ) -> list[tuple[int, int, str]]:
@@ -511,6 +413,7 @@ def product_mentions(
     Broker``); longest names win overlaps."""
     found: list[tuple[int, int, str]] = []
     names = [(p, p) for p in products] + [(a, p) for a, p in (aliases or {}).items()]
+    names += list(_tails(names).items())
     for name, product in sorted(names, key=lambda n: -len(n[0])):
         for start in mentions(name, text):
             end = start + len(name)

@@ -1,0 +1,275 @@
+"""Which documents of a dossier a plan must read: relevance to the committee's question.
+
+A document is relevant when it names a candidate (or an alias, or its short form), or what
+the question decides on (:func:`decision_object`), or an identifier (an advisory id) that a
+document naming a candidate carries. When most documents name a candidate, one that names
+none must carry the decision object in its title: a note that only shares the dossier's
+vocabulary (another project of the same organisation, a members' blog on a neighbouring
+topic) is left out with its reason. Without a decision object, the question's
+discriminating words decide (:func:`discriminating_words`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from preuve.synthesis.lexicon import Lexicon, fold
+from preuve.synthesis.statements import product_mentions, stem
+
+__all__ = [
+    "checked_object",
+    "deciding_words",
+    "decision_head",
+    "decision_object",
+    "discriminating_words",
+    "identifiers",
+    "linked_ids",
+    "relevance",
+    "stems",
+]
+
+_MIN_SHARED_WORDS = 2
+_MAX_SHARE = 0.5
+_MIN_BODY_WORDS = 4
+_STRONG_BODY_WORDS = 12
+
+
+def stems(text: str, lexicon: Lexicon) -> set[str]:
+    """Content words, stemmed; a hyphenated word also counts as its parts."""
+    words = re.findall(r"[a-z][a-z0-9-]+", fold(text))
+    words += [part for w in words if "-" in w for part in w.split("-")]
+    return {
+        stem(w)
+        for w in words
+        if len(w) >= 3 and w not in lexicon.stopwords and w not in lexicon.question_words
+    }
+
+
+def discriminating_words(
+    question: str, documents: Sequence[Mapping[str, Any]], entities: Sequence[str],
+    lexicon: Lexicon,
+) -> frozenset[str]:  # fmt: skip
+    """The question's content words that discriminate between documents: written in at most
+    :data:`_MAX_SHARE` of them, and no name of an entity (the company, a vendor)."""
+    named = {stem(w) for e in entities for w in fold(e).split()}
+    counts: Counter[str] = Counter()
+    for document in documents:
+        counts.update(stems(f"{document['title']}\n{document['text']}", lexicon))
+    limit = _MAX_SHARE * max(1, len(documents))
+    return frozenset(w for w in stems(question, lexicon) - named if counts[w] <= limit)
+
+
+_TOKEN = re.compile(r"[^\W_][\w-]*|['’]|[^\w\s]")
+
+
+def _object_phrase(question: str, lexicon: Lexicon) -> list[tuple[str, bool]]:
+    """The content words of the decision's noun phrase, in order, each with whether a
+    coordinator ("et", "and") stands right before it."""
+    body = " ".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
+    verbs = set(lexicon.words("decision_verbs")) | set(lexicon.words("interrogatives"))
+    # the first sentence that decides is the decision ("... quelle valeur est retenue" in a
+    # later sentence asks about contradictions, not about the choice)
+    for sentence in re.split(r"(?<=[.?!])\s+", body):
+        tokens = [fold(t) for t in _TOKEN.findall(sentence)]
+        start = next((i + 1 for i, t in enumerate(tokens) if t in verbs), None)
+        if start is not None:
+            return _object_words(tokens, start, verbs, lexicon)
+    return []
+
+
+def decision_object(question: str, lexicon: Lexicon) -> frozenset[str]:
+    """The stems of what the question decides on: the noun phrase a decision verb governs
+    ("doit retenir, avant ..., la solution de géolocalisation et de télématique qui ...",
+    "must pick the message broker that ...") or an interrogative asks about ("Quel serveur
+    d'inférence LLM la plateforme ..."), up to a relative word or punctuation, without
+    generic nouns ("solution", "service") or generic acronyms. Every word
+    list is the lexicon's (``[grammar]``); empty when the question has no such phrase."""
+    return frozenset(word for word, _ in _object_phrase(question, lexicon))
+
+
+def decision_head(question: str, lexicon: Lexicon) -> frozenset[str]:
+    """The head noun(s) of the decision object: the last word in English ("battery energy
+    storage system" is a storage), the first in French ("solution de géolocalisation"),
+    and each word a coordinator joins ("de géolocalisation et de télématique")."""
+    phrase = _object_phrase(question, lexicon)
+    if not phrase:
+        return frozenset()
+    head = phrase[-1][0] if lexicon.language(question) == "en" else phrase[0][0]
+    joined = {
+        word
+        for i, (word, after) in enumerate(phrase)
+        if after or (i + 1 < len(phrase) and phrase[i + 1][1])
+    }
+    return frozenset({head} | joined)
+
+
+def _object_words(
+    tokens: Sequence[str], start: int, verbs: set[str], lexicon: Lexicon
+) -> list[tuple[str, bool]]:
+    """The content words of the noun phrase at ``start`` (see :func:`decision_object`)."""
+    if start < len(tokens) and tokens[start] == ",":  # ", avant la commission de 2027,"
+        # the closing comma, not one inside a date ("before June 30, 2026, the ...")
+        closing = next(
+            (
+                i
+                for i in range(start + 1, len(tokens))
+                if tokens[i] == "," and not (i + 1 < len(tokens) and tokens[i + 1].isdigit())
+            ),
+            None,
+        )
+        start = closing + 1 if closing is not None else start
+    skipped = set(lexicon.words("determiners"))
+    while start < len(tokens) and (
+        tokens[start] in skipped or tokens[start] in "'" or f"{tokens[start]}'" in skipped
+    ):  # "l'offre": the elided article too
+        start += 1
+    linkers = set(lexicon.words("noun_linkers"))
+    coordinators = set(lexicon.words("list_words"))
+    stops = set(lexicon.words("relative_words")) | lexicon.stopwords | lexicon.question_words
+    generic = set(lexicon.words("generic_nouns")) | {fold(a) for a in lexicon.generic_acronyms}
+    words: list[tuple[str, bool]] = []
+    coordinated = False
+    for i in range(start, len(tokens)):
+        token = tokens[i]
+        if token in linkers or token in "'" or f"{token}'" in linkers:
+            coordinated = coordinated or token in coordinators
+            continue
+        if not token[:1].isalnum() or token in stops or token in verbs:
+            break
+        if token not in generic and not token.isdigit() and stem(token) not in dict(words):
+            words.append((stem(token), coordinated))
+        coordinated = False
+    return words
+
+
+def checked_object(
+    about: frozenset[str], documents: Sequence[Mapping[str, Any]], products: Sequence[str],
+    lexicon: Lexicon, aliases: Mapping[str, str] | None = None,
+) -> frozenset[str]:  # fmt: skip
+    """``about`` when most documents name a candidate or it; else nothing: a decision
+    object that leaves most of a dossier out was misread (a dossier's noise is a minority),
+    and relevance falls back to the question's discriminating words."""
+    kept = sum(
+        1
+        for d in documents
+        if product_mentions(products, f"{d['title']}\n{d['text']}", aliases)
+        or stems(f"{d['title']}\n{d['text']}", lexicon) & about
+    )
+    return about if about and 2 * kept > len(documents) else frozenset()
+
+
+_STRICT_SHARE = 2 / 3
+
+
+def identifiers(text: str, lexicon: Lexicon) -> set[str]:
+    """The identifiers a text writes (an advisory id: lexicon ``[ids] patterns``)."""
+    return {m.group() for p in lexicon.id_patterns for m in p.finditer(text)}
+
+
+def _names_head(body: str, head: frozenset[str], lexicon: Lexicon) -> bool:
+    """Whether a sentence of ``body`` carries a word of ``head`` and no cue that sets the
+    document apart from it ("is a separate effort", "sans lien avec")."""
+    cues = lexicon.alternation("apart_cues")
+    for sentence in re.split(r"(?<=[.?!;])\s+|\n", body):
+        if stems(sentence, lexicon) & head and not re.search(cues, fold(sentence)):
+            return True
+    return False
+
+
+def _sets_apart(body: str, words: frozenset[str], lexicon: Lexicon) -> bool:
+    """Whether a sentence of ``body`` sets the document apart from something ``words``
+    name ("this file is distinct from the renewal of the service vehicles")."""
+    cues = lexicon.alternation("apart_cues")
+    return any(
+        re.search(cues, fold(sentence)) and stems(sentence, lexicon) & words
+        for sentence in re.split(r"(?<=[.?!;])\s+|\n", body)
+    )
+
+
+def deciding_words(question: str, lexicon: Lexicon) -> frozenset[str]:
+    """The content words of the question's first deciding sentence (its decision verb's)."""
+    body = " ".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
+    verbs = set(lexicon.words("decision_verbs")) | set(lexicon.words("interrogatives"))
+    for sentence in re.split(r"(?<=[.?!])\s+", body):
+        if {fold(t) for t in _TOKEN.findall(sentence)} & verbs:
+            generic = set(lexicon.words("generic_nouns"))
+            return frozenset(w for w in stems(sentence, lexicon) if w not in generic)
+    return frozenset()
+
+
+def linked_ids(
+    documents: Sequence[Mapping[str, Any]], products: Sequence[str], lexicon: Lexicon,
+    aliases: Mapping[str, str] | None = None,
+) -> tuple[frozenset[str], bool]:  # fmt: skip
+    """The identifiers written by the documents that name a candidate (a document that
+    gives the fix of the advisory a candidate's bulletin names is about that candidate),
+    and whether candidates are named by most documents (at least two thirds): then a
+    document naming none must carry the decision object in its title (see
+    :func:`relevance`)."""
+    naming = [
+        f"{d['title']}\n{d['text']}"
+        for d in documents
+        if product_mentions(products, f"{d['title']}\n{d['text']}", aliases)
+    ]
+    ids = frozenset(i for text in naming for i in identifiers(text, lexicon))
+    return ids, bool(documents) and len(naming) >= _STRICT_SHARE * len(documents)
+
+
+def relevance(
+    document: Mapping[str, Any], products: Sequence[str], words: frozenset[str],
+    lexicon: Lexicon, aliases: Mapping[str, str] | None = None, *,
+    about: frozenset[str] = frozenset(), linked: frozenset[str] = frozenset(),
+    strict: bool = False, head: frozenset[str] = frozenset(),
+    topics: frozenset[str] = frozenset(), decided: frozenset[str] = frozenset(),
+) -> str | None:  # fmt: skip
+    """None when a document is relevant to the question, else the reason it is not: it
+    names a product (or an alias, or its short form), or an identifier of ``linked`` (an
+    advisory id a candidate's document writes), or what the question decides on
+    (``about``, :func:`decision_object`: a document sharing only the dossier's vocabulary
+    is about something else; when candidates are named by most documents, ``strict``, the
+    object's ``head`` noun must be in a sentence that does not set the document apart from
+    it: "home battery" is not "battery energy storage", and "not part of the storage
+    project" is a disclaimer, lexicon ``[grammar] apart_cues``; or its title names a
+    criterion, a word of ``topics``, and its text a word of the object); a document with
+    a disclaimer about a word of the deciding sentence (``decided``: "ce dossier est
+    distinct du renouvellement des véhicules") is about something else. Without a decision
+    object: its title has a discriminating word of the question and its text (title
+    included) four, or its title two, or its text twelve."""
+    title = str(document["title"])
+    body = f"{title}\n{document['text']}"
+    if product_mentions(products, body, aliases):
+        return None
+    if linked & identifiers(body, lexicon):
+        return None
+    if about:
+        decided_on = ", ".join(sorted(about))
+        if strict:
+            if _sets_apart(body, decided | about, lexicon):
+                return (
+                    "names no product of the question, and says it is apart from what the"
+                    f" question decides on ({', '.join(sorted(about))})"
+                )
+            if _names_head(body, head or about, lexicon):
+                return None
+            if stems(title, lexicon) & topics and _names_head(body, about, lexicon):
+                return None  # "GPU capacity planning" of the inference servers
+            return f"names no product of the question, nor what it decides on ({decided_on})"
+        if stems(body, lexicon) & about:
+            return None
+        return f"names no product of the question, nor what it decides on ({decided_on})"
+    in_title = stems(title, lexicon) & words
+    in_body = stems(body, lexicon) & words
+    if (
+        (in_title and len(in_body) >= _MIN_BODY_WORDS)
+        or len(in_title) >= _MIN_SHARED_WORDS
+        or len(in_body) >= _STRONG_BODY_WORDS  # a framing note speaks of the whole question
+    ):
+        return None
+    shared = f" (shares only: {', '.join(sorted(in_body))})" if in_body else ""
+    return (
+        "names no product of the question, and its title and text share too few "
+        f"discriminating words with the question{shared}"
+    )

@@ -1,0 +1,102 @@
+"""Layout of one document for the rules sub-agent: its section headings (whom a section is
+about, the scope it declares), the quote of a table row, and the names a document writes
+for a product.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from preuve.core.quotes import MIN_QUOTE_CHARS
+from preuve.synthesis.statements import Sentence, product_mentions
+from preuve.synthesis.values import Value
+
+__all__ = ["extensive", "row_quote", "section_products", "written_names"]
+
+
+def _product_at(
+    products: Sequence[str], text: str, aliases: Mapping[str, str] | None = None
+) -> list[tuple[int, str]]:
+    return [(s, p) for s, _, p in product_mentions(products, text, aliases)]
+
+
+_MAX_HEADING_WORDS = 12
+
+
+_SCOPE_ASIDE = re.compile(
+    r"\((?:per|par|pour)\s+(?:(?:un|une|a|an|one)\s+)?(?P<unit>[^()\d]{2,30})\)", re.I
+)
+
+
+def section_products(
+    text: str, paragraphs: Sequence[Sequence[Sentence]], products: Sequence[str],
+    aliases: Mapping[str, str] | None = None,
+) -> list[tuple[int, str | None, tuple[str, ...]]]:  # fmt: skip
+    """(offset, product, scope) of each section heading of a document: a paragraph of one
+    short line without a final period ("1. Kelmont PowerStack KS-2 (demonstration rack
+    K2-07)", "## Offre B"). The one product it names is whom the paragraphs after it are
+    about, up to the next heading (None when a heading names no product, or several); a
+    scope it declares in an aside ("Key data (per container)") is the context of their
+    values: a container's 5.0 MWh is not the plant's 80 MWh."""
+    out: list[tuple[int, str | None, tuple[str, ...]]] = []
+    for paragraph in paragraphs:
+        line = text[paragraph[0].start : paragraph[-1].end].strip()
+        if "\n" in line or len(line.split()) > _MAX_HEADING_WORDS:
+            continue
+        if line.endswith((".", ":", ";", "?", "!")):
+            continue
+        named = {p for _, p in _product_at(products, line, aliases)}
+        scope = _SCOPE_ASIDE.search(line)
+        out.append(
+            (
+                paragraph[0].start,
+                named.pop() if len(named) == 1 else None,
+                (f"per {' '.join(scope.group('unit').split()).lower()}",) if scope else (),
+            )
+        )
+    return out
+
+
+def written_names(
+    products: Sequence[str], text: str, aliases: Mapping[str, str] | None
+) -> dict[str, str]:
+    """``Product (Alias)`` for each product a document names only by another name (the
+    vehicle of an offer, a maker): the subject shows what the document wrote, and is still
+    the product's (:func:`preuve.synthesis.matcher.subject_key`)."""
+    forms: dict[str, Counter[str]] = {}
+    for start, end, product in product_mentions(products, text, aliases):
+        forms.setdefault(product, Counter())[text[start:end]] += 1
+    out = {}
+    for product, counted in forms.items():
+        # a short form ("Tessaly") or a name that holds the product's ("X Edge") is its own
+        own = [f for f in counted if product.startswith(f) or f.startswith(product)]
+        if not own:
+            out[product] = f"{product} ({counted.most_common(1)[0][0]})"
+    return out
+
+
+_INTENSIVE = frozenset({"percent", "ratio", "time"})
+
+
+def extensive(value: Value) -> bool:
+    """Whether a value grows with what it is counted over (an energy, a mass, a total), so
+    that a declared scope ("per container") tells it apart; a share, a time or a rate does
+    not."""
+    return (
+        value.kind in {"quantity", "count", "money"}
+        and not value.per
+        and (value.unit not in _INTENSIVE)
+    )
+
+
+def row_quote(text: str, sentence: Sentence) -> str:
+    """The verbatim passage of a table cell: its row, with the lines before it when the row
+    alone is too short to be checked ("0.5C  86.9  3" is quoted with the header above)."""
+    start = sentence.start
+    quote = " ".join(text[start : sentence.end].split())
+    while len(quote) < MIN_QUOTE_CHARS and start > 0:
+        start = text.rfind("\n", 0, start - 1) + 1
+        quote = " ".join(text[start : sentence.end].split())
+    return quote

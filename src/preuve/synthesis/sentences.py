@@ -1,0 +1,180 @@
+"""The sentences of a document as the rules sub-agent reads them: prose split into
+sentences with their labels (``Label : value``), Markdown and space-aligned tables one
+sentence per cell (a header's unit applies to its cells; rows of conditions are the
+condition of their value), each with the offsets of its verbatim passage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Sentence", "mentions", "sentences", "table_sentences"]
+
+_LABEL = re.compile(r"^\s*(?:[-*•]\s+)?(?P<label>[^:.;!?|]{2,80}?)\s*:\s+\S")
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A sentence of a document: its offsets in the text, its text, its label if any."""
+
+    start: int
+    end: int
+    text: str
+    label: str | None
+    table: bool = False  # a cell of a table: its row (or column) label is its subject
+    head: str = ""  # a cell's attribute (its column header, or its row label by column)
+    cell: str = ""  # a cell's text as written
+    condition: str = ""  # a cell's row label when it is a condition ("0.25C"), its context
+
+
+_ROW = re.compile(r"^[ \t]*\|(?P<cells>.*)\|[ \t]*$", re.MULTILINE)
+_RULE_ROW = re.compile(r"^[\s|:-]+$")
+_HEADER_UNIT = re.compile(r"\s*[(\[](?P<unit>[^)\]]{1,20})[)\]]\s*$")
+
+
+def _cells(row: str) -> list[str]:
+    return [" ".join(c.split()) for c in row.split("|")]
+
+
+_ALIGNED_SPLIT = re.compile(r"\s{2,}|\t")
+
+
+def _aligned_blocks(text: str) -> list[list[tuple[int, int, list[str]]]]:
+    """Plain-text tables: three or more consecutive lines whose cells are separated by two
+    spaces or more, with as many cells on every line (at least three)."""
+    blocks: list[list[tuple[int, int, list[str]]]] = []
+    current: list[tuple[int, int, list[str]]] = []
+    for line in re.finditer(r"^.*$", text, re.MULTILINE):
+        cells = [c for c in _ALIGNED_SPLIT.split(line.group().strip()) if c]
+        if (
+            len(cells) >= 3
+            and not line.group().lstrip().startswith("|")
+            and (not current or len(cells) == len(current[0][2]))
+        ):
+            current.append((line.start(), line.end(), cells))
+            continue
+        if len(current) >= 3:
+            blocks.append(current)
+        current = [(line.start(), line.end(), cells)] if len(cells) >= 3 else []
+    if len(current) >= 3:
+        blocks.append(current)
+    return blocks
+
+
+_MAX_UNIT_CHARS = 8
+# a row label that is a measurement condition ("0.25C", "25 °C", "4 h"), not a subject: a
+# number with a unit letter, not a bare year
+_CONDITION_LABEL = re.compile(r"^[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:[^\W\d_]|°|%)")
+
+
+def _header_unit(head: str) -> tuple[str, str]:
+    """(the header without its unit, the unit written in it: ``Latency (ms)``, ``msg/s``)."""
+    unit = _HEADER_UNIT.search(head)
+    if unit is not None and re.search(r"\d", unit.group("unit")):
+        return head, ""  # "timeouts (>10 s)": a condition of the column, no unit
+    if unit is not None:
+        # "Round-trip efficiency (AC-AC, %)": the unit last, what comes first qualifies
+        *qualifiers, last = [p.strip() for p in unit.group("unit").split(",")]
+        if qualifiers and len(last) <= _MAX_UNIT_CHARS:
+            return f"{_HEADER_UNIT.sub('', head)} ({', '.join(qualifiers)})", last
+        return _HEADER_UNIT.sub("", head), unit.group("unit")
+    last = head.rsplit(maxsplit=1)[-1] if head.split() else ""
+    if len(head.split()) > 1 and ("/" in last or last.isupper()):
+        return head[: -len(last)].strip(), last
+    return head, ""
+
+
+def _cell_sentences(
+    header: list[str], rows: Sequence[tuple[int, int, list[str]]], products: Sequence[str]
+) -> list[Sentence]:
+    by_column = any(mentions(p, cell) for p in products for cell in header[1:])
+    # two columns and no product among the row labels: a property sheet ("charge utile |
+    # 600 kg") of the document's product, each row label what its value measures
+    sheet = len(header) == 2 and not any(
+        mentions(p, cells[0]) for p in products for _, _, cells in rows if cells
+    )
+    out = []
+    for start, end, cells in rows:
+        label = cells[0]
+        if sheet and len(cells) >= 2 and cells[1] and cells[1] not in {"-", "—", "n/a", "N/A"}:
+            text = f"{label} : {cells[1]}"
+            out.append(Sentence(start, end, text, None, table=True, head=label, cell=cells[1]))
+            continue
+        for head, cell in zip(header[1:], cells[1:], strict=False):
+            if not cell or cell in {"-", "—", "n/a", "N/A"}:
+                continue
+            name, unit = _header_unit(head)
+            suffix = f" {unit}" if unit and re.fullmatch(r"[\d\s.,]+", cell) else ""
+            if not by_column and _CONDITION_LABEL.match(label):
+                # rows of conditions ("C-rate | efficiency"): the cells are of the document's
+                # (or its section's) subject, each row the condition of its value
+                text = f"{name} {cell}{suffix}"
+                out.append(Sentence(start, end, text, None, table=True, head=name, cell=cell,
+                                    condition=label))  # fmt: skip
+                continue
+            subject, attribute = (name, label) if by_column else (label, name)
+            text = f"{subject} : {attribute} {cell}{suffix}"
+            out.append(Sentence(start, end, text, subject, table=True, head=attribute, cell=cell))
+    return out
+
+
+def table_sentences(text: str, products: Sequence[str] = ()) -> list[list[Sentence]]:
+    """Markdown tables of ``text`` as sentences: one per cell, ``row label : column header
+    value unit`` (a unit written in a header, ``Latency p99 (ms)``, applies to its cells),
+    with the offsets of the row (its verbatim quote). When the header names the products,
+    columns are subjects and row labels attributes; otherwise rows are the subjects."""
+    out: list[list[Sentence]] = []
+    rows = list(_ROW.finditer(text))
+    blocks: list[list[re.Match[str]]] = []
+    for row in rows:
+        if blocks and text[blocks[-1][-1].end() : row.start()].strip() == "":
+            blocks[-1].append(row)
+        else:
+            blocks.append([row])
+    for block in blocks:
+        body = [r for r in block if not _RULE_ROW.match(r.group("cells"))]
+        if len(body) < 2:
+            continue
+        header = _cells(body[0].group("cells"))
+        rows_of = [(r.start(), r.end(), _cells(r.group("cells"))) for r in body[1:]]
+        out.append(_cell_sentences(header, rows_of, products))
+    for aligned in _aligned_blocks(text):
+        out.append(_cell_sentences(aligned[0][2], aligned[1:], products))
+    return out
+
+
+def sentences(text: str) -> list[list[Sentence]]:
+    """The paragraphs of ``text`` (tables left out: see :func:`table_sentences`), each a
+    list of sentences with their offsets."""
+    paragraphs: list[list[Sentence]] = []
+    text = _ROW.sub(lambda m: " " * len(m.group()), text)
+    for aligned in _aligned_blocks(text):
+        start, end = aligned[0][0], aligned[-1][1]
+        text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+    for block in re.finditer(r"(?:[^\n]|\n(?![ \t]*\n))+", text):
+        out: list[Sentence] = []
+        for item in re.finditer(r"(?:[^\n]|\n(?![ \t]*(?:[-*•|#]|\d+[.)])\s))+", block.group()):
+            base = block.start() + item.start()
+            # (leader dots "Training ........ $9,600.00" and an ellipsis end no sentence)
+            for piece in re.finditer(r"(?:[^.!?;\n]|\.{2,}|[.!?;](?!\s)|\n(?!\s*\S+\s*:\s))+"
+                                     r"[.!?;]?", item.group()):  # fmt: skip
+                raw = piece.group()
+                stripped = raw.strip()
+                if not stripped:
+                    continue
+                start = base + piece.start() + (len(raw) - len(raw.lstrip()))
+                flat = " ".join(stripped.split())
+                match = _LABEL.match(flat)
+                label = match.group("label").strip() if match else None
+                out.append(Sentence(start, start + len(stripped), flat, label))
+        if out:
+            paragraphs.append(out)
+    return paragraphs
+
+
+def mentions(name: str, text: str) -> list[int]:
+    """Start offsets where ``name`` appears as whole words (case-sensitive)."""
+    pattern = r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?![\w-])"
+    return [m.start() for m in re.finditer(pattern, text)]

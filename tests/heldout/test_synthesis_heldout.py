@@ -33,6 +33,9 @@ BLIND = frozenset(
         # a fourth writer's, measured once on arrival after this session's issue-15 changes
         "en-grid-storage",
         "fr-flotte-vehicules",
+        # a fifth writer's, measured on arrival (54.9 and 39.1 after the s23 merges)
+        "lims-northmoor",
+        "pare-feu-smlon",
     }
 )
 # Known misses of issue 15, kept visible as strict xfails: dossiers whose run lists a
@@ -57,6 +60,8 @@ def test_the_held_out_dossiers_are_there() -> None:
         "fr-robots-entrepot",
         "fr-telematique-flotte",
         "fr-telereleve-eau",
+        "lims-northmoor",
+        "pare-feu-smlon",
     ]
 
 

@@ -6,10 +6,13 @@ that answer each call after ``--delay`` s (200 ms) with the rules engine's answe
 (rehearsed first, :mod:`benchmarks.rules_endpoints`), with 1, 2 and 4 endpoints taking
 ``--per-endpoint`` (8) calls each at once. Wall times of the local executor and of Ray
 with 1, 2, 4, 8 workers are printed against the ideal, calls × latency ÷ (endpoints ×
-per-endpoint): the physical limit here. Then, from the measured per-node cost (the CPU a
-node takes outside its call), a simulation projects 10 000 dossiers on 64 workers and 16
-endpoints; and the store-writers benchmark (:mod:`benchmarks.store_writers`) runs if
-present.
+per-endpoint): the physical limit here. Ray's worker actors are started before the clock
+(their start, paid once per command, is printed apart). Where the time goes: the CPU a node
+costs on the Ray workers and the CPU each call costs the one slots actor (from /proc, the
+processes titled ``ray::_Worker`` and ``ray::_Slots``), beside a node's wall time in a
+serial local build. From those, a simulation projects 10 000 dossiers on 64 workers and 16
+endpoints, without and with the slots actor as a queue every call passes through; then
+the store-writers benchmark (:mod:`benchmarks.store_writers`) runs.
 
 Goals: Ray within 1.2x of the ideal at every endpoint count; 4 endpoints >= 3.5x the
 throughput of one. Figures are printed, never asserted.

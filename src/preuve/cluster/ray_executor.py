@@ -7,8 +7,8 @@ Imported only for a ``ray`` executor spec (:func:`preuve.cluster.executor.make_e
   executor lives), each running up to ``threads`` items at once on its threads (model
   calls mostly wait, so one process keeps several in flight). An item goes to the actor
   with the fewest in flight as soon as one of its threads is free: no actor waits for a
-  batch's slowest item while others sit idle (measured: fixed chunks of ``threads`` items
-  per task cost 15-25 % of the wall time at 200 dossiers, the tail of every chunk).
+  batch's slowest item while others sit idle (fixed chunks of ``threads`` items per Ray
+  task did: the items of a chunk finished together, at its slowest one's pace).
   An actor whose process died is restarted by Ray and its unfinished items are run again
   (``max_restarts``, ``max_task_retries``); an item that raised is not (preuve's errors
   are about the input or the model's answer, and it would fail the same way). A retried
@@ -48,6 +48,8 @@ MAX_RETRIES = 3
 LEASE_SECONDS = 900.0
 _NAMESPACE = "preuve"
 _EXPIRE_EVERY = 5.0
+# A worker keeps the functions of this many recent maps (maps of one executor run in turn).
+_FUNCTIONS_KEPT = 8
 
 
 @ray.remote(max_restarts=MAX_RETRIES, max_task_retries=MAX_RETRIES)
@@ -67,6 +69,8 @@ class _Worker:
             function = self.functions.get(key)
             if function is None:
                 function = self.functions[key] = ray.get(ref)
+                while len(self.functions) > _FUNCTIONS_KEPT:  # the oldest maps are done
+                    del self.functions[next(iter(self.functions))]
         return function(item)
 
     def ready(self) -> bool:

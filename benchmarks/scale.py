@@ -6,10 +6,13 @@ that answer each call after ``--delay`` s (200 ms) with the rules engine's answe
 (rehearsed first, :mod:`benchmarks.rules_endpoints`), with 1, 2 and 4 endpoints taking
 ``--per-endpoint`` (8) calls each at once. Wall times of the local executor and of Ray
 with 1, 2, 4, 8 workers are printed against the ideal, calls × latency ÷ (endpoints ×
-per-endpoint): the physical limit here. Then, from the measured per-node cost (the CPU a
-node takes outside its call), a simulation projects 10 000 dossiers on 64 workers and 16
-endpoints; and the store-writers benchmark (:mod:`benchmarks.store_writers`) runs if
-present.
+per-endpoint): the physical limit here. Ray's worker actors are started before the clock
+(their start, paid once per command, is printed apart). Where the time goes: the CPU a node
+costs on the Ray workers and the CPU each call costs the one slots actor (from /proc, the
+processes titled ``ray::_Worker`` and ``ray::_Slots``), beside a node's wall time in a
+serial local build. From those, a simulation projects 10 000 dossiers on 64 workers and 16
+endpoints, without and with the slots actor as a queue every call passes through; then
+the store-writers benchmark (:mod:`benchmarks.store_writers`) runs.
 
 Goals: Ray within 1.2x of the ideal at every endpoint count; 4 endpoints >= 3.5x the
 throughput of one. Figures are printed, never asserted.
@@ -88,14 +91,19 @@ def per_node_cpu(jobs: list[DossierJob], answers: dict[str, str], root: Path) ->
     return seconds / (NODES * len(sample))
 
 
-def simulate(dossiers: int, workers: int, slots: int, *, delay: float, cpu: float) -> float:
+def simulate(
+    dossiers: int, workers: int, slots: int, *, delay: float, cpu: float, limiter: float = 0.0
+) -> float:
     """Projected wall time: each node takes ``cpu`` on one of ``workers`` CPUs, then holds
     one of ``endpoints * per_endpoint`` slots for ``delay``; a dossier's level starts when
-    the one below is done; dossiers start in order. Event-driven, greedy, FIFO."""
+    the one below is done; dossiers start in order. ``limiter``: the seconds the one slots
+    actor spends on each call (its acquire and release), served one at a time, so it is a
+    queue every call passes through. Event-driven, greedy, FIFO."""
     ready: list[tuple[float, int, int]] = [(0.0, d, 0) for d in range(dossiers)]
     heapq.heapify(ready)
     cpus = [0.0] * workers  # when each CPU is free
     slot_free = [0.0] * slots
+    limiter_free = 0.0
     level_left: dict[tuple[int, int], int] = {}
     level_end: dict[tuple[int, int], float] = {}
     end = 0.0
@@ -106,7 +114,9 @@ def simulate(dossiers: int, workers: int, slots: int, *, delay: float, cpu: floa
             start = max(at, cpu_at)
             heapq.heappush(cpus, start + cpu)
             slot_at = heapq.heappop(slot_free)
-            call = max(start + cpu, slot_at)
+            asked = max(start + cpu, limiter_free)
+            limiter_free = asked + limiter
+            call = max(asked + limiter, slot_at)
             finish = call + delay
             heapq.heappush(slot_free, finish)
             key = (dossier, level)
@@ -118,7 +128,9 @@ def simulate(dossiers: int, workers: int, slots: int, *, delay: float, cpu: floa
     return end
 
 
-def _ray_executor(workers: int, threads: int) -> Any:
+def _ray_executor(workers: int, threads: int) -> tuple[Any, float]:
+    """A fresh local Ray cluster of ``workers`` CPUs, its worker actors started; and how
+    long starting them took."""
     import ray
 
     from preuve.cluster.ray_executor import RayExecutor
@@ -135,7 +147,54 @@ def _ray_executor(workers: int, threads: int) -> Any:
         log_to_driver=False,
         configure_logging=False,
     )
-    return RayExecutor(threads=threads)
+    executor = RayExecutor(threads=threads)
+    started = time.perf_counter()
+    executor.warm_up()
+    return executor, time.perf_counter() - started
+
+
+def _report(
+    args: argparse.Namespace,
+    counts: list[int],
+    worker_counts: list[int],
+    walls: dict[tuple[str, int], float],
+    calls: int,
+) -> None:
+    ideal = {c: calls * args.delay / (c * args.per_endpoint) for c in counts}
+    print()
+    print(
+        "wall time in s (ratio to ideal)   " + "".join(f"{c} endpoint(s)".rjust(20) for c in counts)
+    )
+    print("ideal".ljust(34) + "".join(f"{ideal[c]:>14.1f}  1.00x" for c in counts))
+    for name in ["local", *(f"ray {w}w" for w in worker_counts)]:
+        cells = "".join(
+            f"{walls[(name, c)]:>14.1f} {walls[(name, c)] / ideal[c]:>5.2f}x" for c in counts
+        )
+        print(name.ljust(34) + cells)
+    if 1 in counts and 4 in counts:
+        for name in ["local", *(f"ray {w}w" for w in worker_counts)]:
+            gain = walls[(name, 1)] / walls[(name, 4)]
+            print(f"{name}: 4 endpoints give {gain:.2f}x the throughput of 1 (goal >= 3.5x)")
+    print("goal: Ray within 1.20x of ideal at every endpoint count")
+
+
+def ray_cpu() -> dict[str, float]:
+    """CPU seconds used so far by this machine's Ray worker actors and slots actors."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"workers": 0.0, "limiter": 0.0}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            title = (proc / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        role = "limiter" if title.startswith("ray::_Slots") else None
+        role = "workers" if title.startswith("ray::_Worker") else role
+        if role is not None:
+            used[role] += (int(fields[11]) + int(fields[12])) / tick
+    return used
 
 
 def _store_writers() -> None:
@@ -171,6 +230,8 @@ def _run(args: argparse.Namespace, root: Path) -> int:
     cpu = per_node_cpu(jobs, answers, root)
     print(f"measured per-node cost outside the call: {cpu * 1000:.1f} ms")
     walls: dict[tuple[str, int], float] = {}
+    started: dict[int, float] = {}
+    spent = {"workers": 0.0, "limiter": 0.0}
     with running_servers(max(counts), answers, args.delay) as servers:
         for count in counts:
             slots = LocalExecutor().endpoint_slots(args.per_endpoint)
@@ -180,36 +241,46 @@ def _run(args: argparse.Namespace, root: Path) -> int:
         for workers in worker_counts:
             for count in counts:
                 threads = max(1, math.ceil(count * args.per_endpoint / workers))
-                executor = _ray_executor(workers, threads)
-                model = _model([s.url for s in servers[:count]], executor.endpoint_slots(8))
+                executor, warm = _ray_executor(workers, threads)
+                started[workers] = max(started.get(workers, 0.0), warm)
+                slots = executor.endpoint_slots(args.per_endpoint)
+                model = _model([s.url for s in servers[:count]], slots)
                 path = root / f"r{workers}-{count}.sqlite"
+                before = ray_cpu()
                 walls[(f"ray {workers}w", count)] = _timed(jobs, model, path, executor)
+                after = ray_cpu()
+                for role in spent:
+                    spent[role] += after[role] - before[role]
         if worker_counts:
             import ray
 
             ray.shutdown()
-    ideal = {c: calls * args.delay / (c * args.per_endpoint) for c in counts}
-    print()
-    print(
-        "wall time in s (ratio to ideal)   " + "".join(f"{c} endpoint(s)".rjust(20) for c in counts)
-    )
-    print("ideal".ljust(34) + "".join(f"{ideal[c]:>14.1f}  1.00x" for c in counts))
-    for name in ["local", *(f"ray {w}w" for w in worker_counts)]:
-        cells = "".join(
-            f"{walls[(name, c)]:>14.1f} {walls[(name, c)] / ideal[c]:>5.2f}x" for c in counts
+    _report(args, counts, worker_counts, walls, calls)
+    runs = len(worker_counts) * len(counts)
+    worker_cpu = spent["workers"] / (runs * calls) if runs else cpu
+    limiter = spent["limiter"] / (runs * calls) if runs else 0.0
+    if runs:
+        print(
+            f"where the time goes: a node costs {cpu * 1000:.1f} ms of CPU in one local process,"
+            f" {worker_cpu * 1000:.1f} ms on a Ray worker (its calls to the slots actor"
+            f" included), and the slots actor {limiter * 1000:.2f} ms per call;"
+            f" {calls} calls x {worker_cpu + limiter:.4f} s = {calls * (worker_cpu + limiter):.1f}"
+            f" CPU-s on {os.cpu_count()} cores"
         )
-        print(name.ljust(34) + cells)
-    if 1 in counts and 4 in counts:
-        for name in ["local", *(f"ray {w}w" for w in worker_counts)]:
-            gain = walls[(name, 1)] / walls[(name, 4)]
-            print(f"{name}: 4 endpoints give {gain:.2f}x the throughput of 1 (goal >= 3.5x)")
-    print("goal: Ray within 1.20x of ideal at every endpoint count")
-    projected = simulate(10_000, 64, 16 * args.per_endpoint, delay=args.delay, cpu=cpu)
+        print(
+            "ray start (worker processes and imports, once per command, not in the wall"
+            " times above): " + ", ".join(f"{w}w {started[w]:.1f} s" for w in worker_counts)
+        )
     ideal_big = 10_000 * NODES * args.delay / (16 * args.per_endpoint)
-    print(
-        f"projected (simulation, measured per-node cost): 10 000 dossiers on 64 workers and "
-        f"16 endpoints: {projected:.0f} s; ideal {ideal_big:.0f} s ({projected / ideal_big:.2f}x)"
-    )
+    for label, limit in (("without", 0.0), ("with", limiter)):
+        projected = simulate(
+            10_000, 64, 16 * args.per_endpoint, delay=args.delay, cpu=worker_cpu, limiter=limit
+        )
+        print(
+            f"projected (simulation, measured per-node costs, {label} the one slots actor's"
+            f" time per call): 10 000 dossiers on 64 workers and 16 endpoints: {projected:.0f} s;"
+            f" ideal {ideal_big:.0f} s ({projected / ideal_big:.2f}x)"
+        )
     _store_writers()
     return 0
 

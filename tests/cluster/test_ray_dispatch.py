@@ -1,0 +1,93 @@
+"""The Ray executor hands items out one at a time, and the slots actor grants in turn.
+
+A slow item must not hold back the items after it (fixed chunks would: the items of a
+chunk wait for its slowest one), and a freed slot goes to the first call waiting for it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+
+from preuve.cluster.ray_executor import RayExecutor
+
+WAIT_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class WaitForLast:
+    """Item 0 waits until the last item has run (a file it writes); the others return."""
+
+    folder: Path
+    last: int
+
+    def __call__(self, item: int) -> int:
+        if item == self.last:
+            (self.folder / "last-ran").write_text("yes")
+        if item == 0:
+            deadline = time.monotonic() + WAIT_SECONDS
+            while not (self.folder / "last-ran").exists():
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the last item never ran while the first one waited")
+                time.sleep(0.02)
+        return item * 10
+
+
+def test_a_slow_item_does_not_hold_back_the_items_after_it(
+    ray_cluster: Any, tmp_path: Path
+) -> None:
+    # One worker with two threads: item 0 holds one thread until item 7 has run, so the
+    # other thread must take items 1..7 as they come (in chunks of two, item 1 would be
+    # the only one ever started beside it).
+    executor = RayExecutor(threads=2, workers=1)
+    try:
+        assert executor.map(WaitForLast(tmp_path, 7), list(range(8))) == [
+            0, 10, 20, 30, 40, 50, 60, 70
+        ]  # fmt: skip
+    finally:
+        executor.close()
+
+
+def test_an_item_that_raised_is_not_retried_and_its_error_comes_back(
+    ray_cluster: Any, tmp_path: Path
+) -> None:
+    executor = RayExecutor(threads=2, workers=2)
+    try:
+        with pytest.raises(ValueError, match="invalid literal"):
+            executor.map(int, ["1", "2", "x", "4"])
+        assert executor.map(int, ["5", "6"]) == [5, 6]  # the pool is still usable
+    finally:
+        executor.close()
+
+
+def test_bad_pool_sizes_are_refused(ray_cluster: Any) -> None:
+    with pytest.raises(Exception, match="threads per worker must be at least 1"):
+        RayExecutor(threads=0)
+    with pytest.raises(Exception, match="workers must be at least 1"):
+        RayExecutor(workers=0)
+
+
+def test_a_freed_slot_goes_to_the_first_call_waiting_for_it(ray_cluster: Any) -> None:
+    slots = RayExecutor(threads=1).slots_for(1, "dispatch-test-fifo")
+    first = slots.acquire(["a"])
+    waiting = [slots.actor.acquire.remote(["a"]) for _ in range(3)]
+    ready, _ = ray.wait(waiting, timeout=0.5)
+    assert ready == []  # the one slot is held: all three wait
+    slots.release(first[1])
+    leases = []
+    for ref in waiting:
+        index, lease = ray.get(ref, timeout=30)
+        assert index == 0
+        later = [r for r in waiting if r != ref and r not in leases]
+        assert ray.wait(later, timeout=0.3)[0] == []  # only one at a time holds it
+        leases.append(ref)
+        slots.release(lease)
+    deadline = time.monotonic() + 30  # a release is not waited for: it lands soon after
+    while slots.in_flight() != {"a": 0} and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert slots.in_flight() == {"a": 0}

@@ -52,12 +52,10 @@ from preuve.synthesis.planner_products import (
 )
 from preuve.synthesis.planner_relevance import (
     checked_object,
-    deciding_words,
-    decision_head,
     decision_object,
     discriminating_words,
-    linked_ids,
     relevance,
+    relevance_of,
 )
 from preuve.synthesis.planner_relevance import (
     stems as _stems,
@@ -299,32 +297,21 @@ def rules_plan(request: Request) -> str:
     lang = lexicon.language(question)
     found = criteria(question, products, lexicon)
     entities = [str(e) for e in payload.get("entities", ())]
-    words = discriminating_words(question, payload["documents"], entities, lexicon)
     groups: dict[str, list[str]] = {}
     aliases = {str(k): str(v) for k, v in payload.get("aliases", {}).items()}
     aliases = {**components(question, products), **aliases}
-    about = checked_object(
-        decision_object(question, lexicon), payload["documents"], products, lexicon, aliases
-    )
-    linked, strict = linked_ids(payload["documents"], products, lexicon, aliases)
-    head = decision_head(question, lexicon) if about else frozenset()
     topics = criterion_words(found, entities)
-    decided = deciding_words(question, lexicon) if about else frozenset()
+    weigh = relevance_of(
+        question,
+        payload["documents"],
+        products,
+        entities=entities,
+        aliases=aliases,
+        topics=topics,
+        lexicon=lexicon,
+    )
     for document in payload["documents"]:
-        reason = relevance(
-            document,
-            products,
-            words,
-            lexicon,
-            aliases,
-            about=about,
-            linked=linked,
-            strict=strict,
-            head=head,
-            topics=topics,
-            decided=decided,
-        )
-        if reason is not None:
+        if weigh.reason(document) is not None:
             continue
         scores = criterion_scores(str(document["title"]), str(document["text"]), found, lexicon)
         best = max(scores.values(), default=0)
@@ -352,33 +339,24 @@ def complete_coverage(
     data = [{"title": d.title, "text": d.text} for d in dossier.documents]
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     entities = question_entities(dossier.question, texts, products)
-    words = discriminating_words(dossier.question, data, entities, lex)
     aliases = components(dossier.question, products)
-    about = checked_object(decision_object(dossier.question, lex), data, products, lex, aliases)
-    linked, strict = linked_ids(data, products, lex, aliases)
-    head = decision_head(dossier.question, lex) if about else frozenset()
     topics = criterion_words(found, entities)
-    decided = deciding_words(dossier.question, lex) if about else frozenset()
+    weigh = relevance_of(
+        dossier.question,
+        data,
+        products,
+        entities=entities,
+        aliases=aliases,
+        topics=topics,
+        lexicon=lex,
+    )
     subtasks = list(plan.subtasks)
     notes: list[tuple[str, str]] = list(plan.coverage)
     for doc_id in plan.uncovered(dossier.ids):
         document = dossier.get(doc_id)
         if document is None or not subtasks:
             continue
-        fields = {"title": document.title, "text": document.text}
-        reason = relevance(
-            fields,
-            products,
-            words,
-            lex,
-            aliases,
-            about=about,
-            linked=linked,
-            strict=strict,
-            head=head,
-            topics=topics,
-            decided=decided,
-        )
+        reason = weigh.reason({"title": document.title, "text": document.text})
         if reason is not None:
             notes.append((doc_id, reason))
             continue

@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from preuve.synthesis.lexicon import Lexicon, fold
 from preuve.synthesis.statements import product_mentions, stem
 
 __all__ = [
+    "Relevance",
     "checked_object",
     "deciding_words",
     "decision_head",
@@ -28,6 +30,7 @@ __all__ = [
     "identifiers",
     "linked_ids",
     "relevance",
+    "relevance_of",
     "stems",
 ]
 
@@ -272,4 +275,68 @@ def relevance(
     return (
         "names no product of the question, and its title and text share too few "
         f"discriminating words with the question{shared}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Relevance:
+    """What :func:`relevance` weighs a document against, derived once per dossier
+    (:func:`relevance_of`): the same for the rules planner and for the coverage check."""
+
+    products: tuple[str, ...]
+    words: frozenset[str]
+    lexicon: Lexicon
+    aliases: Mapping[str, str]
+    about: frozenset[str]
+    linked: frozenset[str]
+    strict: bool
+    head: frozenset[str]
+    topics: frozenset[str]
+    decided: frozenset[str]
+
+    def reason(self, document: Mapping[str, Any]) -> str | None:
+        """None when ``document`` (its ``title`` and ``text``) is relevant, else why not."""
+        return relevance(
+            document,
+            self.products,
+            self.words,
+            self.lexicon,
+            self.aliases,
+            about=self.about,
+            linked=self.linked,
+            strict=self.strict,
+            head=self.head,
+            topics=self.topics,
+            decided=self.decided,
+        )
+
+
+def relevance_of(
+    question: str,
+    documents: Sequence[Mapping[str, Any]],
+    products: Sequence[str],
+    *,
+    entities: Sequence[str],
+    aliases: Mapping[str, str],
+    topics: frozenset[str],
+    lexicon: Lexicon,
+) -> Relevance:
+    """The :class:`Relevance` of a dossier's ``documents`` (``title`` and ``text`` each) to
+    its question, its candidates and the other names of the question (``entities``)."""
+    words = discriminating_words(question, documents, entities, lexicon)
+    about = checked_object(
+        decision_object(question, lexicon), documents, products, lexicon, aliases
+    )
+    linked, strict = linked_ids(documents, products, lexicon, aliases)
+    return Relevance(
+        products=tuple(products),
+        words=words,
+        lexicon=lexicon,
+        aliases=aliases,
+        about=about,
+        linked=linked,
+        strict=strict,
+        head=decision_head(question, lexicon) if about else frozenset(),
+        topics=topics,
+        decided=deciding_words(question, lexicon) if about else frozenset(),
     )

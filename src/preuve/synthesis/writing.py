@@ -36,7 +36,7 @@ from typing import TypeVar
 from preuve.core.defects import Defect
 from preuve.core.errors import BudgetError
 from preuve.models.base import Model
-from preuve.models.loop import LoopResult, LoopStatus, Usage
+from preuve.models.loop import LoopResult, LoopStatus
 from preuve.synthesis.checks import DossierLimits
 from preuve.synthesis.evidence_dossier import EvidenceDossier
 from preuve.synthesis.findings import (
@@ -76,10 +76,6 @@ class Written:
     @classmethod
     def of(cls, result: LoopResult[Synthesis], engine: str) -> Written:
         return cls(result.status, last_candidate(result, engine), result.defects, (result,))
-
-    @property
-    def usage(self) -> Usage:
-        return Usage.of(tuple(a for part in self.parts for a in part.attempts))
 
 
 def write_within_budget(

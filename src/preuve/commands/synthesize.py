@@ -57,6 +57,7 @@ from preuve.synthesis.run_files import (
     read_trajectory,
 )
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate, synthesis_markdown
+from preuve.synthesis.trajectory import trajectory_data
 
 __all__ = [
     "check_synthesis_command",
@@ -88,7 +89,7 @@ def write_run(run: SynthesisRun, out: Path, dossier: Dossier | None = None) -> d
     )
     files = {
         "markdown": folder.write_text("synthesis.md", markdown),
-        "trajectory": folder.write_json(TRAJECTORY_FILE, run.to_dict()),
+        "trajectory": folder.write_json(TRAJECTORY_FILE, trajectory_data(run)),
         "defects": folder.write_records(DEFECTS_FILE, run.defects, Defect),
     }
     if run.synthesis is not None:

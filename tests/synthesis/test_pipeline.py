@@ -15,10 +15,12 @@ import pytest
 from preuve.core.errors import BudgetError, ConfigError, InputError, ModelError
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
 from preuve.eval.grid import Grid, grade, grid_from_dict, load_grid
+from preuve.io.records import dump_record
 from preuve.models import FunctionModel, Journal, LoopStatus, ScriptedModel
 from preuve.models.base import Completion, Request
 from preuve.synthesis.dossier import Dossier, load_dossier
-from preuve.synthesis.findings import Contradiction, FindingStatus, synthesis_to_dict
+from preuve.synthesis.entries import synthesis_entry
+from preuve.synthesis.findings import Contradiction, FindingStatus
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.planner import PLANNER_TASK
 from preuve.synthesis.subagent import SUBAGENT_TASK, rendered_documents
@@ -119,7 +121,7 @@ def test_noise_is_left_out_and_reported_uncovered(rules_run: SynthesisRun, grid:
 def test_every_output_says_engine_rules(rules_run: SynthesisRun) -> None:
     assert rules_run.engine == "rules"
     assert rules_run.synthesis is not None and rules_run.synthesis.engine == "rules"
-    assert synthesis_to_dict(rules_run.synthesis)["engine"] == "rules"
+    assert dump_record(synthesis_entry(rules_run.synthesis))["engine"] == "rules"
     assert trajectory_data(rules_run)["engine"] == "rules"
     markdown = synthesis_markdown(
         rules_run.question,
@@ -348,7 +350,7 @@ def test_a_sub_agent_citing_an_unknown_document_is_refused_then_not_investigated
     assert "refused after 2 attempt(s)" in failed.error
     assert "source_not_in_scope" in failed.error and "doc-99" in failed.error
     assert run.status is LoopStatus.VALID
-    assert "doc-99" not in json.dumps(synthesis_to_dict(run.synthesis or _never()))
+    assert "doc-99" not in json.dumps(dump_record(synthesis_entry(run.synthesis or _never())))
 
 
 def _never() -> Any:
@@ -545,7 +547,7 @@ def test_an_invented_licence_quote_is_refused_counted_and_never_used(
         v.value != "MIT" for c in run.contradictions if c.subject == "Tamaris Inference"
         for v in c.values
     )  # fmt: skip
-    assert INVENTED not in json.dumps(synthesis_to_dict(synthesis), ensure_ascii=False)
+    assert INVENTED not in json.dumps(dump_record(synthesis_entry(synthesis)), ensure_ascii=False)
     assert run.status is LoopStatus.VALID  # the synthesis rests only on verified statements
     assert "C2" not in grade(grid, synthesis).contradictions_right  # and says it lost C2
     again = run_from_data(json.loads(json.dumps(trajectory_data(run))))

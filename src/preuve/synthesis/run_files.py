@@ -5,7 +5,7 @@
 ===========================  ==============================================================
 ``trajectory.json``          :func:`~preuve.synthesis.trajectory.trajectory_data` (plan, reads,
                              findings, calls; its types: :class:`TrajectoryFile`)
-``synthesis.json``           :func:`synthesis_to_dict`, VALID runs only
+``synthesis.json``           :class:`~preuve.synthesis.entries.SynthesisEntry`, VALID runs only
 ``synthesis.refused.json``   the same for a refused synthesis (never ``synthesis.json``)
 ``defects.json``             the run's defects, a list of :class:`Defect` (one shape)
 ``synthesis.md``             the synthesis as Markdown

@@ -17,6 +17,7 @@ from preuve.models.journal import Journal
 from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.subagent import SUBAGENT_TASK
+from preuve.synthesis.trajectory import trajectory_data
 
 SLUGS = ("ferlac", "solvea", "helvane")
 
@@ -58,7 +59,7 @@ def test_sub_agents_on_ray_give_the_local_synthesis(ray_cluster: Any, tmp_path: 
             run = synthesize(
                 dossier, synthesis_rules_model(), journal=journal, run_id=name, executor=executor
             )
-            runs[name] = (run.to_dict(), _calls(journal, name))
+            runs[name] = (trajectory_data(run), _calls(journal, name))
     (local, local_calls), (remote, remote_calls) = runs["local"], runs["ray"]
     assert remote == local
     subagent_calls = [call for call in remote_calls if call[0] == SUBAGENT_TASK]

@@ -5,10 +5,13 @@ from __future__ import annotations
 import importlib
 import json
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
 from preuve.core.errors import InputError
+from preuve.io.records import dump_record
+from preuve.synthesis.entries import synthesis_entry
 from preuve.synthesis.findings import (
     Finding,
     FindingStatus,
@@ -16,12 +19,12 @@ from preuve.synthesis.findings import (
     Statement,
     StatementSource,
     SubTask,
+    Synthesis,
     distinct_values,
     is_merged,
     normalize_key,
     sources_by_value,
     synthesis_from_dict,
-    synthesis_to_dict,
     values_agree,
 )
 from tests.synthesis import reference
@@ -115,15 +118,21 @@ def test_plan_reports_uncovered_documents() -> None:
     assert plan.uncovered(["doc-01", "doc-02", "doc-30", "doc-31"]) == ("doc-30", "doc-31")
 
 
+def _synthesis_data(synthesis: Synthesis) -> dict[str, Any]:
+    """A synthesis as ``synthesis.json`` holds it (its run-file entry)."""
+    data: dict[str, Any] = dump_record(synthesis_entry(synthesis))
+    return data
+
+
 def test_synthesis_round_trips_through_json() -> None:
     synthesis = reference.good_synthesis()
-    data = json.loads(json.dumps(synthesis_to_dict(synthesis)))
+    data = json.loads(json.dumps(_synthesis_data(synthesis)))
     assert synthesis_from_dict(data) == synthesis
     assert data["numbers"][0]["value"] == "331200"
 
 
 def test_unresolved_contradiction_round_trips() -> None:
-    data = synthesis_to_dict(reference.good_synthesis())
+    data = _synthesis_data(reference.good_synthesis())
     data["contradictions"][0]["retained"] = None
     data["contradictions"][0]["rule"] = None
     rebuilt = synthesis_from_dict(data)
@@ -142,7 +151,7 @@ def test_unresolved_contradiction_round_trips() -> None:
     ids=["no-paragraphs", "sources-not-list", "rule-4", "value-not-decimal", "unknown-key"],
 )
 def test_malformed_synthesis_is_an_input_error(mutate: object, where: str) -> None:
-    data = synthesis_to_dict(reference.good_synthesis())
+    data = _synthesis_data(reference.good_synthesis())
     assert callable(mutate)
     mutate(data)
     with pytest.raises(InputError, match=where):
@@ -160,7 +169,7 @@ def test_computed_value_keeps_decimal() -> None:
             "SYNTHESIS_SCHEMA", "ComputedValue", "Contradiction", "Finding", "FindingStatus",
             "Paragraph", "Plan", "RefusedStatement", "SourcedValue", "Statement",
             "StatementSource", "SubTask", "Synthesis", "distinct_values", "is_merged",
-            "normalize_key", "sources_by_value", "synthesis_from_dict", "synthesis_to_dict",
+            "normalize_key", "sources_by_value", "synthesis_from_dict",
             "values_agree",
         }),
         ("dossier", {"Dossier", "load_dossier", "parse_document", "source_info"}),

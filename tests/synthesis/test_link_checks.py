@@ -18,10 +18,11 @@ from preuve.core.errors import InputError
 from preuve.eval.grid import load_grid
 from preuve.models.base import Completion
 from preuve.synthesis.findings import Finding, Paragraph, Statement, SubTask, Synthesis
-from preuve.synthesis.pipeline import RUN_FORMAT, SynthesisRun
+from preuve.synthesis.pipeline import RUN_FORMAT
 from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.subagent import check_findings
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate
+from preuve.synthesis.trajectory import run_from_data
 
 TEXT = "Kestrel Serve : latence p95 de 120 ms. Documentation : https://kestrel.example/docs"
 DOC = Document("doc-01", 1, "Note", "2026-02-10", "vendor note", (TEXT,))
@@ -113,4 +114,4 @@ def test_a_damaged_run_is_an_input_error(damage: dict[str, object]) -> None:
             "computed": [], "evidence": "", "synthesis": None, "defects": [], "calls": [],
             **damage}  # fmt: skip
     with pytest.raises(InputError, match="malformed synthesis run"):
-        SynthesisRun.from_dict(data, "run/trajectory.json")
+        run_from_data(data, "run/trajectory.json")

@@ -15,14 +15,17 @@ import pytest
 from preuve.core.errors import BudgetError, ConfigError, InputError, ModelError
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
 from preuve.eval.grid import Grid, grade, grid_from_dict, load_grid
+from preuve.io.records import dump_record
 from preuve.models import FunctionModel, Journal, LoopStatus, ScriptedModel
 from preuve.models.base import Completion, Request
 from preuve.synthesis.dossier import Dossier, load_dossier
-from preuve.synthesis.findings import Contradiction, FindingStatus, synthesis_to_dict
+from preuve.synthesis.entries import synthesis_entry
+from preuve.synthesis.findings import Contradiction, FindingStatus
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.planner import PLANNER_TASK
 from preuve.synthesis.subagent import SUBAGENT_TASK, rendered_documents
 from preuve.synthesis.synthesizer import SYNTHESIZER_TASK, synthesis_markdown
+from preuve.synthesis.trajectory import run_from_data, trajectory_data
 
 Handler = Callable[[Request], str | Completion]
 
@@ -118,8 +121,8 @@ def test_noise_is_left_out_and_reported_uncovered(rules_run: SynthesisRun, grid:
 def test_every_output_says_engine_rules(rules_run: SynthesisRun) -> None:
     assert rules_run.engine == "rules"
     assert rules_run.synthesis is not None and rules_run.synthesis.engine == "rules"
-    assert synthesis_to_dict(rules_run.synthesis)["engine"] == "rules"
-    assert rules_run.to_dict()["engine"] == "rules"
+    assert dump_record(synthesis_entry(rules_run.synthesis))["engine"] == "rules"
+    assert trajectory_data(rules_run)["engine"] == "rules"
     markdown = synthesis_markdown(
         rules_run.question,
         rules_run.synthesis,
@@ -131,9 +134,9 @@ def test_every_output_says_engine_rules(rules_run: SynthesisRun) -> None:
 
 
 def test_the_trajectory_round_trips_through_json(rules_run: SynthesisRun) -> None:
-    data = json.loads(json.dumps(rules_run.to_dict(), ensure_ascii=False))
-    again = SynthesisRun.from_dict(data)
-    assert again.to_dict() == data
+    data = json.loads(json.dumps(trajectory_data(rules_run), ensure_ascii=False))
+    again = run_from_data(data)
+    assert trajectory_data(again) == data
     assert again.findings == rules_run.findings
     assert again.plan == rules_run.plan
     assert {"plan", "reads", "findings", "failures", "uncovered", "calls"} <= data.keys()
@@ -141,7 +144,7 @@ def test_the_trajectory_round_trips_through_json(rules_run: SynthesisRun) -> Non
 
 def test_concurrency_does_not_change_the_run(dossier: Dossier, rules_run: SynthesisRun) -> None:
     one_by_one = synthesize(dossier, synthesis_rules_model(), concurrency=1)
-    assert one_by_one.to_dict() == rules_run.to_dict()
+    assert trajectory_data(one_by_one) == trajectory_data(rules_run)
 
 
 def test_every_call_is_journaled(dossier: Dossier, tmp_path: Path) -> None:
@@ -299,7 +302,10 @@ def test_a_failed_sub_agent_is_kept_not_investigated(dossier: Dossier) -> None:
     assert any(f"sous-tâche {SECURITY} : NOT INVESTIGATED" in line for line in run.limit_lines)
     assert all(c.subject != "Orvet" for c in run.contradictions)  # C3 was never read
     assert run.status is LoopStatus.VALID
-    assert "failures" in run.to_dict() and run.to_dict()["failures"][0]["subtask_id"] == SECURITY
+    assert (
+        "failures" in trajectory_data(run)
+        and trajectory_data(run)["failures"][0]["subtask_id"] == SECURITY
+    )
 
 
 @pytest.mark.parametrize(
@@ -344,7 +350,7 @@ def test_a_sub_agent_citing_an_unknown_document_is_refused_then_not_investigated
     assert "refused after 2 attempt(s)" in failed.error
     assert "source_not_in_scope" in failed.error and "doc-99" in failed.error
     assert run.status is LoopStatus.VALID
-    assert "doc-99" not in json.dumps(synthesis_to_dict(run.synthesis or _never()))
+    assert "doc-99" not in json.dumps(dump_record(synthesis_entry(run.synthesis or _never())))
 
 
 def _never() -> Any:
@@ -452,7 +458,7 @@ def test_a_hostile_instruction_in_a_document_is_only_text(tmp_path: Path) -> Non
     run = synthesize(dossier, synthesis_rules_model())
     assert run.status is LoopStatus.VALID
     assert "doc-33" in run.limits.read_but_not_used  # read, found nothing to state
-    assert "doc-99" not in json.dumps(run.to_dict()["synthesis"])
+    assert "doc-99" not in json.dumps(trajectory_data(run)["synthesis"])
 
     def obedient(request: Request) -> str:
         answer = rules_answer(request)
@@ -527,7 +533,7 @@ def test_an_invented_licence_quote_is_refused_counted_and_never_used(
     assert [d.code for d in refused.defects] == ["quote_not_found"]
     tamaris = [s for f in run.findings for s in f.statements if s.subject == "Tamaris Inference"]
     assert all(s.value != "MIT" for s in tamaris)
-    assert run.statements_refused == 1 and run.to_dict()["statements_refused"] == 1
+    assert run.statements_refused == 1 and trajectory_data(run)["statements_refused"] == 1
     [call] = [
         c for c in run.calls if c.task == SUBAGENT_TASK and c.subtask_id == finding.subtask_id
     ]
@@ -541,10 +547,10 @@ def test_an_invented_licence_quote_is_refused_counted_and_never_used(
         v.value != "MIT" for c in run.contradictions if c.subject == "Tamaris Inference"
         for v in c.values
     )  # fmt: skip
-    assert INVENTED not in json.dumps(synthesis_to_dict(synthesis), ensure_ascii=False)
+    assert INVENTED not in json.dumps(dump_record(synthesis_entry(synthesis)), ensure_ascii=False)
     assert run.status is LoopStatus.VALID  # the synthesis rests only on verified statements
     assert "C2" not in grade(grid, synthesis).contradictions_right  # and says it lost C2
-    again = SynthesisRun.from_dict(json.loads(json.dumps(run.to_dict())))
+    again = run_from_data(json.loads(json.dumps(trajectory_data(run))))
     assert again.findings == run.findings
 
 

@@ -9,9 +9,11 @@ import pytest
 
 from preuve.core.jsonout import check_schema
 from preuve.corpora.synthesis_texts import DOCUMENTS
+from preuve.io.records import dump_record
 from preuve.models import LoopStatus, ScriptedModel
 from preuve.models.base import Completion
 from preuve.synthesis.dossier import Dossier
+from preuve.synthesis.entries import plan_entry
 from preuve.synthesis.findings import Plan
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.planner import (
@@ -22,7 +24,6 @@ from preuve.synthesis.planner import (
     detect_products,
     make_plan,
     plan_from_dict,
-    plan_to_dict,
     planner_request,
     rules_plan,
 )
@@ -219,5 +220,5 @@ def test_still_unknown_after_the_re_ask_is_refused(
 def test_plan_round_trip(dossier: Dossier, products: tuple[str, ...], tmp_path: Path) -> None:
     plan = rules_plan_of(dossier, products)
     path = tmp_path / "plan.json"
-    path.write_text(json.dumps(plan_to_dict(plan)), encoding="utf-8")
+    path.write_text(json.dumps(dump_record(plan_entry(plan))), encoding="utf-8")
     assert plan_from_dict(plan.question, json.loads(path.read_text(encoding="utf-8"))) == plan

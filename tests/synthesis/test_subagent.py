@@ -10,8 +10,10 @@ import pytest
 from preuve.core.documents import Document
 from preuve.core.errors import ModelError
 from preuve.core.numbers import detect_locale
+from preuve.io.records import dump_record, load_data
 from preuve.models import LoopStatus, ScriptedModel, ask_verified
 from preuve.models.base import Completion, Request
+from preuve.synthesis.entries import FindingEntry, finding_entry, finding_of
 from preuve.synthesis.findings import (
     Finding,
     FindingStatus,
@@ -25,9 +27,7 @@ from preuve.synthesis.reader import document_reads
 from preuve.synthesis.subagent import (
     SUBAGENT_TASK,
     check_findings,
-    finding_from_dict,
     finding_from_result,
-    finding_to_dict,
     rendered_documents,
     rules_findings,
     subagent_request,
@@ -380,8 +380,8 @@ def test_a_model_error_becomes_not_investigated_with_the_error() -> None:
     ],
 )
 def test_findings_round_trip(finding: Finding) -> None:
-    data = json.loads(json.dumps(finding_to_dict(finding)))
-    assert finding_from_dict(data) == finding
+    data = json.loads(json.dumps(dump_record(finding_entry(finding))))
+    assert finding_of(load_data(FindingEntry, data, "finding")) == finding
     assert data["read_but_not_used"] == list(finding.read_but_not_used)
 
 
@@ -467,9 +467,10 @@ def test_a_statement_still_failing_after_the_re_ask_is_dropped_and_counted() -> 
     assert [(r.statement.value, r.defects[0].code) for r in finding.refused] == [
         ("MIT", "quote_not_found")
     ]
-    data = json.loads(json.dumps(finding_to_dict(finding)))
+    data = json.loads(json.dumps(dump_record(finding_entry(finding))))
     assert data["statements_refused"] == 1
-    assert finding_from_dict(data) == finding  # spans and refusals round-trip
+    # spans and refusals round-trip
+    assert finding_of(load_data(FindingEntry, data, "finding")) == finding
 
 
 def test_the_rules_sub_agent_quotes_the_text_the_model_is_given() -> None:

@@ -27,6 +27,7 @@ from preuve.models.journal import Journal
 from preuve.synthesis.dossier import load_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.run_files import read_defects, read_synthesis, read_trajectory
+from preuve.synthesis.trajectory import trajectory_data
 from preuve.web.layout import discover
 from preuve.web.memo_loaders import load_dashboard, load_memo
 from preuve.web.pages import DocumentLibrary
@@ -67,7 +68,7 @@ def test_memo_run_files_read_back_byte_for_byte(root: Path) -> None:
 def test_synthesis_run_files_read_back(root: Path) -> None:
     folder = RunFolder(root / "synthesis")
     run = read_trajectory(folder)
-    assert _json_text(run.to_dict()) == folder.read_text("trajectory.json")
+    assert _json_text(trajectory_data(run)) == folder.read_text("trajectory.json")
     assert read_defects(folder) == run.defects
     assert read_synthesis(folder) == run.synthesis
 

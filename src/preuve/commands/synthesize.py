@@ -39,13 +39,14 @@ from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.eval.grid import grade, load_grid
 from preuve.eval.synthesis_eval import evaluate_dossiers, heldout_dossiers
-from preuve.io.records import dump_records
+from preuve.io.records import dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
 from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
 from preuve.synthesis.dossier import Dossier, load_dossier
-from preuve.synthesis.findings import Synthesis, synthesis_from_dict, synthesis_to_dict
+from preuve.synthesis.entries import synthesis_entry
+from preuve.synthesis.findings import Synthesis, synthesis_from_dict
 from preuve.synthesis.lexicon import merge_data, read_extension
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.run_files import (
@@ -57,6 +58,7 @@ from preuve.synthesis.run_files import (
     read_trajectory,
 )
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate, synthesis_markdown
+from preuve.synthesis.trajectory import trajectory_data
 
 __all__ = [
     "check_synthesis_command",
@@ -88,13 +90,13 @@ def write_run(run: SynthesisRun, out: Path, dossier: Dossier | None = None) -> d
     )
     files = {
         "markdown": folder.write_text("synthesis.md", markdown),
-        "trajectory": folder.write_json(TRAJECTORY_FILE, run.to_dict()),
+        "trajectory": folder.write_json(TRAJECTORY_FILE, trajectory_data(run)),
         "defects": folder.write_records(DEFECTS_FILE, run.defects, Defect),
     }
     if run.synthesis is not None:
         valid = run.status is LoopStatus.VALID
         name = SYNTHESIS_FILE if valid else REFUSED_SYNTHESIS_FILE
-        files["synthesis"] = folder.write_json(name, synthesis_to_dict(run.synthesis))
+        files["synthesis"] = folder.write_json(name, dump_record(synthesis_entry(run.synthesis)))
     if dossier is not None:
         files["documents"] = _register_documents(dossier, folder)
     return files

@@ -21,6 +21,7 @@ from preuve.io.store import DigestStore
 from preuve.models.base import Model
 from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from preuve.synthesis.trajectory import trajectory_data
 
 __all__ = [
     "build_store",
@@ -105,7 +106,7 @@ def write_run_folder(folder: Path, *, damage: bool = False) -> Path:
     with a document date that does not exist."""
     with tempfile.TemporaryDirectory(prefix="preuve-run-") as scratch:
         dossier = load_synthesis_dossier(write_synthesis_dossier(Path(scratch) / "dossier"))
-    data = synthesize(dossier, synthesis_rules_model()).to_dict()
+    data = trajectory_data(synthesize(dossier, synthesis_rules_model()))
     if damage:
         data["documents"][0]["date"] = "2026-02-30"
     folder.mkdir(parents=True, exist_ok=True)

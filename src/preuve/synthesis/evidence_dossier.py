@@ -23,9 +23,16 @@ from types import MappingProxyType
 from typing import Any
 
 from preuve.core.numbers import french_number
+from preuve.io.records import dump_records
 from preuve.synthesis.checks import DossierLimits, dossier_limits
 from preuve.synthesis.computations import compute_values
 from preuve.synthesis.contradictions import find_contradictions
+from preuve.synthesis.entries import (
+    ContradictionEntry,
+    NumberEntry,
+    contradiction_entry,
+    number_entry,
+)
 from preuve.synthesis.findings import (
     ComputedValue,
     Contradiction,
@@ -33,10 +40,8 @@ from preuve.synthesis.findings import (
     FindingStatus,
     Plan,
     Statement,
-    Synthesis,
     is_merged,
     synthesis_from_dict,
-    synthesis_to_dict,
     values_agree,
 )
 from preuve.synthesis.lexicon import default_lexicon
@@ -66,11 +71,8 @@ RULE_TEXT: Mapping[int, str] = MappingProxyType(
 
 
 def contradictions_to_dicts(contradictions: Iterable[Contradiction]) -> list[dict[str, Any]]:
-    """JSON-ready contradictions, in the synthesis format."""
-    data: list[dict[str, Any]] = synthesis_to_dict(Synthesis((), tuple(contradictions)))[
-        "contradictions"
-    ]
-    return data
+    """JSON-ready contradictions, in the synthesis format (their run-file entries)."""
+    return dump_records((contradiction_entry(c) for c in contradictions), ContradictionEntry)
 
 
 def contradictions_from_dicts(data: object) -> tuple[Contradiction, ...]:
@@ -78,8 +80,8 @@ def contradictions_from_dicts(data: object) -> tuple[Contradiction, ...]:
 
 
 def computed_to_dicts(computed: Iterable[ComputedValue]) -> list[dict[str, Any]]:
-    data: list[dict[str, Any]] = synthesis_to_dict(Synthesis((), (), tuple(computed)))["numbers"]
-    return data
+    """JSON-ready computed values, in the synthesis format (their run-file entries)."""
+    return dump_records((number_entry(n) for n in computed), NumberEntry)
 
 
 def computed_from_dicts(data: object) -> tuple[ComputedValue, ...]:

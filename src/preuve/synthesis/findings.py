@@ -57,7 +57,6 @@ __all__ = [
     "normalize_key",
     "sources_by_value",
     "synthesis_from_dict",
-    "synthesis_to_dict",
     "values_agree",
 ]
 
@@ -375,47 +374,14 @@ SYNTHESIS_SCHEMA: dict[str, Any] = {
 }
 
 
-def _value_dict(value: SourcedValue) -> dict[str, Any]:
-    return {"value": value.value, "sources": list(value.sources)}
-
-
-def synthesis_to_dict(synthesis: Synthesis) -> dict[str, Any]:
-    """A JSON-ready dict (``SYNTHESIS_SCHEMA``); computed values as decimal strings."""
-    return {
-        "engine": synthesis.engine,
-        "paragraphs": [{"text": p.text, "sources": list(p.sources)} for p in synthesis.paragraphs],
-        "contradictions": [
-            {
-                "subject": c.subject,
-                "attribute": c.attribute,
-                "retained": _value_dict(c.retained) if c.retained is not None else None,
-                "rejected": [_value_dict(v) for v in c.rejected],
-                "rule": c.rule,
-                "reason": c.reason,
-                "context": c.context,
-            }
-            for c in synthesis.contradictions
-        ],
-        "numbers": [
-            {
-                "label": n.label,
-                "value": str(n.value),
-                "unit": n.unit,
-                "formula": n.formula,
-                "sources": list(n.sources),
-            }
-            for n in synthesis.numbers
-        ],
-    }
-
-
 def _sourced(data: dict[str, Any]) -> SourcedValue:
     return SourcedValue(data["value"], tuple(data["sources"]))
 
 
 def synthesis_from_dict(data: object, where: str = "synthesis") -> Synthesis:
-    """Rebuild a :class:`Synthesis` from :func:`synthesis_to_dict` output; anything else
-    raises :class:`InputError` listing what is wrong (``where`` names the input)."""
+    """A :class:`Synthesis` from data that follows :data:`SYNTHESIS_SCHEMA` (a synthesizer's
+    answer, or a ``synthesis.json`` given to check); anything else raises
+    :class:`InputError` listing what is wrong (``where`` names the input)."""
     defects = validate_schema(data, SYNTHESIS_SCHEMA)
     if defects or not isinstance(data, dict):
         raise InputError(f"{where}: not a synthesis: {render_defects(defects[:5])}")

@@ -5,8 +5,9 @@ rules engine of :func:`synthesis_rules_model`, an LLM, or a test double) and ret
 :class:`SynthesisRun` that keeps everything: the plan, what each sub-agent read and found,
 failed sub-tasks, uncovered and unused documents, the contradictions and computations of
 code, the evidence dossier, the synthesis and its defects, and every attempt of every role.
-The run serializes to JSON (:meth:`SynthesisRun.to_dict`, :meth:`SynthesisRun.from_dict`), so
-the checks can be re-run on a saved run without any model.
+The run is written as ``trajectory.json`` and read back through its run-file types
+(:mod:`preuve.synthesis.trajectory`), so the checks can be re-run on a saved run without any
+model.
 
 Sub-agents of independent sub-tasks run concurrently: each sub-task is a sans-I/O
 :func:`~preuve.models.loop.verification_flow`, and every round of pending requests is sent
@@ -38,7 +39,6 @@ from preuve.cluster.executor import Executor
 from preuve.core.defects import Defect
 from preuve.core.documents import Document
 from preuve.core.errors import BudgetError, InputError, ModelError, PreuveError
-from preuve.io.records import RecordError, dump_records, load_records_data
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 from preuve.models.journal import Journal
 from preuve.models.loop import (
@@ -55,10 +55,6 @@ from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.evidence_dossier import (
     EvidenceDossier,
     build_evidence_dossier,
-    computed_from_dicts,
-    computed_to_dicts,
-    contradictions_from_dicts,
-    contradictions_to_dicts,
     limit_lines,
 )
 from preuve.synthesis.findings import (
@@ -68,16 +64,12 @@ from preuve.synthesis.findings import (
     Plan,
     SubTask,
     Synthesis,
-    synthesis_from_dict,
-    synthesis_to_dict,
 )
 from preuve.synthesis.lexicon import extended_lexicon
 from preuve.synthesis.planner import (
     PLANNER_TASK,
     complete_coverage,
     detect_products,
-    plan_from_dict,
-    plan_to_dict,
     product_aliases,
     question_entities,
     rules_plan,
@@ -90,9 +82,7 @@ from preuve.synthesis.subagent import (
     SUBAGENT,
     SUBAGENT_TASK,
     SubagentInput,
-    finding_from_dict,
     finding_from_result,
-    finding_to_dict,
     not_investigated,
     rules_findings,
 )
@@ -182,39 +172,6 @@ class RoleCall:
         attempts = tuple(AttemptRecord.of(a) for a in result.attempts)
         return cls(task, subtask_id, result.status.value, attempts)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "task": self.task,
-            "subtask_id": self.subtask_id,
-            "status": self.status,
-            "attempts": [
-                {
-                    "text": a.text,
-                    "finish_reason": a.finish_reason,
-                    "defects": dump_records(a.defects, Defect),
-                    "error": a.error,
-                }
-                for a in self.attempts
-            ],
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RoleCall:
-        attempts = tuple(
-            AttemptRecord(
-                a["text"],
-                a["finish_reason"],
-                _defects_from(a["defects"], "calls[].attempts[].defects"),
-                str(a["error"]),
-            )
-            for a in data["attempts"]
-        )
-        return cls(str(data["task"]), str(data["subtask_id"]), str(data["status"]), attempts)
-
-
-def _defects_from(data: object, where: str) -> tuple[Defect, ...]:
-    return load_records_data(Defect, data, where)
-
 
 @dataclass(frozen=True, slots=True)
 class SynthesisRun:
@@ -260,82 +217,6 @@ class SynthesisRun:
     @property
     def context(self) -> SynthesisContext:
         return SynthesisContext(self.findings, self.sources, self.computed)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The trajectory as JSON-ready data."""
-        limits = self.limits
-        return {
-            "format": RUN_FORMAT,
-            "engine": self.engine,
-            "status": self.status.value,
-            "question": self.question,
-            "documents": [
-                {
-                    "id": d.id,
-                    "title": d.title,
-                    "date": d.date.isoformat() if d.date else None,
-                    "source_type": d.source_type.value,
-                    "rank": d.source_info.rank,
-                }
-                for d in self.documents
-            ],
-            "products": list(self.products),
-            "plan": plan_to_dict(self.plan) if self.plan is not None else None,
-            "reads": {f.subtask_id: list(f.docs_read) for f in self.findings},
-            "findings": [finding_to_dict(f) for f in self.findings],
-            "failures": [{"subtask_id": t, "error": e} for t, e in limits.not_investigated],
-            "uncovered": list(limits.uncovered),
-            "read_but_not_used": list(limits.read_but_not_used),
-            "statements_refused": self.statements_refused,
-            "contradictions": contradictions_to_dicts(self.contradictions),
-            "computed": computed_to_dicts(self.computed),
-            "evidence": self.evidence,
-            "synthesis": synthesis_to_dict(self.synthesis) if self.synthesis else None,
-            "defects": dump_records(self.defects, Defect),
-            "limits": self.limit_lines,
-            "calls": [c.to_dict() for c in self.calls],
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str = "trajectory") -> SynthesisRun:
-        """Rebuild a run from :meth:`to_dict` output; malformed data raises InputError."""
-        if data.get("format") != RUN_FORMAT:
-            raise InputError(f"{where}: not a synthesis run (format {RUN_FORMAT} expected)")
-        try:
-            return _run_from(data)
-        # AttributeError: an object where a list was expected; ArithmeticError: a bad Decimal.
-        except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as err:
-            raise InputError(f"{where}: malformed synthesis run ({err!r})") from None
-        except RecordError as err:  # the defects, read by the run-file library
-            raise InputError(f"{where}: malformed synthesis run ({err.message})") from None
-
-
-def _run_from(data: Mapping[str, Any]) -> SynthesisRun:
-    question = str(data["question"])
-    return SynthesisRun(
-        question=question,
-        engine=str(data["engine"]),
-        status=LoopStatus(data["status"]),
-        documents=tuple(
-            DocumentRecord(
-                str(d["id"]),
-                str(d["title"]),
-                date.fromisoformat(d["date"]) if d["date"] else None,
-                SourceType.named(d["source_type"]),
-                int(d["rank"]) if d.get("rank") is not None else None,
-            )
-            for d in data["documents"]
-        ),
-        products=tuple(str(p) for p in data["products"]),
-        plan=plan_from_dict(question, data["plan"]) if data["plan"] is not None else None,
-        findings=tuple(finding_from_dict(f) for f in data["findings"]),
-        contradictions=contradictions_from_dicts(data["contradictions"]),
-        computed=computed_from_dicts(data["computed"]),
-        evidence=str(data["evidence"]),
-        synthesis=synthesis_from_dict(data["synthesis"]) if data["synthesis"] else None,
-        defects=_defects_from(data["defects"], "defects"),
-        calls=tuple(RoleCall.from_dict(c) for c in data["calls"]),
-    )
 
 
 @dataclass(frozen=True, slots=True)

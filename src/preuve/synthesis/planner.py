@@ -81,7 +81,6 @@ __all__ = [
     "mentions",
     "plan_from_dict",
     "plan_schema",
-    "plan_to_dict",
     "planner_request",
     "product_aliases",
     "question_entities",
@@ -450,17 +449,6 @@ def plan_from_dict(question: str, data: Mapping[str, Any]) -> Plan:
         ),
         coverage=tuple((str(d), str(r)) for d, r in data.get("coverage", ())),
     )
-
-
-def plan_to_dict(plan: Plan) -> dict[str, Any]:
-    """The plan as JSON-ready data (with its question)."""
-    return {
-        "question": plan.question,
-        "subtasks": [
-            {"id": t.id, "question": t.question, "scope": list(t.scope)} for t in plan.subtasks
-        ],
-        "coverage": [list(note) for note in plan.coverage],
-    }
 
 
 def _plan_defects(data: Mapping[str, Any], known: frozenset[str]) -> list[Defect]:

@@ -3,8 +3,9 @@
 ``preuve synthesize`` writes, through :class:`preuve.io.runfolder.RunFolder`:
 
 ===========================  ==============================================================
-``trajectory.json``          :meth:`SynthesisRun.to_dict` (plan, reads, findings, calls)
-``synthesis.json``           :func:`synthesis_to_dict`, VALID runs only
+``trajectory.json``          :func:`~preuve.synthesis.trajectory.trajectory_data` (plan, reads,
+                             findings, calls; its types: :class:`TrajectoryFile`)
+``synthesis.json``           :class:`~preuve.synthesis.entries.SynthesisEntry`, VALID runs only
 ``synthesis.refused.json``   the same for a refused synthesis (never ``synthesis.json``)
 ``defects.json``             the run's defects, a list of :class:`Defect` (one shape)
 ``synthesis.md``             the synthesis as Markdown
@@ -22,6 +23,7 @@ from preuve.core.errors import InputError
 from preuve.io.runfolder import RunFolder
 from preuve.synthesis.findings import Synthesis, synthesis_from_dict
 from preuve.synthesis.pipeline import SynthesisRun
+from preuve.synthesis.trajectory import run_from_data
 
 __all__ = [
     "DEFECTS_FILE",
@@ -42,7 +44,7 @@ DEFECTS_FILE = "defects.json"
 def _run(data: object, source: str) -> SynthesisRun:
     if not isinstance(data, dict):
         raise InputError(f"{source}: not a synthesis run (a JSON object expected)")
-    return SynthesisRun.from_dict(data, source)
+    return run_from_data(data, source)
 
 
 def read_trajectory(folder: RunFolder) -> SynthesisRun:

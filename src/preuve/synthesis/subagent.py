@@ -32,14 +32,11 @@ from preuve.core.documents import Document
 from preuve.core.evidence import span_from_mapping
 from preuve.core.numbers import detect_locale
 from preuve.core.quotes import QuoteChecker
-from preuve.io.records import dump_records, load_records_data
 from preuve.models.base import Completion, Message, Request
 from preuve.models.loop import Checked, LoopResult
 from preuve.models.role import Role, RoleOptions
 from preuve.synthesis.findings import (
     Finding,
-    FindingStatus,
-    RefusedStatement,
     Statement,
     StatementSource,
     SubTask,
@@ -57,9 +54,7 @@ __all__ = [
     "RenderedSubtask",
     "SubagentInput",
     "check_findings",
-    "finding_from_dict",
     "finding_from_result",
-    "finding_to_dict",
     "not_investigated",
     "rendered_documents",
     "rendered_subtask",
@@ -430,49 +425,6 @@ def _source_dict(source: StatementSource) -> dict[str, Any]:
     if source.span is not None:
         data["span"] = source.span.as_dict()
     return data
-
-
-def _refused_dict(refused: RefusedStatement) -> dict[str, Any]:
-    return {
-        "statement": _statement_dict(refused.statement),
-        "defects": dump_records(refused.defects, Defect),
-    }
-
-
-def _refused_from(data: Mapping[str, Any]) -> RefusedStatement:
-    return RefusedStatement(
-        _statement_from(data["statement"]),
-        load_records_data(Defect, data["defects"], "a refused statement's defects"),
-    )
-
-
-def finding_to_dict(finding: Finding) -> dict[str, Any]:
-    """A finding as JSON-ready data, status and error included."""
-    return {
-        "subtask_id": finding.subtask_id,
-        "status": finding.status.value,
-        "error": finding.error,
-        "docs_read": list(finding.docs_read),
-        "read_but_not_used": list(finding.read_but_not_used),
-        "merged": [_statement_dict(s) for s in finding.merged_statements()],
-        "statements": [_statement_dict(s) for s in finding.statements],
-        "statements_refused": len(finding.refused),
-        "refused": [_refused_dict(r) for r in finding.refused],
-        "gaps": list(finding.gaps),
-    }
-
-
-def finding_from_dict(data: Mapping[str, Any]) -> Finding:
-    """Rebuild a finding from :func:`finding_to_dict` output (derived keys are ignored)."""
-    return Finding(
-        str(data["subtask_id"]),
-        statements=tuple(_statement_from(s) for s in data["statements"]),
-        gaps=tuple(str(g) for g in data["gaps"]),
-        docs_read=tuple(str(d) for d in data["docs_read"]),
-        status=FindingStatus(data["status"]),
-        error=str(data["error"]),
-        refused=tuple(_refused_from(r) for r in data.get("refused", ())),
-    )
 
 
 @dataclass(frozen=True, slots=True)

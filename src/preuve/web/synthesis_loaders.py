@@ -1,8 +1,9 @@
 """Adapter for workflow 2: one synthesis run from ``trajectory.json`` (and ``score.json``).
 
-The trajectory is read with :meth:`SynthesisRun.from_dict`, so it is validated exactly as
-``preuve check-synthesis`` validates it; ``score.json`` is :meth:`GridScore.to_dict` output,
-written when a run was graded (the viewer never reads the grid itself).
+The trajectory is read with :func:`~preuve.synthesis.trajectory.run_from_data`, so it is
+validated exactly as ``preuve check-synthesis`` validates it; ``score.json`` is
+:meth:`GridScore.to_dict` output, written when a run was graded (the viewer never reads the
+grid itself).
 """
 
 from __future__ import annotations

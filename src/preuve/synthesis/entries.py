@@ -1,0 +1,362 @@
+"""Plans, findings and syntheses as run-file entries: their JSON shape, declared once.
+
+Each entry lists exactly the keys of its JSON object, in the order they are written, and
+forbids any other key; ``*_entry`` converts a domain value into its entry and ``*_of`` back.
+:func:`preuve.io.records.dump_record` and :func:`~preuve.io.records.load_data` (pydantic, the
+one mechanism of the run files) turn entries into JSON and back. ``trajectory.json``
+(:mod:`preuve.synthesis.trajectory`) and ``synthesis.json`` are written from them; nothing
+builds or parses these dicts by hand.
+
+A model's answers (plan, findings, synthesis) are NOT read here: they are parsed and
+checked by their roles (:func:`preuve.synthesis.planner.plan_from_dict`,
+:func:`preuve.synthesis.findings.synthesis_from_dict`), which list every defect for the
+re-ask; a run file is the program's own output, read back or refused in one line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from preuve.core.defects import Defect
+from preuve.core.evidence import Span
+from preuve.synthesis.findings import (
+    ComputedValue,
+    Contradiction,
+    Finding,
+    FindingStatus,
+    Paragraph,
+    Plan,
+    RefusedStatement,
+    SourcedValue,
+    Statement,
+    StatementSource,
+    SubTask,
+    Synthesis,
+)
+
+__all__ = [
+    "ContradictionEntry",
+    "FindingEntry",
+    "NumberEntry",
+    "PlanEntry",
+    "SynthesisEntry",
+    "contradiction_entry",
+    "contradiction_of",
+    "finding_entry",
+    "finding_of",
+    "number_entry",
+    "number_of",
+    "plan_entry",
+    "plan_of",
+    "synthesis_entry",
+    "synthesis_of",
+]
+
+# pydantic reads this class attribute (no import needed): an unknown key is an error.
+STRICT: dict[str, Any] = {"extra": "forbid"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SubTaskEntry:
+    id: str
+    question: str
+    scope: tuple[str, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanEntry:
+    question: str
+    subtasks: tuple[SubTaskEntry, ...]
+    coverage: tuple[tuple[str, str], ...] = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpanEntry:
+    """A :class:`~preuve.core.evidence.Span` as ``Span.as_dict`` writes it."""
+
+    id: str
+    doc_id: str
+    version: int
+    page: int | None
+    start: int
+    end: int
+    quote: str
+    text_sha256: str
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceEntry:
+    """A source without a span (no ``span`` key at all)."""
+
+    doc_id: str
+    value: str | None = None
+    quote: str | None = None
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpannedSourceEntry:
+    """A source resting on a verified quote: its span follows."""
+
+    doc_id: str
+    value: str | None
+    quote: str | None
+    span: SpanEntry
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatementEntry:
+    subject: str
+    attribute: str
+    value: str
+    text: str
+    context: str = ""
+    sources: tuple[SourceEntry | SpannedSourceEntry, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RefusedEntry:
+    statement: StatementEntry
+    defects: tuple[Defect, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FindingEntry:
+    subtask_id: str
+    status: FindingStatus
+    error: str
+    docs_read: tuple[str, ...]
+    read_but_not_used: tuple[str, ...]
+    merged: tuple[StatementEntry, ...] = ()  # derived
+    statements: tuple[StatementEntry, ...]
+    statements_refused: int = 0  # derived
+    refused: tuple[RefusedEntry, ...] = ()
+    gaps: tuple[str, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ValueEntry:
+    value: str
+    sources: tuple[str, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContradictionEntry:
+    subject: str
+    attribute: str
+    retained: ValueEntry | None
+    rejected: tuple[ValueEntry, ...]
+    rule: int | None
+    reason: str
+    context: str = ""
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NumberEntry:
+    label: str
+    value: Decimal
+    unit: str
+    formula: str
+    sources: tuple[str, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParagraphEntry:
+    text: str
+    sources: tuple[str, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SynthesisEntry:
+    """A synthesis as ``synthesis.json`` and the trajectory keep it."""
+
+    engine: str = ""
+    paragraphs: tuple[ParagraphEntry, ...]
+    contradictions: tuple[ContradictionEntry, ...]
+    numbers: tuple[NumberEntry, ...] = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+def plan_entry(plan: Plan) -> PlanEntry:
+    return PlanEntry(
+        question=plan.question,
+        subtasks=tuple(
+            SubTaskEntry(id=t.id, question=t.question, scope=t.scope) for t in plan.subtasks
+        ),
+        coverage=plan.coverage,
+    )
+
+
+def _span_entry(span: Span) -> SpanEntry:
+    return SpanEntry(
+        id=span.id,
+        doc_id=span.doc_id,
+        version=span.version,
+        page=span.page,
+        start=span.start,
+        end=span.end,
+        quote=span.quote,
+        text_sha256=span.text_sha256,
+    )
+
+
+def _source_entry(source: StatementSource) -> SourceEntry | SpannedSourceEntry:
+    if source.span is None:
+        return SourceEntry(doc_id=source.doc_id, value=source.value, quote=source.quote)
+    return SpannedSourceEntry(
+        doc_id=source.doc_id, value=source.value, quote=source.quote, span=_span_entry(source.span)
+    )
+
+
+def _statement_entry(statement: Statement) -> StatementEntry:
+    return StatementEntry(
+        subject=statement.subject,
+        attribute=statement.attribute,
+        value=statement.value,
+        text=statement.text,
+        context=statement.context,
+        sources=tuple(_source_entry(s) for s in statement.sources),
+    )
+
+
+def finding_entry(finding: Finding) -> FindingEntry:
+    return FindingEntry(
+        subtask_id=finding.subtask_id,
+        status=finding.status,
+        error=finding.error,
+        docs_read=finding.docs_read,
+        read_but_not_used=finding.read_but_not_used,
+        merged=tuple(_statement_entry(s) for s in finding.merged_statements()),
+        statements=tuple(_statement_entry(s) for s in finding.statements),
+        statements_refused=len(finding.refused),
+        refused=tuple(
+            RefusedEntry(statement=_statement_entry(r.statement), defects=r.defects)
+            for r in finding.refused
+        ),
+        gaps=finding.gaps,
+    )
+
+
+def _value_entry(value: SourcedValue) -> ValueEntry:
+    return ValueEntry(value=value.value, sources=value.sources)
+
+
+def contradiction_entry(c: Contradiction) -> ContradictionEntry:
+    return ContradictionEntry(
+        subject=c.subject,
+        attribute=c.attribute,
+        retained=_value_entry(c.retained) if c.retained is not None else None,
+        rejected=tuple(_value_entry(v) for v in c.rejected),
+        rule=c.rule,
+        reason=c.reason,
+        context=c.context,
+    )
+
+
+def number_entry(n: ComputedValue) -> NumberEntry:
+    return NumberEntry(
+        label=n.label, value=n.value, unit=n.unit, formula=n.formula, sources=n.sources
+    )
+
+
+def synthesis_entry(synthesis: Synthesis) -> SynthesisEntry:
+    return SynthesisEntry(
+        engine=synthesis.engine,
+        paragraphs=tuple(
+            ParagraphEntry(text=p.text, sources=p.sources) for p in synthesis.paragraphs
+        ),
+        contradictions=tuple(contradiction_entry(c) for c in synthesis.contradictions),
+        numbers=tuple(number_entry(n) for n in synthesis.numbers),
+    )
+
+
+def plan_of(entry: PlanEntry) -> Plan:
+    return Plan(
+        question=entry.question,
+        subtasks=tuple(SubTask(t.id, t.question, t.scope) for t in entry.subtasks),
+        coverage=entry.coverage,
+    )
+
+
+def _span_of(entry: SpanEntry) -> Span:
+    span = Span(
+        doc_id=entry.doc_id,
+        version=entry.version,
+        start=entry.start,
+        end=entry.end,
+        quote=entry.quote,
+        text_sha256=entry.text_sha256,
+        page=entry.page,
+    )
+    if span.id != entry.id:
+        raise ValueError(f"span id {entry.id!r} does not match its fields ({span.id!r})")
+    return span
+
+
+def _source_of(entry: SourceEntry | SpannedSourceEntry) -> StatementSource:
+    span = _span_of(entry.span) if isinstance(entry, SpannedSourceEntry) else None
+    return StatementSource(entry.doc_id, entry.value, entry.quote, span)
+
+
+def _statement_of(entry: StatementEntry) -> Statement:
+    sources = tuple(_source_of(s) for s in entry.sources)
+    return Statement(
+        entry.subject, entry.attribute, entry.value, entry.text, sources, entry.context
+    )
+
+
+def finding_of(entry: FindingEntry) -> Finding:
+    """The finding an entry records (its derived keys are recomputed, not read)."""
+    return Finding(
+        entry.subtask_id,
+        statements=tuple(_statement_of(s) for s in entry.statements),
+        gaps=entry.gaps,
+        docs_read=entry.docs_read,
+        status=entry.status,
+        error=entry.error,
+        refused=tuple(
+            RefusedStatement(_statement_of(r.statement), r.defects) for r in entry.refused
+        ),
+    )
+
+
+def _sourced_of(entry: ValueEntry) -> SourcedValue:
+    return SourcedValue(entry.value, entry.sources)
+
+
+def contradiction_of(entry: ContradictionEntry) -> Contradiction:
+    return Contradiction(
+        subject=entry.subject,
+        attribute=entry.attribute,
+        retained=_sourced_of(entry.retained) if entry.retained is not None else None,
+        rejected=tuple(_sourced_of(v) for v in entry.rejected),
+        rule=entry.rule,
+        reason=entry.reason,
+        context=entry.context,
+    )
+
+
+def number_of(entry: NumberEntry) -> ComputedValue:
+    return ComputedValue(entry.label, entry.value, entry.unit, entry.formula, entry.sources)
+
+
+def synthesis_of(entry: SynthesisEntry) -> Synthesis:
+    return Synthesis(
+        paragraphs=tuple(Paragraph(p.text, p.sources) for p in entry.paragraphs),
+        contradictions=tuple(contradiction_of(c) for c in entry.contradictions),
+        numbers=tuple(number_of(n) for n in entry.numbers),
+        engine=entry.engine,
+    )

@@ -1,4 +1,4 @@
-"""The Ray executor hands items out one at a time, and an endpoint's limiter grants in turn.
+"""The Ray executor hands items out one at a time, and the slots actor grants in turn.
 
 A slow item must not hold back the items after it (fixed chunks would: the items of a
 chunk wait for its slowest one), and a freed slot goes to the first call waiting for it.
@@ -75,46 +75,19 @@ def test_bad_pool_sizes_are_refused(ray_cluster: Any) -> None:
 def test_a_freed_slot_goes_to_the_first_call_waiting_for_it(ray_cluster: Any) -> None:
     slots = RayExecutor(threads=1).slots_for(1, "dispatch-test-fifo")
     first = slots.acquire(["a"])
-    actor = slots.actor("a")  # endpoint a's own limiter
-    waiting = [actor.acquire.remote() for _ in range(3)]
+    waiting = [slots.actor.acquire.remote(["a"]) for _ in range(3)]
     ready, _ = ray.wait(waiting, timeout=0.5)
     assert ready == []  # the one slot is held: all three wait
     slots.release(first[1])
     leases = []
     for ref in waiting:
-        lease, load = ray.get(ref, timeout=30)
+        index, lease = ray.get(ref, timeout=30)
+        assert index == 0
         later = [r for r in waiting if r != ref and r not in leases]
-        assert load == 1 + len(later)  # it holds the slot, the later ones still wait
         assert ray.wait(later, timeout=0.3)[0] == []  # only one at a time holds it
         leases.append(ref)
-        actor.release.remote(lease)
+        slots.release(lease)
     deadline = time.monotonic() + 30  # a release is not waited for: it lands soon after
     while slots.in_flight() != {"a": 0} and time.monotonic() < deadline:
         time.sleep(0.05)
     assert slots.in_flight() == {"a": 0}
-
-
-def test_each_endpoint_has_its_own_limiter_and_calls_go_to_the_least_loaded(
-    ray_cluster: Any,
-) -> None:
-    slots = RayExecutor(threads=1).slots_for(2, "dispatch-test-balance")
-    leases = [slots.acquire(["a", "b"]) for _ in range(4)]
-    assert [index for index, _ in leases] == [0, 1, 0, 1]  # the least loaded, a on a tie
-    assert slots.actor("a") != slots.actor("b")
-    assert slots.in_flight() == {"a": 2, "b": 2}
-    late = ray.get(slots.actor("b").in_flight.remote())
-    assert late == 2  # endpoint b's actor holds b's calls, and only them
-    slots.release(leases[1][1])
-    assert slots.acquire(["a", "b"])[0] == 1  # b had the free slot
-    for _, lease in leases:
-        slots.release(lease)
-
-
-def test_a_slot_never_released_is_free_again_once_its_lease_expires(ray_cluster: Any) -> None:
-    # A killed worker never releases its slot: its lease expires, and a waiting call gets it.
-    slots = RayExecutor(threads=1).slots_for(1, "dispatch-test-lease", lease_seconds=1.0)
-    slots.acquire(["a"])  # never released
-    started = time.monotonic()
-    index, lease = slots.acquire(["a"])
-    assert index == 0 and time.monotonic() - started >= 1.0
-    slots.release(lease)

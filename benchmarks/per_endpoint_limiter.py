@@ -1,6 +1,8 @@
-"""Endpoint slots on Ray: one limiter actor per endpoint, so no one actor serves every call.
-
-Imported only with the Ray executor (:mod:`preuve.cluster.ray_executor`).
+"""A candidate endpoint limiter, one Ray actor per endpoint, measured beside preuve's one
+actor for every endpoint (:mod:`preuve.cluster.ray_executor`) by :mod:`benchmarks.scale`.
+Not preuve's limiter: on this 2-core machine it was slower (its actors' CPU per call was
+about twice the single actor's, and the machine is short of CPU), though its simulated
+10 000-dossier projection is not bound by any one actor (README, Run it on a cluster).
 
 - :class:`_EndpointSlots` (one async actor per endpoint) holds that endpoint's calls in
   flight, cluster-wide. A call costs it two messages (acquire, release); a release hands
@@ -12,17 +14,13 @@ Imported only with the Ray executor (:mod:`preuve.cluster.ray_executor`).
 - :class:`RaySlots` (picklable: the registry's handle) picks the endpoint for a call in
   the calling process: the least loaded as last seen (each grant reports its endpoint's
   calls in flight and waiting) plus the calls this process is still asking there, the
-  first on a tie; then it waits in that endpoint's queue. Choosing on a slightly stale
-  view only spreads the calls less evenly for a moment; the limit is the endpoint
-  actor's, exact.
-
-One actor for every endpoint was measured (``python -m benchmarks.scale``) to spend
-~2.5 ms of its CPU per call: the queue every call of a cluster passed through.
+  first on a tie; then it waits in that endpoint's queue.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import threading
 import time
@@ -32,7 +30,7 @@ from typing import Any
 
 import ray
 
-__all__ = ["LEASE_SECONDS", "RaySlots", "registry"]
+__all__ = ["LEASE_SECONDS", "RaySlots", "per_endpoint_slots", "registry"]
 
 # A slot whose holder never released it (its worker was killed) is free again after this.
 LEASE_SECONDS = 900.0
@@ -191,3 +189,11 @@ class RaySlots:
 
     def in_flight(self) -> dict[str, int]:
         return dict(ray.get(self.registry.in_flight.remote()))
+
+
+def per_endpoint_slots(
+    per_endpoint: int, label: str, lease_seconds: float = LEASE_SECONDS
+) -> RaySlots:
+    """The per-endpoint limiter for ``label`` on the connected cluster."""
+    name = "preuve-endpoint-slots-" + hashlib.sha256(label.encode()).hexdigest()[:16]
+    return RaySlots(registry(name, "preuve", per_endpoint, lease_seconds))

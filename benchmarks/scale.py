@@ -7,17 +7,23 @@ that answer each call after ``--delay`` s (200 ms) with the rules engine's answe
 ``--per-endpoint`` (8) calls each at once. Wall times of the local executor and of Ray
 with 1, 2, 4, 8 workers are printed against the ideal, calls × latency ÷ (endpoints ×
 per-endpoint): the physical limit here. Ray's worker actors are started before the clock
-(their start, paid once per command, is printed apart). Where the time goes: the CPU a node
-costs on the Ray workers and the CPU each call costs the one slots actor (from /proc, the
-processes titled ``ray::_Worker`` and ``ray::_Slots``), beside a node's wall time in a
-serial local build. From those, a simulation projects 10 000 dossiers on 64 workers and 16
-endpoints, without and with the slots actor as a queue every call passes through; then
-the store-writers benchmark (:mod:`benchmarks.store_writers`) runs.
+(their start, paid once per command, is printed apart). Each Ray run is made with each
+endpoint limiter of ``--limiters``, in turn on the same fresh cluster size: ``one``
+(preuve's, one actor for every endpoint: :mod:`preuve.cluster.ray_executor`) and
+``per-endpoint`` (a candidate, one actor per endpoint: :mod:`benchmarks.per_endpoint_limiter`).
+Where the time goes: the CPU a node costs on the Ray workers and the CPU each call costs
+the limiter actors (from /proc, the processes titled ``ray::_Worker``, ``ray::_Slots``,
+``ray::_EndpointSlots``, ``ray::_Registry``), beside a node's wall time in a serial local
+build. From those, a simulation projects 10 000 dossiers on 64 workers and 16 endpoints,
+without and with the limiter's time: one queue every call passes through (one actor), or
+one queue per endpoint. Then the store-writers benchmark (:mod:`benchmarks.store_writers`)
+runs (``--no-store``: not).
 
 Goals: Ray within 1.2x of the ideal at every endpoint count; 4 endpoints >= 3.5x the
 throughput of one. Figures are printed, never asserted.
 
-    .venv/bin/python benchmarks/scale.py [--dossiers 200] [--workers 1,2,4,8]
+    .venv/bin/python -m benchmarks.scale [--dossiers 200] [--workers 1,2,4,8]
+        [--limiters one,per-endpoint] [--no-store]
 """
 
 from __future__ import annotations
@@ -92,18 +98,27 @@ def per_node_cpu(jobs: list[DossierJob], answers: dict[str, str], root: Path) ->
 
 
 def simulate(
-    dossiers: int, workers: int, slots: int, *, delay: float, cpu: float, limiter: float = 0.0
+    dossiers: int,
+    workers: int,
+    slots: int,
+    *,
+    delay: float,
+    cpu: float,
+    limiter: float = 0.0,
+    limiters: int = 1,
 ) -> float:
     """Projected wall time: each node takes ``cpu`` on one of ``workers`` CPUs, then holds
     one of ``endpoints * per_endpoint`` slots for ``delay``; a dossier's level starts when
-    the one below is done; dossiers start in order. ``limiter``: the seconds the one slots
-    actor spends on each call (its acquire and release), served one at a time, so it is a
-    queue every call passes through. Event-driven, greedy, FIFO."""
+    the one below is done; dossiers start in order. ``limiter``: the seconds a limiter
+    actor spends on each call (its acquire and release), served one at a time by each of
+    ``limiters`` actors (1: every call; one per endpoint: the calls in turn, as the
+    balancer spreads them). Event-driven, greedy, FIFO."""
     ready: list[tuple[float, int, int]] = [(0.0, d, 0) for d in range(dossiers)]
     heapq.heapify(ready)
     cpus = [0.0] * workers  # when each CPU is free
     slot_free = [0.0] * slots
-    limiter_free = 0.0
+    limiter_free = [0.0] * limiters
+    turn = 0
     level_left: dict[tuple[int, int], int] = {}
     level_end: dict[tuple[int, int], float] = {}
     end = 0.0
@@ -114,8 +129,10 @@ def simulate(
             start = max(at, cpu_at)
             heapq.heappush(cpus, start + cpu)
             slot_at = heapq.heappop(slot_free)
-            asked = max(start + cpu, limiter_free)
-            limiter_free = asked + limiter
+            queue = turn % limiters
+            turn += 1
+            asked = max(start + cpu, limiter_free[queue])
+            limiter_free[queue] = asked + limiter
             call = max(asked + limiter, slot_at)
             finish = call + delay
             heapq.heappush(slot_free, finish)
@@ -156,7 +173,7 @@ def _ray_executor(workers: int, threads: int) -> tuple[Any, float]:
 def _report(
     args: argparse.Namespace,
     counts: list[int],
-    worker_counts: list[int],
+    rows: list[str],
     walls: dict[tuple[str, int], float],
     calls: int,
 ) -> None:
@@ -166,20 +183,20 @@ def _report(
         "wall time in s (ratio to ideal)   " + "".join(f"{c} endpoint(s)".rjust(20) for c in counts)
     )
     print("ideal".ljust(34) + "".join(f"{ideal[c]:>14.1f}  1.00x" for c in counts))
-    for name in ["local", *(f"ray {w}w" for w in worker_counts)]:
+    for name in ["local", *rows]:
         cells = "".join(
             f"{walls[(name, c)]:>14.1f} {walls[(name, c)] / ideal[c]:>5.2f}x" for c in counts
         )
         print(name.ljust(34) + cells)
     if 1 in counts and 4 in counts:
-        for name in ["local", *(f"ray {w}w" for w in worker_counts)]:
+        for name in ["local", *rows]:
             gain = walls[(name, 1)] / walls[(name, 4)]
             print(f"{name}: 4 endpoints give {gain:.2f}x the throughput of 1 (goal >= 3.5x)")
     print("goal: Ray within 1.20x of ideal at every endpoint count")
 
 
 def ray_cpu() -> dict[str, float]:
-    """CPU seconds used so far by this machine's Ray worker actors and slots actors."""
+    """CPU seconds used so far by this machine's Ray worker actors and limiter actors."""
     tick = os.sysconf("SC_CLK_TCK")
     used = {"workers": 0.0, "limiter": 0.0}
     for proc in Path("/proc").iterdir():
@@ -190,7 +207,8 @@ def ray_cpu() -> dict[str, float]:
             fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        role = "limiter" if title.startswith("ray::_Slots") else None
+        limiting = title.startswith(("ray::_Slots", "ray::_EndpointSlots", "ray::_Registry"))
+        role = "limiter" if limiting else None
         role = "workers" if title.startswith("ray::_Worker") else role
         if role is not None:
             used[role] += (int(fields[11]) + int(fields[12])) / tick
@@ -211,7 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--per-endpoint", type=int, default=8)
     parser.add_argument("--endpoints", default="1,2,4")
     parser.add_argument("--workers", default="1,2,4,8")
+    parser.add_argument("--limiters", default="one,per-endpoint", help="Ray endpoint limiters.")
     parser.add_argument("--no-ray", action="store_true", help="Only the local executor.")
+    parser.add_argument("--no-store", action="store_true", help="Skip the store writers.")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="preuve-scale-") as folder:
         return _run(args, Path(folder))
@@ -231,7 +251,10 @@ def _run(args: argparse.Namespace, root: Path) -> int:
     print(f"measured per-node cost outside the call: {cpu * 1000:.1f} ms")
     walls: dict[tuple[str, int], float] = {}
     started: dict[int, float] = {}
-    spent = {"workers": 0.0, "limiter": 0.0}
+    limiters = [] if args.no_ray else args.limiters.split(",")
+    spent = {(k, role): 0.0 for k in limiters for role in ("workers", "limiter")}
+    by_count: dict[tuple[str, int], float] = {}  # limiter CPU per call, by endpoint count
+    print(f"load average at start: {_load()}")
     with running_servers(max(counts), answers, args.delay) as servers:
         for count in counts:
             slots = LocalExecutor().endpoint_slots(args.per_endpoint)
@@ -240,49 +263,117 @@ def _run(args: argparse.Namespace, root: Path) -> int:
             walls[("local", count)] = _timed(jobs, model, root / f"l{count}.sqlite", local)
         for workers in worker_counts:
             for count in counts:
-                threads = max(1, math.ceil(count * args.per_endpoint / workers))
-                executor, warm = _ray_executor(workers, threads)
-                started[workers] = max(started.get(workers, 0.0), warm)
-                slots = executor.endpoint_slots(args.per_endpoint)
-                model = _model([s.url for s in servers[:count]], slots)
-                path = root / f"r{workers}-{count}.sqlite"
-                before = ray_cpu()
-                walls[(f"ray {workers}w", count)] = _timed(jobs, model, path, executor)
-                after = ray_cpu()
-                for role in spent:
-                    spent[role] += after[role] - before[role]
+                for kind in limiters:  # the designs in turn, each on a fresh cluster
+                    threads = max(1, math.ceil(count * args.per_endpoint / workers))
+                    executor, warm = _ray_executor(workers, threads)
+                    started[workers] = max(started.get(workers, 0.0), warm)
+                    slots = _limiter(kind, executor, args.per_endpoint)
+                    model = _model([s.url for s in servers[:count]], slots)
+                    _warm(slots, model)
+                    path = root / f"r{workers}-{count}-{kind}.sqlite"
+                    before = ray_cpu()
+                    walls[(f"ray {workers}w {kind}", count)] = _timed(jobs, model, path, executor)
+                    after = ray_cpu()
+                    for role in ("workers", "limiter"):
+                        spent[(kind, role)] += after[role] - before[role]
+                    by_count[(kind, count)] = by_count.get((kind, count), 0.0) + (
+                        after["limiter"] - before["limiter"]
+                    ) / (len(worker_counts) * calls)
         if worker_counts:
             import ray
 
             ray.shutdown()
-    _report(args, counts, worker_counts, walls, calls)
+    print(f"load average at end: {_load()}")
+    rows = [f"ray {w}w {kind}" for w in worker_counts for kind in limiters]
+    _report(args, counts, rows, walls, calls)
     runs = len(worker_counts) * len(counts)
-    worker_cpu = spent["workers"] / (runs * calls) if runs else cpu
-    limiter = spent["limiter"] / (runs * calls) if runs else 0.0
     if runs:
-        print(
-            f"where the time goes: a node costs {cpu * 1000:.1f} ms of CPU in one local process,"
-            f" {worker_cpu * 1000:.1f} ms on a Ray worker (its calls to the slots actor"
-            f" included), and the slots actor {limiter * 1000:.2f} ms per call;"
-            f" {calls} calls x {worker_cpu + limiter:.4f} s = {calls * (worker_cpu + limiter):.1f}"
-            f" CPU-s on {os.cpu_count()} cores"
-        )
         print(
             "ray start (worker processes and imports, once per command, not in the wall"
             " times above): " + ", ".join(f"{w}w {started[w]:.1f} s" for w in worker_counts)
         )
+    _projections(args, spent, by_count, counts, runs, calls, cpu)
+    if not args.no_store:
+        _store_writers()
+    return 0
+
+
+def _projections(  # noqa: PLR0917 (the measured figures, passed on)
+    args: argparse.Namespace,
+    spent: dict[tuple[str, str], float],
+    by_count: dict[tuple[str, int], float],
+    counts: list[int],
+    runs: int,
+    calls: int,
+    cpu: float,
+) -> None:
+    """Each limiter's measured CPU, and the 10 000-dossier projection with it."""
+    limiters = list(dict.fromkeys(kind for kind, _ in spent))
     ideal_big = 10_000 * NODES * args.delay / (16 * args.per_endpoint)
-    for label, limit in (("without", 0.0), ("with", limiter)):
-        projected = simulate(
-            10_000, 64, 16 * args.per_endpoint, delay=args.delay, cpu=worker_cpu, limiter=limit
+    designs = (
+        [
+            (k, spent[(k, "workers")] / (runs * calls), spent[(k, "limiter")] / (runs * calls))
+            for k in limiters
+        ]
+        if runs
+        else [("local", cpu, 0.0)]
+    )
+    for kind, worker_cpu, limiter in designs:
+        print(
+            f"{kind}: a node costs {cpu * 1000:.1f} ms of CPU in one local process,"
+            f" {worker_cpu * 1000:.1f} ms on a Ray worker (its calls to the limiter included),"
+            f" and the limiter actors {limiter * 1000:.2f} ms per call;"
+            f" {calls} calls x {worker_cpu + limiter:.4f} s = {calls * (worker_cpu + limiter):.1f}"
+            f" CPU-s on {os.cpu_count()} cores"
         )
         print(
-            f"projected (simulation, measured per-node costs, {label} the one slots actor's"
-            f" time per call): 10 000 dossiers on 64 workers and 16 endpoints: {projected:.0f} s;"
-            f" ideal {ideal_big:.0f} s ({projected / ideal_big:.2f}x)"
+            "  limiter CPU per call by endpoint count: "
+            + ", ".join(f"{c}: {by_count[(kind, c)] * 1000:.2f} ms" for c in counts)
         )
-    _store_writers()
-    return 0
+        queues = 16 if kind == "per-endpoint" else 1
+        for label, limit in (("without", 0.0), ("with", limiter)):
+            projected = simulate(
+                10_000,
+                64,
+                16 * args.per_endpoint,
+                delay=args.delay,
+                cpu=worker_cpu,
+                limiter=limit,
+                limiters=queues,
+            )
+            print(
+                f"  projected (simulation, measured per-node costs, {label} the limiter's time"
+                f" per call, {queues} limiter queue(s)): 10 000 dossiers on 64 workers and 16"
+                f" endpoints: {projected:.0f} s; ideal {ideal_big:.0f} s"
+                f" ({projected / ideal_big:.2f}x)"
+            )
+
+
+def _warm(slots: EndpointSlots, model: Model) -> None:
+    """Start the limiter's actors before the clock, as the worker actors are: one slot of
+    each endpoint taken and given back (an actor's start is paid once per command)."""
+    endpoints: tuple[str, ...] = getattr(getattr(model, "inner", model), "endpoints", ())
+    for endpoint in endpoints:
+        _, lease = slots.acquire([endpoint])
+        slots.release(lease)
+    time.sleep(1.0)  # the releases are not waited for
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def _limiter(kind: str, executor: Any, per_endpoint: int) -> EndpointSlots:
+    """The endpoint limiter ``kind`` on ``executor``'s cluster."""
+    if kind == "one":
+        slots: EndpointSlots = executor.endpoint_slots(per_endpoint)
+        return slots
+    if kind == "per-endpoint":
+        from benchmarks.per_endpoint_limiter import per_endpoint_slots
+
+        spread: EndpointSlots = per_endpoint_slots(per_endpoint, f"per-endpoint-{per_endpoint}")
+        return spread
+    raise SystemExit(f"unknown limiter {kind!r} (one, per-endpoint)")
 
 
 if __name__ == "__main__":

@@ -80,7 +80,9 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "write_registry",
     ),
     "preuve.io.records": (
+        "STRICT",
         "RecordError",
+        "SpanEntry",
         "dump_record",
         "dump_records",
         "load_data",

@@ -12,12 +12,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from preuve.io.records import STRICT
 from preuve.io.runfolder import RunFolder
 
 __all__ = ["SERVE_FILE", "ClaimEntry", "ServeAnswerEntry", "read_serve_answers"]
 
 SERVE_FILE = "serve.json"
-_STRICT: dict[str, Any] = {"extra": "forbid"}  # read by pydantic: an unknown key is refused
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -28,7 +28,7 @@ class ClaimEntry:
     field: str
     value: str
     evidence: tuple[str, ...]
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -44,7 +44,7 @@ class ServeAnswerEntry:
     # evidence id → span id (doc@version:start:end); node id → status
     evidence: dict[str, str] = dataclasses.field(default_factory=dict)
     nodes: dict[str, str] = dataclasses.field(default_factory=dict)
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 def read_serve_answers(folder: RunFolder) -> tuple[ServeAnswerEntry, ...]:

@@ -16,14 +16,18 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable
-from typing import Any, TypeVar, cast
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar, cast
 
 from pydantic import TypeAdapter, ValidationError
 
 from preuve.core.errors import InputError
+from preuve.core.evidence import Span
 
 __all__ = [
+    "STRICT",
     "RecordError",
+    "SpanEntry",
     "dump_record",
     "dump_records",
     "load_data",
@@ -37,6 +41,54 @@ T = TypeVar("T")
 
 class RecordError(InputError):
     """A run file's JSON does not have the shape of its type."""
+
+
+# A run-file type's pydantic config: an unknown key is refused.
+STRICT: dict[str, Any] = {"extra": "forbid"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpanEntry:
+    """A :class:`~preuve.core.evidence.Span` as ``Span.as_dict`` writes it, in every
+    workflow's run files."""
+
+    id: str
+    doc_id: str
+    version: int
+    page: int | None
+    start: int
+    end: int
+    quote: str
+    text_sha256: str
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+    @classmethod
+    def of(cls, span: Span) -> SpanEntry:
+        return cls(
+            id=span.id,
+            doc_id=span.doc_id,
+            version=span.version,
+            page=span.page,
+            start=span.start,
+            end=span.end,
+            quote=span.quote,
+            text_sha256=span.text_sha256,
+        )
+
+    def span(self) -> Span:
+        """The span back; ``ValueError`` when the id does not match its fields."""
+        span = Span(
+            doc_id=self.doc_id,
+            version=self.version,
+            start=self.start,
+            end=self.end,
+            quote=self.quote,
+            text_sha256=self.text_sha256,
+            page=self.page,
+        )
+        if span.id != self.id:
+            raise ValueError(f"span id {self.id!r} does not match its fields ({span.id!r})")
+        return span
 
 
 @functools.cache

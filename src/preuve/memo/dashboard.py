@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from rich.table import Table
 
-from preuve.io.records import dump_record
+from preuve.io.records import STRICT, dump_record
 from preuve.memo.claims_view import unchecked_share
 from preuve.memo.pipeline import CompanyMemo, MemoRun
 
@@ -115,9 +115,6 @@ class Dashboard:
         return data
 
 
-_STRICT: dict[str, Any] = {"extra": "forbid"}  # read by pydantic: an unknown key is refused
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SummaryEntry:
     """The dashboard's figures over all companies (None: no gold to grade against)."""
@@ -128,7 +125,7 @@ class SummaryEntry:
     memo_verified: bool
     claims_unchecked: float | None
     line: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,7 +135,7 @@ class DashboardFile:
     engine: str
     rows: tuple[DashboardRow, ...] = ()
     summary: SummaryEntry | None = None
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 def format_percent(value: float | None, places: int) -> str:

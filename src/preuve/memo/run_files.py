@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from preuve.core.defects import Defect
+from preuve.io.records import STRICT, SpanEntry
 from preuve.memo.dashboard import DashboardFile, SummaryEntry
 
 __all__ = [
@@ -58,7 +59,6 @@ MEMO_RUN_FILE = "run.json"
 DASHBOARD_FILE = "dashboard.json"
 
 # pydantic reads this class attribute (no import needed): an unknown key is an error.
-_STRICT: dict[str, Any] = {"extra": "forbid"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,14 +67,14 @@ class ModelEntry:
     name: str
     tokenizer: str
     version: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MessageEntry:
     role: str
     content: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,14 +98,14 @@ class CallEntry:
     seconds: float
     status: str
     error: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CompanyName:
     name: str
     slug: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,7 +114,7 @@ class TableCellEntry:
     raw: str
     page: int
     span: tuple[int, int]
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,7 +124,7 @@ class TableRowEntry:
     total: bool
     page: int
     values: dict[str, TableCellEntry]
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -137,7 +137,7 @@ class TableEntry:
     unit: str
     periods: tuple[str, ...]
     rows: tuple[TableRowEntry, ...]
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -150,7 +150,7 @@ class FieldEntry:
     raw: str
     unit: str
     page: int
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -158,7 +158,7 @@ class UnmappedEntry:
     label: str
     statement: str
     page: int
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -167,7 +167,7 @@ class StatementsEntry:
     years: tuple[int, ...]
     fields: tuple[FieldEntry, ...]
     unmapped: tuple[UnmappedEntry, ...]
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -176,7 +176,7 @@ class IdentitiesEntry:
     structural_checked: int
     ok: bool
     violations: tuple[str, ...]
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -186,7 +186,7 @@ class RatioValueEntry:
     numerator: str
     denominator: str
     inputs: tuple[str, ...] = ()  # each statement field used: concept, label, period, page
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -197,7 +197,7 @@ class RatioEntry:
     unit: str
     values: tuple[RatioValueEntry, ...]
     fact: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -206,22 +206,7 @@ class AlertEntry:
     rule: str
     year: int
     fact: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SpanEntry:
-    """A :class:`~preuve.core.evidence.Span` as ``Span.as_dict`` writes it."""
-
-    id: str
-    doc_id: str
-    version: int
-    page: int | None
-    start: int
-    end: int
-    quote: str
-    text_sha256: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -236,7 +221,7 @@ class VerifiedSignalEntry:
     matched: str = ""
     verdict: str = ""
     span: SpanEntry | None = None  # the one evidence span (run folders of this version on)
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -246,7 +231,7 @@ class DiagnosticEntry:
     end: int
     similarity: float
     differences: tuple[str, ...]
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -264,7 +249,7 @@ class RejectedSignalEntry:
     reason: str = ""
     other_page: int | None = None
     diagnostic: DiagnosticEntry | None = None
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -275,14 +260,14 @@ class ReadingEntry:
     first_attempt_rejected: int = 0
     attempts: int = 0
     defects: tuple[Defect, ...] = ()
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FactEntry:
     id: str
     text: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -294,7 +279,7 @@ class ClaimEntry:
     period: str
     direction: str
     polarity: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -302,7 +287,7 @@ class ParagraphEntry:
     text: str
     sources: tuple[str, ...]
     claims: tuple[ClaimEntry, ...] = ()
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -312,7 +297,7 @@ class MemoEntry:
     defects: tuple[Defect, ...]
     first_attempt_defects: tuple[Defect, ...] = ()
     attempts: int = 0
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -333,7 +318,7 @@ class CompanyEntry:
     facts: tuple[FactEntry, ...]
     memo: MemoEntry
     seconds: float = 0.0
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -348,4 +333,4 @@ class MemoRunFile:
     seconds: float
     companies: tuple[CompanyEntry, ...]
     calls: tuple[CallEntry, ...]
-    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from preuve.core.claim_state import DIMENSIONS, ClaimRecord
 from preuve.core.documents import Document
-from preuve.core.evidence import Span
 from preuve.core.quotes import Diagnostic
 from preuve.io.records import load_records_data
 from preuve.memo.ratio_facts import describe_input
@@ -180,19 +179,6 @@ def _alert(alert: Alert) -> AlertEntry:
     return AlertEntry(id=alert.id, rule=alert.rule, year=alert.year, fact=alert.text())
 
 
-def _span(span: Span) -> SpanEntry:
-    return SpanEntry(
-        id=span.id,
-        doc_id=span.doc_id,
-        version=span.version,
-        page=span.page,
-        start=span.start,
-        end=span.end,
-        quote=span.quote,
-        text_sha256=span.text_sha256,
-    )
-
-
 def signal_entry(signal: VerifiedSignal, report: Document) -> VerifiedSignalEntry:
     """A verified signal of ``report``: its span, and its offsets on its page."""
     offset = report.page_offset(signal.page)  # the file's start/end are on the page
@@ -204,7 +190,7 @@ def signal_entry(signal: VerifiedSignal, report: Document) -> VerifiedSignalEntr
         end=signal.span.end - offset,
         matched=signal.matched,
         verdict=signal.verdict,
-        span=_span(signal.span),
+        span=SpanEntry.of(signal.span),
     )
 
 

@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from preuve.core.defects import Defect
-from preuve.core.evidence import Span
+from preuve.io.records import STRICT, SpanEntry
 from preuve.synthesis.findings import (
     ComputedValue,
     Contradiction,
@@ -55,7 +55,6 @@ __all__ = [
 ]
 
 # pydantic reads this class attribute (no import needed): an unknown key is an error.
-STRICT: dict[str, Any] = {"extra": "forbid"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,21 +70,6 @@ class PlanEntry:
     question: str
     subtasks: tuple[SubTaskEntry, ...]
     coverage: tuple[tuple[str, str], ...] = ()
-    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SpanEntry:
-    """A :class:`~preuve.core.evidence.Span` as ``Span.as_dict`` writes it."""
-
-    id: str
-    doc_id: str
-    version: int
-    page: int | None
-    start: int
-    end: int
-    quote: str
-    text_sha256: str
     __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
@@ -200,24 +184,11 @@ def plan_entry(plan: Plan) -> PlanEntry:
     )
 
 
-def _span_entry(span: Span) -> SpanEntry:
-    return SpanEntry(
-        id=span.id,
-        doc_id=span.doc_id,
-        version=span.version,
-        page=span.page,
-        start=span.start,
-        end=span.end,
-        quote=span.quote,
-        text_sha256=span.text_sha256,
-    )
-
-
 def _source_entry(source: StatementSource) -> SourceEntry | SpannedSourceEntry:
     if source.span is None:
         return SourceEntry(doc_id=source.doc_id, value=source.value, quote=source.quote)
     return SpannedSourceEntry(
-        doc_id=source.doc_id, value=source.value, quote=source.quote, span=_span_entry(source.span)
+        doc_id=source.doc_id, value=source.value, quote=source.quote, span=SpanEntry.of(source.span)
     )
 
 
@@ -291,23 +262,8 @@ def plan_of(entry: PlanEntry) -> Plan:
     )
 
 
-def _span_of(entry: SpanEntry) -> Span:
-    span = Span(
-        doc_id=entry.doc_id,
-        version=entry.version,
-        start=entry.start,
-        end=entry.end,
-        quote=entry.quote,
-        text_sha256=entry.text_sha256,
-        page=entry.page,
-    )
-    if span.id != entry.id:
-        raise ValueError(f"span id {entry.id!r} does not match its fields ({span.id!r})")
-    return span
-
-
 def _source_of(entry: SourceEntry | SpannedSourceEntry) -> StatementSource:
-    span = _span_of(entry.span) if isinstance(entry, SpannedSourceEntry) else None
+    span = entry.span.span() if isinstance(entry, SpannedSourceEntry) else None
     return StatementSource(entry.doc_id, entry.value, entry.quote, span)
 
 

@@ -23,10 +23,9 @@ from typing import Any, ClassVar
 
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
-from preuve.io.records import RecordError, dump_record, load_data
+from preuve.io.records import STRICT, RecordError, dump_record, load_data
 from preuve.models.loop import LoopStatus
 from preuve.synthesis.entries import (
-    STRICT,
     ContradictionEntry,
     FindingEntry,
     NumberEntry,

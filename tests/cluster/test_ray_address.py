@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,14 +62,16 @@ def _alive(address: str, env: dict[str, str]) -> int:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+def cluster() -> Iterator[tuple[str, dict[str, str]]]:
     ray_bin = BIN / "ray"
     if not ray_bin.is_file() and shutil.which("ray") is None:
         pytest.skip("the ray command is not installed (pip install 'preuve[cluster]')")
     command = str(ray_bin) if ray_bin.is_file() else "ray"
     port = _free_port()
     address = f"127.0.0.1:{port}"
-    temp = tmp_path_factory.mktemp("ray-head")
+    # Short: Ray's socket paths under it must fit AF_UNIX's 107 bytes, which pytest's own
+    # temporary folders (one more level per xdist worker) can exceed.
+    temp = Path(tempfile.mkdtemp(prefix="ray-"))
     env = {
         **os.environ,
         "PYTHONPATH": worker_pythonpath(),
@@ -106,6 +109,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dic
                 process.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 process.kill()
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def _preuve(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

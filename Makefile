@@ -34,8 +34,10 @@ typecheck: $(DEV)
 layers: $(DEV)
 	$(BIN)/lint-imports
 
+# On every core; tests sharing a heavy resource (the Ray cluster, the real model) stay
+# together on one worker (tests/conftest.py names the groups).
 pytest: $(DEV)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist loadgroup
 
 # The viewer's browser tests drive Debian's Chromium (no browser download); installed when missing.
 browser:

@@ -23,6 +23,21 @@ settings.load_profile("preuve")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DIR = REPO_ROOT.parent / "shared"
 
+# `make test` runs the suite on every core (pytest-xdist, --dist loadgroup). Tests that share
+# a heavy resource stay on one worker, one after the other: the Ray tests one local cluster
+# (and `ray start` ones, which any `ray.init()` on the machine could join), the real-model
+# tests the model's weights and every core while it generates.
+_GROUPS = {"cluster": "ray", "real": "real-model"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    tests = REPO_ROOT / "tests"
+    for item in items:
+        parts = item.path.relative_to(tests).parts if item.path.is_relative_to(tests) else ()
+        group = _GROUPS.get(parts[0]) if len(parts) > 1 else None
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 @pytest.fixture(autouse=True)
 def clean_environ(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:

@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +31,8 @@ from tests.cluster.builds import build
 from tests.cluster.conftest import worker_pythonpath
 
 BIN = Path(sys.executable).parent
+# How long a `ray start` may take to come up (on a loaded 2-core machine, over a minute).
+START_SECONDS = 180.0
 ALIVE = (
     "import ray, sys; ray.init(address=sys.argv[1]); print(sum(n['Alive'] for n in ray.nodes()))"
 )
@@ -42,27 +45,33 @@ def _free_port() -> int:
 
 
 def _alive(address: str, env: dict[str, str]) -> int:
-    done = subprocess.run(
-        [sys.executable, "-c", ALIVE, address],
-        check=False,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    """Nodes alive at ``address`` (0 while it cannot be reached yet)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", ALIVE, address],
+            check=False,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=START_SECONDS,
+        )
+    except subprocess.TimeoutExpired:  # a loaded machine: the caller's deadline decides
+        return 0
     lines = done.stdout.strip().splitlines()
     return int(lines[-1]) if done.returncode == 0 and lines else 0
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+def cluster() -> Iterator[tuple[str, dict[str, str]]]:
     ray_bin = BIN / "ray"
     if not ray_bin.is_file() and shutil.which("ray") is None:
         pytest.skip("the ray command is not installed (pip install 'preuve[cluster]')")
     command = str(ray_bin) if ray_bin.is_file() else "ray"
     port = _free_port()
     address = f"127.0.0.1:{port}"
-    temp = tmp_path_factory.mktemp("ray-head")
+    # Short: Ray's socket paths under it must fit AF_UNIX's 107 bytes, which pytest's own
+    # temporary folders (one more level per xdist worker) can exceed.
+    temp = Path(tempfile.mkdtemp(prefix="ray-"))
     env = {
         **os.environ,
         "PYTHONPATH": worker_pythonpath(),
@@ -77,7 +86,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dic
     )  # fmt: skip
     started = [head]
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + START_SECONDS
         while _alive(address, env) < 1:
             if head.poll() is not None or time.monotonic() > deadline:
                 pytest.skip(f"ray start --head did not come up on {address}")
@@ -100,6 +109,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dic
                 process.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 process.kill()
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def _preuve(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -6,6 +6,8 @@ chunk wait for its slowest one), and a freed slot goes to the first call waiting
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +16,8 @@ from typing import Any
 import pytest
 import ray
 
-from preuve.cluster.ray_executor import RayExecutor
+from preuve.cluster.ray_executor import RayExecutor, RaySlots
+from tests.cluster.faults import wait_for_pid
 
 WAIT_SECONDS = 60.0
 
@@ -91,3 +94,29 @@ def test_a_freed_slot_goes_to_the_first_call_waiting_for_it(ray_cluster: Any) ->
     while slots.in_flight() != {"a": 0} and time.monotonic() < deadline:
         time.sleep(0.05)
     assert slots.in_flight() == {"a": 0}
+
+
+@ray.remote(max_retries=0)
+def _hold_a_slot(slots: RaySlots, pid_file: Path) -> None:
+    """Takes the one slot, says which process holds it, and waits to be killed."""
+    slots.acquire(["a"])
+    partial = pid_file.with_suffix(".partial")
+    partial.write_text(str(os.getpid()))
+    partial.rename(pid_file)
+    time.sleep(WAIT_SECONDS)
+
+
+def test_a_slot_held_by_a_killed_worker_is_free_again_after_its_lease(
+    ray_cluster: Any, tmp_path: Path
+) -> None:
+    slots = RayExecutor(threads=1).slots_for(1, "dispatch-test-lease", lease_seconds=1.0)
+    holder = _hold_a_slot.remote(slots, tmp_path / "holder.pid")
+    os.kill(wait_for_pid(tmp_path / "holder.pid"), signal.SIGKILL)
+    with pytest.raises(ray.exceptions.RayError):
+        ray.get(holder, timeout=30)
+    assert slots.in_flight() == {"a": 1}  # its holder died without releasing it
+    # The next call waits for the lease to expire, then gets the slot.
+    index, lease = ray.get(slots.actor.acquire.remote(["a"]), timeout=30)
+    assert index == 0
+    assert slots.in_flight() == {"a": 1}  # the new holder's, the dead one's reclaimed
+    slots.release(lease)

@@ -5,6 +5,7 @@ every request is kept small (a few pages, small ``max_new_tokens``): the machine
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,3 +26,16 @@ def smollm2_path() -> Path:
 @pytest.fixture(scope="session")
 def smollm2(smollm2_path: Path) -> Iterator[HFModel]:
     yield HFModel(smollm2_path)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_torch_thread_beside_other_workers() -> None:
+    """Under ``pytest -n`` other tests run on the other cores: torch's threads would spin
+    against them (a 34 s generation took 244 s), so the model gets one thread."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.set_num_threads(1)

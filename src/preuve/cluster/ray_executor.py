@@ -282,12 +282,14 @@ class RayExecutor:
     def endpoint_slots(self, per_endpoint: int) -> RaySlots:
         return self.slots_for(per_endpoint, f"per-endpoint-{per_endpoint}")
 
-    def slots_for(self, per_endpoint: int, label: str) -> RaySlots:
+    def slots_for(
+        self, per_endpoint: int, label: str, *, lease_seconds: float = LEASE_SECONDS
+    ) -> RaySlots:
         """The cluster's slots actor for ``label`` (created by the first caller)."""
         name = "preuve-slots-" + hashlib.sha256(label.encode()).hexdigest()[:16]
         actor = _Slots.options(  # type: ignore[attr-defined]
             name=name, namespace=_NAMESPACE, get_if_exists=True, lifetime=None
-        ).remote(per_endpoint, LEASE_SECONDS)
+        ).remote(per_endpoint, lease_seconds)
         return RaySlots(actor)
 
     def close(self) -> None:

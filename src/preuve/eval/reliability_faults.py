@@ -44,6 +44,8 @@ __all__ = [
 
 VICTIM: tuple[str, ...] = (sys.executable, "-m", "preuve.eval.reliability_victim")
 _START_TIMEOUT = 60.0
+# Kills land in the first 90 % of the timed build: most of them interrupt it.
+_WINDOW_SHARE = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,26 @@ def kill_round(
     )
 
 
+def _timed_build(
+    dossier: Path,
+    store: Path,
+    finished: dict[str, int],
+    call_delay: float,
+    victim: Sequence[str],
+) -> float:
+    """Seconds from "started" to the end of one victim build left to finish (its run joins
+    ``finished``, so every later round checks it is still readable)."""
+    process = _start(victim, store, dossier, "calibration", call_delay)
+    began = time.monotonic()
+    done = _finished(process)
+    took = time.monotonic() - began
+    if done is None:
+        exit_code = process.returncode
+        raise RuntimeError(f"the uninterrupted victim build did not finish (exit {exit_code})")
+    finished[done[0]] = done[1]
+    return took
+
+
 def _recorded(store: Path, principal: str) -> int:
     """Tree nodes committed by the unfinished run of ``principal`` (0 if it has none)."""
     with DigestStore(store, read_only=True) as opened:
@@ -133,13 +155,18 @@ def kill_loop(
     rounds: int = 20,
     seed: int = 20261130,
     call_delay: float = 0.025,
-    window: float = 0.45,
+    window: float | None = None,
     victim: Sequence[str] = VICTIM,
 ) -> tuple[KillRound, ...]:
     """``rounds`` kills at seeded random points in ``[0, window)`` seconds of a build, then
-    a final check that every finished run of the whole loop is still readable."""
+    a final check that every finished run of the whole loop is still readable.
+
+    Without ``window``, it is most of the time one uninterrupted build takes here, timed
+    first: on a loaded machine a fixed window would kill every build early."""
     rng = random.Random(seed)
     finished: dict[str, int] = {}
+    if window is None:
+        window = _WINDOW_SHARE * _timed_build(dossier, store, finished, call_delay, victim)
     results = [
         kill_round(
             index,

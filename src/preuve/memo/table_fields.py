@@ -24,6 +24,7 @@ from preuve.core.defects import Defect
 from preuve.core.numbers import detect_locale
 from preuve.memo.identities import IDENTITY_VIOLATED, IdentityReport
 from preuve.memo.lexicon import LabelRule, Statement
+from preuve.memo.maturity import maturity_fields
 from preuve.memo.periods import Period
 from preuve.memo.statements import Field, Statements
 from preuve.memo.table_checks import Identity, checked_table
@@ -122,6 +123,15 @@ def merged_statements(
         and (f.statement not in pages_of or f.page in pages_of[f.statement])
     ]
     locale = detect_locale("\n".join(pages)) if not lexicon.fields else lexicon.locale
+    # French GAAP prints no current liabilities: its maturity note's debts due within a year.
+    balance = next((t for t in tables if t.statement is Statement.BALANCE), None)
+    if balance is not None:
+        have = {(f.key, f.year) for f in fields}
+        fields += [
+            f
+            for f in maturity_fields(pages, locale, (balance.unit, balance.scale))
+            if (f.key, f.year) not in have
+        ]
     months = chosen_duration(tables) or 12
     return Statements(
         fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months

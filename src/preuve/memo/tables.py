@@ -53,12 +53,18 @@ _FOOTNOTE = re.compile(r"(?:\s*\((?:\d|[a-z])\))+$")
 _BARE_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\.\d{1,2})?[a-z]?$")
 _SPLIT_HEADING_LINES = 4
-# Tables that complete the income statement with figures it does not print: the French
-# "soldes intermédiaires de gestion" (EBE), an IFRS report's alternative performance
-# measures (EBITDA). Their rows give only the concepts the primary tables do not.
+# Tables that complete a statement with figures it does not print: the French "soldes
+# intermédiaires de gestion" (EBE), an IFRS report's alternative performance measures
+# (EBITDA) complete the income statement; the off-balance-sheet commitments note (French
+# GAAP leasing: its principal outstanding, "capital restant dû") completes the balance
+# sheet. Their rows give only the concepts the primary tables do not.
 _SUPPLEMENT = re.compile(
     r"(?i)\b(?:soldes intermédiaires de gestion|indicateurs alternatifs de performance"
     r"|alternative performance measures)\b"
+)
+_COMMITMENTS = re.compile(
+    r"(?i)\b(?:engagements hors[- ]bilan|off[- ]balance[- ]sheet (?:commitments|arrangements"
+    r"|obligations|leases))\b"
 )
 _PROSE_LINE_WORDS = 12
 _GROSS = re.compile(r"(?i)(?:^|\s)(?:brut|brute|gross)(?:\s|$)")
@@ -172,13 +178,14 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
     return None
 
 
-def _supplement_heading(line: str) -> bool:
+def _supplement_heading(line: str) -> Statement | None:
+    """The statement a note table's heading completes, or None."""
     text = line.strip()
-    return (
-        _SUPPLEMENT.search(text) is not None
-        and len(text.split()) <= _MAX_PREFIX_WORDS + 6
-        and not text.endswith((".", ";", ","))
-    )
+    if len(text.split()) > _MAX_PREFIX_WORDS + 6 or text.endswith((".", ";", ",")):
+        return None
+    if _SUPPLEMENT.search(text) is not None:
+        return Statement.INCOME
+    return Statement.BALANCE if _COMMITMENTS.search(text) is not None else None
 
 
 def _continues(pending: str, label: str) -> bool:
@@ -425,9 +432,11 @@ def _sections(
     table: StatementTable | None = None
     index = 0
     while index < len(lines):
-        heading = _heading(lines, index)
-        if heading is None and _supplement_heading(lines[index]):
-            heading = (1, Statement.INCOME)
+        # A note table's heading first: "Engagements hors bilan" names no balance sheet.
+        completed = _supplement_heading(lines[index])
+        heading = _heading(lines, index) if completed is None else None
+        if completed is not None:
+            heading = (1, completed)
             supplement = True
         else:
             supplement = False

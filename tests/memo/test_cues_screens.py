@@ -76,6 +76,51 @@ SIGNALS: dict[str, tuple[str, str]] = {
         "La juste valeur de l'UGT Boissons excède sa valeur comptable de 4 % seulement.",
         "asset_value",
     ),
+    # an English annual report's risk section (not a 10-K's)
+    "main customer's share of group revenue": (
+        "Our main customer, a national rail operator, represented 38% of group revenue in "
+        "2025, and its framework agreement expires in June 2026.",
+        "concentration",
+    ),
+    "one supplier": (
+        "All of our resin is purchased from one supplier in Belgium, and no alternative "
+        "source has been qualified.",
+        "dependency",
+    ),
+    "a claim with its amount": (
+        "A former franchisee is claiming €2.1 million for unfair termination; the company "
+        "rejects the claim and has made no provision.",
+        "litigation",
+    ),
+    "a tax reassessment contested": (
+        "In September 2025 the tax authority issued a reassessment of €1.4 million, which the "
+        "group is contesting before the administrative court.",
+        "litigation",
+    ),
+    "a facility expiring": (
+        "The revolving credit facility expires in January 2027 and discussions with the banks "
+        "on its renewal have not started.",
+        "refinancing",
+    ),
+    "facility headroom reduced": (
+        "Headroom under committed facilities was reduced to €2.0 million at 31 December 2025.",
+        "liquidity",
+    ),
+    "continuing to operate depends on": (
+        "The company's ability to continue operating over the next twelve months depends on "
+        "the renewal of its €4 million overdraft facility in April 2026.",
+        "going_concern",
+    ),
+    "orders received fell": (
+        "Orders received in 2025 fell 31% compared with 2024, and the order book now covers "
+        "five months of production.",
+        "activity",
+    ),
+    "a one-point rise would impair": (
+        "A one-point increase in the discount rate would lead to an impairment of €2.3 "
+        "million on the hotel segment.",
+        "asset_value",
+    ),
 }
 
 NOT_SIGNALS: dict[str, str] = {
@@ -153,6 +198,19 @@ NOT_SIGNALS: dict[str, str] = {
         "The fair value of every reporting unit substantially exceeded its carrying value."
     ),
     "a settled case": "In 2024 the company settled the lawsuits for $3 million in total.",
+    "complied with its banking covenants": (
+        "The group complied with all its banking covenants at the reporting date."
+    ),
+    "approved on a going concern basis": (
+        "The financial statements were approved by the board on 12 March 2026 on a going "
+        "concern basis."
+    ),
+    "a covenant's test frequency": (
+        "The covenants are tested twice a year on a rolling twelve-month basis."
+    ),
+    "an inventory policy": (
+        "Inventories are stated at the lower of cost and net realisable value."
+    ),
     "fair value policy": "Derivatives are carried at fair value with changes in profit or loss.",
 }
 
@@ -167,6 +225,15 @@ def test_signals(sentence: str, category: str) -> None:
 @pytest.mark.parametrize("sentence", NOT_SIGNALS.values(), ids=NOT_SIGNALS.keys())
 def test_not_signals(sentence: str) -> None:
     assert classify_sentence(sentence) is None
+
+
+def test_a_requirement_to_comply_is_no_reassurance() -> None:
+    found = classify_sentence(
+        "Each lease requires the company to comply with financial covenants, failing which it "
+        "must post $20 million of cash security."
+    )
+    assert found is not None
+    assert found[0] == "covenant"
 
 
 LAWSUIT = "In {year} a customer sued the company in the district court for ${amount} million."

@@ -10,7 +10,9 @@ unlabelled; then the precision over labelled sentences and how many labelled sig
 still kept (a recall proxy: the labels were written on the sentences kept before the
 screens of issue 14).
 
-Run: ``.venv/bin/python -m benchmarks.signals_heldout [--unlabelled]``
+Run: ``.venv/bin/python -m benchmarks.signals_heldout [--unlabelled] [--not-signals]``
+(``--not-signals`` lists the kept sentences labelled not signals, and the labelled signals
+no longer kept).
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ Key = tuple[str, int, str]
 
 
 def _key(doc: str, page: int, sentence: str) -> Key:
-    return doc, page, " ".join(sentence.split())[:160].rstrip()
+    """The sentence's first 160 characters, spaces collapsed, without a final period (some
+    labels were written without it: the sentence is the same)."""
+    return doc, page, " ".join(sentence.split())[:160].rstrip().rstrip(".")
 
 
 def kept_sentences(pdf: Path) -> list[tuple[Key, str]]:
@@ -55,6 +59,7 @@ def main() -> int:
         for e in json.loads(LABELS.read_text(encoding="utf-8"))["labels"]
     }
     show = "--unlabelled" in sys.argv[1:]
+    errors = "--not-signals" in sys.argv[1:]
     totals = [0, 0, 0, 0]
     kept_signals: set[Key] = set()
     print(f"{'filing':32} kept signal not unlabelled")
@@ -68,6 +73,8 @@ def main() -> int:
                 kept_signals.add(key)
             if label is None and show:
                 print(f"  unlabelled {category}: {key}")
+            if label is False and errors:
+                print(f"  not a signal, kept as {category}: {key}")
         totals = [a + b for a, b in zip(totals, counts, strict=True)]
         print(f"{pdf.stem:32} {counts[0]:4d} {counts[1]:6d} {counts[2]:3d} {counts[3]:10d}")
     labelled = totals[1] + totals[2]
@@ -78,6 +85,9 @@ def main() -> int:
         f" ({precision:.1%}); unlabelled {totals[3]}"
     )
     print(f"labelled signals still kept: {len(kept_signals)}/{signals}")
+    if errors:
+        for key in sorted(k for k, v in labels.items() if v and k not in kept_signals):
+            print(f"  signal not kept: {key}")
     return 0
 
 

@@ -404,9 +404,10 @@ def test_a_ratio_not_computed_says_which_input_is_missing() -> None:
     assert "Couverture des intérêts 2025: no net cost of debt (or financial result or charges)" in (
         reasons
     )
-    assert "Ratio de liquidité générale 2025: no current assets and no current liabilities" in (
-        reasons
-    )
+    assert (
+        "Ratio de liquidité générale 2025: no current assets and no current liabilities"
+        " (or a dated maturity note's total within a year)"
+    ) in reasons
     assert not any(r.startswith("Marge nette") for r in reasons)  # computed: 4 %
 
 

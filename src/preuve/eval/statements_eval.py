@@ -212,9 +212,24 @@ RATIO_IDS = {
 }
 
 
-def ratio_deviations(gold_path: Path, pages: Sequence[str]) -> dict[str, float | None]:
+_VARIANT = re.compile(r"(?i)\bvariantes?\b(.*)$", re.S)
+_DECIMAL = re.compile(r"-?\d+\.\d+")
+
+
+def listed_variants(entry: object) -> tuple[Decimal, ...]:
+    """The values a gold ratio's ``inputs`` text lists as variants (``Variante(s) : ...``:
+    every decimal number after the word), for a ratio whose definition writers differ on."""
+    text = entry.get("inputs", "") if isinstance(entry, dict) else ""
+    found = _VARIANT.search(text) if isinstance(text, str) else None
+    return tuple(Decimal(n) for n in _DECIMAL.findall(found.group(1))) if found else ()
+
+
+def ratio_deviations(
+    gold_path: Path, pages: Sequence[str], *, variants: bool = False
+) -> dict[str, float | None]:
     """Relative deviation of each gold ratio value (``name year``) from the memo's R- fact
-    computed on ``pages``; None when the fact was not computed for that year."""
+    computed on ``pages``; None when the fact was not computed for that year. With
+    ``variants``, the smallest deviation from the gold value or a variant it lists."""
 
     document = json.loads(gold_path.read_text(encoding="utf-8"))
     gold = dict(document["ratios"])
@@ -237,9 +252,11 @@ def ratio_deviations(gold_path: Path, pages: Sequence[str]) -> dict[str, float |
                 continue
             ratio = computed.get(suffix)
             got = None if ratio is None else ratio.value(int(year))
+            targets = [Decimal(str(expected))]
+            targets += list(listed_variants(gold.get(name))) if variants else []
             deviations[f"{name} {year}"] = (
                 None
                 if got is None
-                else float(abs(got - Decimal(str(expected))) / abs(Decimal(str(expected))))
+                else min(float(abs(got - t) / abs(t)) for t in targets if t != 0)
             )
     return deviations

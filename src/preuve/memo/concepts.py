@@ -6,7 +6,11 @@ When several rows of one table map to one concept (``Net sales`` and ``Total rev
 a total row (a ``Total ...`` label) wins, then the shorter label (a qualified label is a
 component: ``Résultat opérationnel`` over ``Résultat opérationnel courant``, ``Net income``
 over ``Net income attributable to ...``), then the row printed first. The others stay in the table
-as rows of their own, unmapped for that concept, so no figure counts twice.
+as rows of their own, unmapped for that concept, so no figure counts twice. A row printed
+under a balance-sheet section title (``Non-current liabilities`` / ``Borrowings``) is looked
+up with the section's qualifier first (``non current borrowings``), so the two
+``Borrowings`` rows of an IFRS balance sheet are long-term and current debt, not one of
+them taken as the gross debt.
 """
 
 from __future__ import annotations
@@ -29,6 +33,20 @@ class MappedRow:
     rule_concept: str | None  # what the label alone maps to, before total-beats-component
 
 
+_QUALIFIED = {
+    "current": ("current {label}", "{label} courants", "{label} courantes"),
+    "non_current": ("non current {label}", "{label} non courants", "{label} non courantes"),
+}
+
+
+def _qualified(row: TableRow) -> tuple[str, ...]:
+    """The labels to look up for a row: under a balance-sheet section ("Non-current
+    liabilities"), the label qualified by it first ("non current borrowings"), then as
+    printed (a label that names its own maturity keeps its own concept)."""
+    forms = _QUALIFIED.get(row.section, ())
+    return (*(f.format(label=row.label) for f in forms), row.label)
+
+
 def _rank(index: int, row: TableRow) -> tuple[bool, int, int]:
     return (row.total, -len(normalize_label(row.label)), -index)
 
@@ -38,7 +56,11 @@ def map_concepts(table: StatementTable, user_rules: tuple[LabelRule, ...] = ()) 
     rules = (*user_rules, *LEXICON)
     raw: list[str | None] = []
     for row in table.rows:
-        rule = lookup_label(row.label, table.statement, rules) if row.label else None
+        rule = None
+        for label in _qualified(row):
+            rule = lookup_label(label, table.statement, rules) if label else None
+            if rule is not None:
+                break
         raw.append(None if rule is None else rule.key)
     winners: dict[str, int] = {}
     for index, (row, concept) in enumerate(zip(table.rows, raw, strict=True)):

@@ -68,6 +68,9 @@ _TERMS: dict[str, str] = {
     "résultat opérationnel": "operating income",
     "charges financières": "financial charges",
     "dettes de location": "lease liabilities",
+    "capital restant dû des contrats de location hors bilan": (
+        "principal outstanding of the off-balance-sheet leases"
+    ),
     "chiffre d'affaires": "revenue",
     "capitaux propres": "equity",
     "passif courant": "current liabilities",

@@ -144,9 +144,19 @@ def equity(st: Statements, year: int) -> Operand | None:
 
 
 def net_debt_leases(st: Statements, year: int) -> Operand | None:
+    """Net debt plus the lease liabilities on the balance sheet (IFRS 16), else plus the
+    principal outstanding of the leases the off-balance-sheet commitments note lists
+    (French GAAP leasing, "capital restant dû du crédit-bail")."""
     debt = net_debt(st, year)
     long_term = _get(st, "lease_liabilities_noncurrent", year)
     current = _get(st, "lease_liabilities_current", year)
+    off_balance = _get(st, "off_balance_lease_principal", year)
+    if debt is not None and long_term is None and off_balance is not None:
+        return Operand(
+            debt.value + off_balance.amount,
+            f"({debt.formula} + capital restant dû des contrats de location hors bilan)",
+            (*debt.inputs, off_balance),
+        )
     if debt is None or long_term is None:
         return None
     leases = long_term.amount + (current.amount if current else Decimal(0))
@@ -158,7 +168,8 @@ def net_debt_leases(st: Statements, year: int) -> Operand | None:
 
 def interest(st: Statements, year: int) -> Operand | None:
     """The net cost of debt as a positive charge (printed negative in IFRS statements);
-    without one, minus the financial result when it is a charge, else the financial charges."""
+    without one, minus the financial result when it is a charge (the net financial charge,
+    as the net cost of debt is net), else the financial charges."""
     cost = _get(st, "net_financial_expense", year)
     if cost is not None:
         return Operand(abs(cost.amount), "coût de l'endettement net", (cost,))

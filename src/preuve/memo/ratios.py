@@ -94,7 +94,7 @@ RATIOS: tuple[RatioDef, ...] = (
         "Levier y compris dettes de location",
         op.net_debt_leases,
         op.ebitda,
-        ("net debt and lease liabilities", _EBITDA),
+        ("net debt and lease liabilities (or off-balance-sheet lease principal)", _EBITDA),
         annual_only=True,
     ),
     RatioDef(
@@ -120,7 +120,7 @@ RATIOS: tuple[RatioDef, ...] = (
         "Ratio de liquidité générale",
         op.field("current_assets", "actif courant"),
         op.field("current_liabilities", "passif courant"),
-        ("current assets", "current liabilities"),
+        ("current assets", "current liabilities (or a dated maturity note's total within a year)"),
         "x",
         2,
     ),

@@ -76,6 +76,7 @@ READER_TASK = "memo.reader"
 MAX_CHARS_PER_REQUEST = 60_000
 READER_MAX_NEW_TOKENS = 2048
 MAX_PER_CATEGORY = 2  # the strongest cues of each category, so a long report stays readable
+PAGES_PER_CATEGORY_SLOT = 5  # ... one more per 5 pages of prose beyond 10 (a 10-K's chunk)
 MAX_SIGNALS = 40
 _COPY_FIX = "copy each excerpt exactly or remove the signal"
 
@@ -358,30 +359,36 @@ def rules_reader(request: Request) -> str:
     """The rules reader: sentences with a risk cue, read from the prompt as a model sees it
     (the pages in copy mode, the sentence catalogue in select mode).
 
-    Per category, the sentences with the most cues are kept (at most ``MAX_PER_CATEGORY``,
-    earlier pages first on a tie), then listed in reading order.
+    Per category, the sentences with the most cues are kept (at most ``MAX_PER_CATEGORY``
+    for the first 10 pages of prose in the request, one more per ``PAGES_PER_CATEGORY_SLOT``
+    pages after them; earlier pages first on a tie), then listed in reading order.
     """
     entries = rendered_catalogue(request.messages)
     # category, hits, page, position on the page, quote
     candidates: list[tuple[str, int, int, int, str]] = []
+    prose_pages: set[int] = set()  # pages with a prose sentence: the same in both modes
     if entries is None:
         for number, text in rendered_pages(request.messages):
-            for sentence in page_sentences(text):
+            sentences = page_sentences(text)
+            prose_pages.update([number] if sentences else [])
+            for sentence in sentences:
                 found = classify_sentence(sentence.text)
                 if found is not None:
                     quote = sentence.quote()
                     candidates.append((found[0], found[1], number, sentence.start, quote))
     else:
+        prose_pages = {entry.page for entry in entries}
         for index, entry in enumerate(entries):
             found = classify_sentence(entry.text)
             if found is not None:
                 candidates.append((found[0], found[1], entry.page, index, entry.text))
+    extra = max(0, len(prose_pages) - 2 * PAGES_PER_CATEGORY_SLOT) // PAGES_PER_CATEGORY_SLOT
     kept: list[tuple[str, int, int, int, str]] = []
     for category in CATEGORIES:
         ranked = sorted(
             (c for c in candidates if c[0] == category), key=lambda c: (-c[1], c[2], c[3])
         )
-        kept += ranked[:MAX_PER_CATEGORY]
+        kept += ranked[: MAX_PER_CATEGORY + extra]
     kept.sort(key=lambda c: (c[2], c[3]))
     if entries is not None:  # selection mode: the id of each kept sentence
         ids = {(e.page, e.text): e.id for e in entries}

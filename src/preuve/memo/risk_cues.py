@@ -8,7 +8,10 @@ other significant uncertainty", "complies with all its covenants", a risk said t
 remote or not material) and boilerplate (``boilerplate``: forward-looking lists, the
 document describing itself, truisms, policies, contract drafting) that make a sentence no
 signal; a sentence that only says what could happen (``hedges``) and states no figure is
-a generic hypothetical, not a signal. A sentence stating a figure ranks first.
+a generic hypothetical, not a signal, unless one of its clauses states the risk as a fact
+(``clause_breaks`` cut the sentence; a clause with no hedge, not opened by a condition
+word, ``conditions``, states it: "we are heavily dependent on suppliers, and if they fail
+... could be affected"). A sentence stating a figure ranks first.
 
 A user extends them with a file in the same format (``preuve memo --cues FILE``): its
 patterns are tried before the bundled ones, for categories among the bundled ones; they are
@@ -44,7 +47,15 @@ __all__ = [
 
 _CUES_FILE = Path(__file__).with_name("data") / "cues.json"
 _SHARE = "{share_of_revenue}"
-_LISTS = ("not_risk", "cross_reference", "reassurance", "boilerplate", "hedges")
+_LISTS = (
+    "not_risk",
+    "cross_reference",
+    "reassurance",
+    "boilerplate",
+    "hedges",
+    "clause_breaks",
+    "conditions",
+)
 # A figure a sentence states: an amount, a percentage, a ratio, a date (not a reference
 # to a note, item or section, which states nothing itself).
 _REFERENCE = re.compile(r"\b(?:note|item|section|part|exhibit|article|page|p\.)\s*\d[\d.()a-z]*")
@@ -69,6 +80,23 @@ class CueSet:
     reassurance: re.Pattern[str]
     boilerplate: re.Pattern[str]
     hedges: re.Pattern[str]
+    clause_breaks: re.Pattern[str]
+    conditions: re.Pattern[str]
+
+    def factual_clauses(self, folded: str) -> str:
+        """The clauses of a folded sentence that state something as a fact: no hedge, not
+        opened by a condition (``if``, ``unless``, ``si``), joined by ``" ; "``."""
+        clauses: list[str] = []
+        start, opener = 0, ""
+        for match in [*self.clause_breaks.finditer(folded), None]:
+            end = match.start() if match is not None else len(folded)
+            clause = folded[start:end]
+            conditional = self.conditions.search(opener) or self.conditions.match(clause)
+            if clause.strip() and not conditional and not self.hedges.search(clause):
+                clauses.append(clause.strip())
+            if match is not None:
+                start, opener = match.end(), match.group(0)
+        return " ; ".join(clauses)
 
     def classify(self, text: str) -> tuple[str, int] | None:
         """The sentence's risk category and its strength (how many of its cues matched,
@@ -80,10 +108,11 @@ class CueSet:
         if self.boilerplate.search(folded):
             return None
         specific = bool(_FIGURE.search(_REFERENCE.sub(" ", folded)))
-        if not specific and self.hedges.search(folded):
-            return None
+        # A hypothetical that states no figure is a signal only through its factual clauses.
+        hedged = not specific and self.hedges.search(folded)
+        read = self.factual_clauses(folded) if hedged else folded
         for category, patterns in self.categories:
-            hits = sum(1 for pattern in patterns if pattern.search(folded))
+            hits = sum(1 for pattern in patterns if pattern.search(read))
             if hits:
                 return category, hits + (SPECIFIC_BONUS if specific else 0)
         return None
@@ -151,6 +180,8 @@ def parse_cues(data: object, source: str, base: CueSet | None = None) -> CueSet:
         re.compile("|".join(screens["reassurance"]) or never),
         re.compile("|".join(screens["boilerplate"]) or never),
         re.compile("|".join(screens["hedges"]) or never),
+        re.compile("|".join(screens["clause_breaks"]) or never),
+        re.compile("|".join(screens["conditions"]) or never),
     )
 
 

@@ -24,6 +24,7 @@ from preuve.core.defects import Defect
 from preuve.core.numbers import detect_locale
 from preuve.memo.identities import IDENTITY_VIOLATED, IdentityReport
 from preuve.memo.lexicon import LabelRule, Statement
+from preuve.memo.maturity import maturity_fields
 from preuve.memo.periods import Period
 from preuve.memo.statements import Field, Statements
 from preuve.memo.table_checks import Identity, checked_table
@@ -59,6 +60,26 @@ def _columns(table: StatementTable, months: int | None) -> dict[Period, int]:
     return {period: year for year, period in kept.items()}
 
 
+# Balance-sheet concepts that are liabilities (their sign follows the layout's, see below).
+LIABILITIES = frozenset(
+    {
+        "current_liabilities",
+        "total_liabilities",
+        "long_term_debt",
+        "current_debt",
+        "gross_debt",
+        "bank_borrowings",
+        "bond_debt",
+        "other_borrowings",
+        "trade_payables",
+        "other_liabilities",
+        "lease_liabilities_noncurrent",
+        "lease_liabilities_current",
+    }
+)
+_LIABILITY_TOTALS = ("total_liabilities", "current_liabilities")
+
+
 def table_statements(
     pages: Sequence[str],
     user_rules: tuple[LabelRule, ...] = (),
@@ -77,19 +98,30 @@ def table_statements(
     }
     for table in tables:
         columns = _columns(table, months)
-        for mapped in checked_table(table, user_rules)[0]:
+        rows = checked_table(table, user_rules)[0]
+        # A net-assets layout prints its liabilities in parentheses: in the periods where
+        # a liabilities total is negative, liability lines are read as their magnitudes.
+        negative = {
+            c.period
+            for m in rows
+            if table.statement is Statement.BALANCE and m.concept in _LIABILITY_TOTALS
+            for c in m.row.cells
+            if c.value < 0
+        }
+        for mapped in rows:
             if mapped.concept is None or (table.supplement and mapped.concept in primary):
                 continue  # a note table gives only what the statements do not print
             for cell in mapped.row.cells:
                 year = columns.get(cell.period)
                 if year is None:
                     continue
+                flip = cell.period in negative and mapped.concept in LIABILITIES
                 fields.append(
                     Field(
                         mapped.concept,
                         mapped.row.label,
                         year,
-                        cell.value,
+                        -cell.value if flip else cell.value,
                         cell.page,
                         table.unit,
                         table.statement,
@@ -115,13 +147,26 @@ def merged_statements(
     # A statement the tables found is read on its own pages only: a lexicon field of that
     # statement from another page (key figures in millions, a note) is left out.
     pages_of = {t.statement: set(t.pages) for t in tables}
+    # A row the tables read keeps the tables' concept (a "Borrowings" row under "Current
+    # liabilities" is current debt): the lexicon's reading of the same row is left out.
+    read = {(r.page, r.label.casefold()) for t in tables for r in t.rows}
     fields += [
         f
         for f in lexicon.fields
         if (f.key, f.year) not in have
         and (f.statement not in pages_of or f.page in pages_of[f.statement])
+        and (f.page, f.label.casefold()) not in read
     ]
     locale = detect_locale("\n".join(pages)) if not lexicon.fields else lexicon.locale
+    # French GAAP prints no current liabilities: its maturity note's debts due within a year.
+    balance = next((t for t in tables if t.statement is Statement.BALANCE), None)
+    if balance is not None:
+        have = {(f.key, f.year) for f in fields}
+        fields += [
+            f
+            for f in maturity_fields(pages, locale, (balance.unit, balance.scale))
+            if (f.key, f.year) not in have
+        ]
     months = chosen_duration(tables) or 12
     return Statements(
         fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months

@@ -53,14 +53,26 @@ _FOOTNOTE = re.compile(r"(?:\s*\((?:\d|[a-z])\))+$")
 _BARE_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\.\d{1,2})?[a-z]?$")
 _SPLIT_HEADING_LINES = 4
-# Tables that complete the income statement with figures it does not print: the French
-# "soldes intermédiaires de gestion" (EBE), an IFRS report's alternative performance
-# measures (EBITDA). Their rows give only the concepts the primary tables do not.
+# Tables that complete a statement with figures it does not print: the French "soldes
+# intermédiaires de gestion" (EBE), an IFRS report's alternative performance measures
+# (EBITDA) complete the income statement; the off-balance-sheet commitments note (French
+# GAAP leasing: its principal outstanding, "capital restant dû") completes the balance
+# sheet. Their rows give only the concepts the primary tables do not.
 _SUPPLEMENT = re.compile(
     r"(?i)\b(?:soldes intermédiaires de gestion|indicateurs alternatifs de performance"
     r"|alternative performance measures)\b"
 )
+_COMMITMENTS = re.compile(
+    r"(?i)\b(?:engagements hors[- ]bilan|off[- ]balance[- ]sheet (?:commitments|arrangements"
+    r"|obligations|leases))\b"
+)
 _PROSE_LINE_WORDS = 12
+# A balance-sheet section title: the rows under it are current or non-current ones.
+_SECTION = re.compile(
+    r"(?i)^(?:(non[- ]?current|long[- ]term)|(current|short[- ]term)) (?:assets|liabilities)\b"
+    r"|^(?:passifs?|actifs?|dettes) (?:(non[- ]courant(?:e)?s?)|(courant(?:e)?s?))\b"
+)
+_SECTION_END = re.compile(r"(?i)^(?:total|sous[- ]total)\b")
 _GROSS = re.compile(r"(?i)(?:^|\s)(?:brut|brute|gross)(?:\s|$)")
 _NET = re.compile(r"(?i)(?:^|\s)nets?(?:\s|$)")
 _DEPRECIATION = re.compile(r"(?i)\b(?:amort|dépréc|deprec|accumulated|provisions?\b)")
@@ -92,6 +104,9 @@ class TableRow:
     cells: tuple[Cell, ...]
     page: int
     total: bool
+    # "current" / "non_current": the balance-sheet section the row is printed under
+    # ("Current liabilities" above "Borrowings"), which qualifies a label printed in both.
+    section: str = ""
 
     def value(self, period: Period) -> Decimal | None:
         return next((c.value for c in self.cells if c.period == period), None)
@@ -172,13 +187,14 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
     return None
 
 
-def _supplement_heading(line: str) -> bool:
+def _supplement_heading(line: str) -> Statement | None:
+    """The statement a note table's heading completes, or None."""
     text = line.strip()
-    return (
-        _SUPPLEMENT.search(text) is not None
-        and len(text.split()) <= _MAX_PREFIX_WORDS + 6
-        and not text.endswith((".", ";", ","))
-    )
+    if len(text.split()) > _MAX_PREFIX_WORDS + 6 or text.endswith((".", ";", ",")):
+        return None
+    if _SUPPLEMENT.search(text) is not None:
+        return Statement.INCOME
+    return Statement.BALANCE if _COMMITMENTS.search(text) is not None else None
 
 
 def _continues(pending: str, label: str) -> bool:
@@ -258,6 +274,7 @@ class _Reader:
     rows: list[TableRow] = field(default_factory=list)
     lefts: Callable[[], Sequence[float]] | None = None  # the page's x-positions, when known
     anchors: ColumnAnchors | None = None
+    section: str = ""  # the balance-sheet section the next rows are under
 
     def _column_line(self) -> str:
         """The columns of the heading block: years stacked one a line ("July 2," / "2023"
@@ -311,6 +328,9 @@ class _Reader:
         the end of the label of the row just above when it starts in lower case (a label
         wrapped with its values on its first line)."""
         text = line.strip()
+        titled = _SECTION.match(text.rstrip(":"))
+        if titled and len(text.split()) <= 4:
+            self.section = "non_current" if titled.group(1) or titled.group(3) else "current"
         letters = [c for c in text if c.isalpha()]
         if self.last_row and letters and text[0].isalpha() and letters[0].islower():
             # The end of the row above, or the start of the next row's label: the next
@@ -324,6 +344,12 @@ class _Reader:
             self.pending = f"{self.pending} {text}"
         else:
             self.pending = text
+
+    def add_row(self, label: str, cells: list[Cell]) -> None:
+        total = not label or bool(_TOTAL.match(label))
+        self.rows.append(TableRow(label, tuple(cells), self.page, total, self.section))
+        if _SECTION_END.match(label):
+            self.section = ""  # "Total current liabilities" closes its section
 
     def line(self, line: str, offset: int, balance: bool) -> None:
         tokens = _tokenize(line, self.locale)
@@ -378,8 +404,7 @@ class _Reader:
             cells = self.cells(line[position:], offset + position, raws, values)
             if cells:
                 position = cells[-1].end - offset
-            total = not label or bool(_TOTAL.match(label))
-            self.rows.append(TableRow(label, tuple(cells), self.page, total))
+            self.add_row(label, cells)
             if self.anchors is not None:
                 self.anchors.observe([(c.start, c.end) for c in cells])
         if not cuts and not self.blank_cells(line, offset, tokens):
@@ -407,7 +432,7 @@ class _Reader:
             if token.value is not None
         )
         label = self.label(" ".join(t.raw for t in tokens[:first]))
-        self.rows.append(TableRow(label, cells, self.page, bool(_TOTAL.match(label))))
+        self.rows.append(TableRow(label, cells, self.page, bool(_TOTAL.match(label)), self.section))
         return True
 
 
@@ -425,9 +450,11 @@ def _sections(
     table: StatementTable | None = None
     index = 0
     while index < len(lines):
-        heading = _heading(lines, index)
-        if heading is None and _supplement_heading(lines[index]):
-            heading = (1, Statement.INCOME)
+        # A note table's heading first: "Engagements hors bilan" names no balance sheet.
+        completed = _supplement_heading(lines[index])
+        heading = _heading(lines, index) if completed is None else None
+        if completed is not None:
+            heading = (1, completed)
             supplement = True
         else:
             supplement = False

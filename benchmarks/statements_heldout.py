@@ -3,10 +3,12 @@
 Material (never tuned on): the gold statement lines of 12 FinanceBench filings
 (``tests/heldout/financebench``, PDFs in ``../shared/data/financebench-dev/pdfs``) and two
 French annual reports in other layouts than the bundled ones
-(``tests/heldout/memo/reports``). For each document prints the gold values, how many each
-reader got right, wrong (a matched row holding another value) and missed, and the time
-each reader takes per 100 pages (PDF text extraction apart; the table reader's time includes
-reading the characters' x-positions of the pages where a row has a blank cell).
+(``tests/heldout/memo/reports``), and the reports measured on arrival that nobody tuned on
+(``tests/heldout/memo/blind``, printed as their own group). For each document prints the
+gold values, how many each reader got right, wrong (a matched row holding another value)
+and missed, and the time each reader takes per 100 pages (PDF text extraction apart; the
+table reader's time includes reading the characters' x-positions of the pages where a row
+has a blank cell).
 
 The lexicon reader (:func:`preuve.memo.statements.extract_statements`) keys values by year
 only, so it is scored on years alone (a more lenient test than the table reader's, which
@@ -40,6 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FB_GOLD = ROOT / "tests" / "heldout" / "financebench"
 FB_PDFS = ROOT.parent / "shared" / "data" / "financebench-dev" / "pdfs"
 REPORTS = ROOT / "tests" / "heldout" / "memo" / "reports"
+# Reports measured on arrival and never tuned on (their figures are printed apart).
+BLIND = ROOT / "tests" / "heldout" / "memo" / "blind"
 
 
 def _documents() -> list[tuple[str, Path, Path]]:
@@ -57,7 +61,8 @@ def _documents() -> list[tuple[str, Path, Path]]:
             path,
             path.with_name(path.name.replace(".gold.json", ".pdf")),
         )
-        for path in sorted(REPORTS.glob("*.gold.json"))
+        for folder in (REPORTS, BLIND)
+        for path in sorted(folder.glob("*.gold.json"))
     ]
     return [d for d in documents if d[2].is_file()]
 
@@ -83,7 +88,7 @@ def main() -> int:
     if not documents:
         print("no held-out documents found")
         return 2
-    totals: dict[str, dict[str, list[int]]] = {"financebench": {}, "reports": {}}
+    totals: dict[str, dict[str, list[int]]] = {"financebench": {}, "reports": {}, "blind": {}}
     seconds = {"lexicon": 0.0, "tables": 0.0}
     n_pages = 0
     print(f"{'document':30} {'gold':>5} | lexicon: right wrong missed | tables: right wrong missed")
@@ -96,7 +101,7 @@ def main() -> int:
         seconds["lexicon"] += old_s
         seconds["tables"] += new_s
         a, b = score_rows(gold, old), score_rows(gold, new)
-        group = "reports" if gold_path.parent == REPORTS else "financebench"
+        group = {REPORTS: "reports", BLIND: "blind"}.get(gold_path.parent, "financebench")
         for reader, score in (("lexicon", a), ("tables", b)):
             sums = totals[group].setdefault(reader, [0, 0, 0, 0])
             for i, v in enumerate((score.values, score.right, score.wrong, score.missed)):
@@ -109,7 +114,7 @@ def main() -> int:
                 f"{group:12} {reader:8} right {right}/{values} ({share:.1%}),"
                 f" wrong {wrong}, missed {missed}"
             )
-    for gold_path in sorted(REPORTS.glob("*.gold.json")):
+    for gold_path in [*sorted(REPORTS.glob("*.gold.json")), *sorted(BLIND.glob("*.gold.json"))]:
         pages = load_pages(gold_path.with_name(gold_path.name.replace(".gold.json", ".pdf")))
         deviations = ratio_deviations(gold_path, pages)
         loose = ratio_deviations(gold_path, pages, variants=True)

@@ -16,11 +16,12 @@ from preuve.digest import build as build_module
 from preuve.digest.build import BuildMode, BuildReport, Outcome, build_digest, plan_digest
 from preuve.digest.dossier import load_dossier
 from preuve.digest.keys import leaf_key
-from preuve.digest.lines import document_lines
+from preuve.digest.lines import LineSpanEntry, document_lines
 from preuve.digest.mutations import compare_builds
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import Claim, NodeStatus, task_label
 from preuve.digest.summarize import DigestSettings, claims_digest
+from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.io.store_rows import NodeRecord, NodeRow
 from preuve.models.base import Completion, Model, ModelIdentity, Request
@@ -303,7 +304,7 @@ def test_poisoned_cache_entry_is_revalidated_not_served(
         mode="incremental", dossier="x", principal="default", model={}, settings={}, snapshot=[]
     )
     first = document_lines(doc)[0]
-    bad_span = {**first.as_dict(), "quote": "Wrong"}
+    bad_span = {**dump_record(LineSpanEntry.of_line(first)), "quote": "Wrong"}
     claims = [{"subject": "P-1", "field": "site", "value": "X", "evidence": [first.id]}]
     # The row is self-consistent (its digest matches its content) but its span is not the
     # document's line: re-validation, not the digest, is what refuses it.
@@ -381,8 +382,9 @@ def test_a_cached_result_that_does_not_match_its_digest_is_corrupt(
     )
     line = document_lines(doc)[0]
     claims = [{"subject": "P-1", "field": "site", "value": "X", "evidence": [line.id]}]
+    stored = [dump_record(LineSpanEntry.of_line(line))]
     row = NodeRow(
-        "incremental", key, "leaf:doc-02", "leaf", "VALID", claims, [line.as_dict()], [],
+        "incremental", key, "leaf:doc-02", "leaf", "VALID", claims, stored, [],
         "0" * 64, None, 1, 1, 1, True,
     )  # fmt: skip
     store.record_nodes(run, [NodeRecord("leaf:doc-02", "leaf", 0, "reduce:0", key, new_node=row)])

@@ -71,6 +71,7 @@ def test_public_surfaces_are_pinned() -> None:
         "LineCatalogue",
         "LineResolver",
         "LineSpan",
+        "LineSpanEntry",
         "document_lines",
         "line_catalogue",
         "line_id",

@@ -31,6 +31,7 @@ from preuve.digest.keys import (
     result_digest,
 )
 from preuve.digest.tree import NodeKind, Tree, TreeNode, build_tree
+from preuve.io.records import dump_record
 from preuve.models.base import ModelIdentity
 
 BASE = KeySettings(
@@ -275,7 +276,7 @@ def fake_summarizer(
             status = "VALID" if document.access.usable else "INELIGIBLE"
             facts = extract_document_facts(document) if document.access.usable else ()
             claims: list[dict[str, object]] = [
-                {**f.fact.as_dict(), "evidence": [f.span.id]} for f in facts
+                {**dump_record(f.fact), "evidence": [f.span.id]} for f in facts
             ]
         else:
             status = "VALID"

@@ -84,6 +84,7 @@ def test_public_surfaces_are_pinned() -> None:
         "ChildSummary",
         "DigestSettings",
         "NodeResult",
+        "SettingsEntry",
         "claims_digest",
         "map_request",
         "node_digest",

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from preuve.commands.digest_views import serve_dict
 from preuve.commands.memo import write_memo_run
 from preuve.commands.synthesize import write_run
 from preuve.corpora.memo_reports import REPORTS_DIR, generate_memo_corpus
@@ -28,6 +27,7 @@ from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.digest.build import build_digest
 from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.run_files import serve_answer
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.grid import grade, load_grid
@@ -235,7 +235,7 @@ def _digest(root: Path, work: Path) -> tuple[str, str]:
             changed, store, DigestSettings(), identity=model.identity, dossier="notes"
         )
     assert (refused.status.value, served.status.value) == ("STALE", "SERVED")
-    _write_json(out / "serve.json", [serve_dict(refused), serve_dict(served)])
+    _write_json(out / "serve.json", [serve_answer(refused), serve_answer(served)])
     source = "../work/digest-src"
     registry = [
         {"id": f"doc-{n:02d}@1", "title": f"Note {n}", "path": f"{source}/doc-{n:02d}/v1.txt"}

@@ -29,7 +29,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from preuve.commands.common import ModelOpt, command_runtime, console, handles_errors
-from preuve.commands.digest_views import eval_lines, eval_progress, serve_dict
+from preuve.commands.digest_views import eval_lines, eval_progress
 from preuve.commands.memo import print_dashboard, write_memo_run
 from preuve.commands.synthesize import print_summary, write_run
 from preuve.core.defects import Defect
@@ -43,12 +43,13 @@ from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.run_files import serve_answer
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
 from preuve.eval.grid import load_grid
 from preuve.eval.memo_eval import evaluate_run, read_memo_gold
 from preuve.eval.synthesis_eval import grade_run
-from preuve.io.records import dump_records
+from preuve.io.records import QuoteEntry, dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
@@ -147,7 +148,7 @@ def _digest(corpus: Path, out: Path, runtime: Runtime) -> dict[str, Any]:
             store,
             settings,
             dossier=first,
-            on_serve=lambda label, answer: answers.append({"label": label, **serve_dict(answer)}),
+            on_serve=lambda label, answer: answers.append(serve_answer(answer, label)),
         )
     folder.write_json("exercise.json", exercise)
     folder.write_json("serve.json", answers)
@@ -216,7 +217,7 @@ def _refusals(out: Path) -> dict[str, Any]:
     quotes = []
     for case in EXAMPLE_QUOTES:
         result = checker.verify(case.page, case.quote)
-        quotes.append(result.to_dict() | {"case": case.label})
+        quotes.append(dump_record(QuoteEntry.of(result)) | {"case": case.label})
         why = f"span [{result.start}:{result.end}]" if result.verified else result.reason
         table.add_row(case.label, str(case.page), result.verdict.value, why)
     console.print(table)

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from preuve.core.documents import PAGE_SEPARATOR, AccessState, Document, Snapshot
 from preuve.core.errors import InputError
@@ -40,6 +40,7 @@ from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_version
+from preuve.io.records import dump_record
 from preuve.io.stores import Store
 from preuve.models.base import Model
 
@@ -287,25 +288,10 @@ class Comparison:
     def identical(self) -> bool:
         return not self.differences
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "nodes": self.nodes,
-            "identical": self.identical,
-            "differences": [
-                {
-                    "node": d.node_id,
-                    "aspect": d.aspect,
-                    "incremental": d.incremental,
-                    "full": d.full,
-                }
-                for d in self.differences
-            ],
-        }
-
 
 def _show(value: object) -> str:
     if isinstance(value, tuple) and value and isinstance(value[0], Claim):
-        value = [claim.as_dict() for claim in value]
+        value = [dump_record(claim) for claim in value]
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= 300 else text[:297] + "..."
 

@@ -36,6 +36,7 @@ from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind
 from preuve.eval.digest_gold import Gold, event_aliases, gold_for_snapshot, read_digest_gold
 from preuve.io.documents import load_version
+from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 
@@ -184,5 +185,5 @@ def evaluate_dossier(
         "full_calls": sum(s.full_build.counters.model_calls for s in steps),
         "claims": _claims_from_denied(builds, lines.not_affirmed),
         "coverage": _coverage(folder, lines, config),
-        "audit": pool_audits(audits).as_dict(),
+        "audit": dump_record(pool_audits(audits)),
     }

@@ -46,6 +46,7 @@ from preuve.digest.mutations import (
     run_mutations,
 )
 from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.run_files import ComparisonEntry
 from preuve.digest.serve import ServeResult, ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_gold import (
@@ -56,6 +57,7 @@ from preuve.eval.digest_gold import (
     gold_tuples,
     read_digest_gold,
 )
+from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
@@ -136,13 +138,15 @@ def _step_row(step: MutationStep, audit: RootAudit) -> dict[str, Any]:
     return {
         "dossier": step.dossier,
         "event": step.mutation.label(),
-        "incremental": step.incremental.counters.as_dict(),
-        "full": step.full.counters.as_dict() if step.full else None,
+        "incremental": dump_record(step.incremental.counters),
+        "full": dump_record(step.full.counters) if step.full else None,
         "recomputed": _computed(step.incremental),
         "identical": step.comparison.identical if step.comparison else None,
-        "differences": step.comparison.as_dict()["differences"] if step.comparison else [],
+        "differences": dump_record(ComparisonEntry.of(step.comparison))["differences"]
+        if step.comparison
+        else [],
         "root_status": step.incremental.root.status.value,
-        "audit": audit.as_dict(),
+        "audit": dump_record(audit.figures()),
     }
 
 
@@ -364,7 +368,7 @@ def _report(
         "roots_after_mutation": dict(
             sorted(Counter(s.incremental.root.status.value for s in steps).items())
         ),
-        "audit": pool_audits(audits).as_dict(),
+        "audit": dump_record(pool_audits(audits)),
         "extractive": {
             "initial_facts": extractive["initial_found"],
             "post_mutation_facts": extractive["post_found"],

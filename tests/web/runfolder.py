@@ -30,7 +30,8 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.run_files import serve_answer
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
-from preuve.eval.grid import grade, load_grid
+from preuve.eval.grid import ScoreEntry, grade, load_grid
+from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
@@ -204,7 +205,9 @@ def _synthesis(root: Path, work: Path) -> None:
         run = synthesize(dossier, synthesis_rules_model(), journal=journal, run_id="synth-run-1")
     write_run(run, out)
     assert run.synthesis is not None
-    _write_json(out / "score.json", grade(load_grid(info.grid), run.synthesis).to_dict())
+    _write_json(
+        out / "score.json", dump_record(ScoreEntry.of(grade(load_grid(info.grid), run.synthesis)))
+    )
 
 
 def _digest(root: Path, work: Path) -> tuple[str, str]:

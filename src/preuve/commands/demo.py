@@ -46,7 +46,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.run_files import serve_answer
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
-from preuve.eval.grid import load_grid
+from preuve.eval.grid import ScoreEntry, load_grid
 from preuve.eval.memo_eval import evaluate_run, read_memo_gold
 from preuve.eval.synthesis_eval import grade_run
 from preuve.io.records import QuoteEntry, dump_record, dump_records
@@ -127,11 +127,11 @@ def _synthesis(dossier: Path, grid: Path, out: Path, runtime: Runtime) -> dict[s
         run = synthesize(documents, runtime, journal=journal)
     files = write_run(run, out, documents)
     score = grade_run(run, load_grid(grid))
-    folder.write_json("score.json", score.to_dict())
+    folder.write_json("score.json", ScoreEntry.of(score))
     print_summary(run, files, show_files=False)
     for line in score.lines():
         console.print(f"grid {line}", markup=False)
-    return {"status": run.status.value, "score": score.to_dict()}
+    return {"status": run.status.value, "score": dump_record(ScoreEntry.of(score))}
 
 
 def _digest(corpus: Path, out: Path, runtime: Runtime) -> dict[str, Any]:

@@ -41,8 +41,16 @@ from preuve.core.facts import render_facts
 from preuve.core.markdown import escape_markdown, markdown_quote
 from preuve.core.numbers import Locale
 from preuve.corpora.memo_reports import GOLD_RELATIVE, REPORTS_DIR, generate_memo_corpus
-from preuve.eval.memo_eval import EvalFigures, evaluate_memo
-from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_overview, read_rates
+from preuve.eval.memo_eval import EvalFigures, EvaluationEntry, evaluate_memo
+from preuve.eval.memo_rates import (
+    RATES_FILE,
+    RatesEntry,
+    append_rates,
+    rates_of,
+    rates_overview,
+    read_rates,
+)
+from preuve.io.records import dump_record
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
 from preuve.memo.claims_view import claims_line
@@ -378,14 +386,15 @@ def eval_memo_command(
             reports, gold, chosen, journal=journal, repeat=repeat,
             rates_path=_rates_path(rates), quotes=quotes,
         )  # fmt: skip
-    RunFolder.create(out).write_json("eval.json", result.to_dict())
+    report = EvaluationEntry.of(result)
+    RunFolder.create(out).write_json("eval.json", report)
     last = result.runs[-1]
     if as_json:
-        print_json(result.to_dict())
+        print_json(dump_record(report))
     else:
         print_dashboard(build_dashboard(last.run, last.scores))
         console.print(_figures_table(result.mean, result.worst, len(result.runs)))
-        console.print(cost_table(result.to_dict()["cost"], len(result.runs)))
+        console.print(cost_table(report.cost, len(result.runs)))
         console.print(f"Wrote {out / 'eval.json'}", markup=False)
     raise typer.Exit(EXIT_OK if result.worst.memo_verified == 1.0 else EXIT_REJECTED)
 
@@ -397,7 +406,9 @@ def eval_rates_command(rates: RatesOpt = None, as_json: JsonOpt = False) -> None
     rows = read_rates(path)
     overview = rates_overview(rows)
     if as_json:
-        print_json({"file": str(path), **overview, "rows": [r.to_dict() for r in rows]})
+        print_json(
+            {"file": str(path), **overview, "rows": [dump_record(RatesEntry.of(r)) for r in rows]}
+        )
         raise typer.Exit(EXIT_OK)
     if not rows:
         console.print(f"No runs recorded yet in {path}.", markup=False)

@@ -189,9 +189,6 @@ def _claim_data(claim: object) -> object:
         return dict(claim)
     if dataclasses.is_dataclass(claim) and not isinstance(claim, type):
         return dataclasses.asdict(claim)
-    as_dict = getattr(claim, "as_dict", None)
-    if callable(as_dict):
-        return as_dict()
     raise TypeError(f"a claim must be a mapping or a dataclass, not {type(claim).__name__}")
 
 

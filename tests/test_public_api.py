@@ -57,6 +57,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "FactSpec",
         "Grid",
         "GridScore",
+        "ScoreEntry",
         "grade",
         "grid_from_dict",
         "load_grid",
@@ -80,7 +81,9 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "write_registry",
     ),
     "preuve.io.records": (
+        "OMITTED_IF_NONE",
         "STRICT",
+        "QuoteEntry",
         "RecordError",
         "SpanEntry",
         "dump_record",

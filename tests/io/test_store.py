@@ -12,10 +12,10 @@ import pytest
 from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import BuildMode, BuildReport, build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.io import store as store_module
+from preuve.io.documents import load_versions
 from preuve.io.records import dump_record
 from preuve.io.store import INCREMENTAL, TABLES, DigestStore
 from preuve.io.store_rows import NodeRecord, NodeRow
@@ -34,7 +34,7 @@ def build(
     versions: dict[str, int] | None = None,
     mode: BuildMode = "incremental",
 ) -> BuildReport:
-    snapshot = load_dossier(corpus.dossier_dir("test-01"), versions)
+    snapshot = load_versions(corpus.dossier_dir("test-01"), versions)
     return build_digest(snapshot, rules_summarizer(), store, SETTINGS, mode=mode, dossier="test-01")
 
 

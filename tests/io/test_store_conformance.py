@@ -13,10 +13,10 @@ from preuve.core.errors import InputError
 from preuve.core.store_spec import parse_store_spec
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import BuildMode, BuildReport, build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.io import Store, open_store
+from preuve.io.documents import load_versions
 from preuve.io.records import dump_record
 from preuve.io.store_rows import NodeRecord, NodeRow
 from preuve.io.stores import INCREMENTAL, SCHEMA_VERSION, TABLES
@@ -35,7 +35,7 @@ def build(
     versions: dict[str, int] | None = None,
     mode: BuildMode = "incremental",
 ) -> BuildReport:
-    snapshot = load_dossier(corpus.dossier_dir("test-01"), versions)
+    snapshot = load_versions(corpus.dossier_dir("test-01"), versions)
     return build_digest(snapshot, rules_summarizer(), store, SETTINGS, mode=mode, dossier="test-01")
 
 

@@ -25,12 +25,12 @@ from preuve.commands.synthesize import write_run
 from preuve.corpora.memo_reports import REPORTS_DIR, generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.run_files import serve_answer
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.grid import ScoreEntry, grade, load_grid
+from preuve.io.documents import load_versions
 from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.memo.dashboard import build_dashboard
@@ -227,9 +227,9 @@ def _digest(root: Path, work: Path) -> tuple[str, str]:
     model = rules_summarizer()
     with DigestStore(out / "digest.sqlite") as store:
         report = build_digest(
-            load_digest_dossier(folder), model, store, DigestSettings(), dossier="notes"
+            load_versions(folder), model, store, DigestSettings(), dossier="notes"
         )
-        changed = load_digest_dossier(folder, {"doc-00": 2})
+        changed = load_versions(folder, {"doc-00": 2})
         refused = serve_digest(
             changed, store, DigestSettings(), identity=model.identity, dossier="notes"
         )

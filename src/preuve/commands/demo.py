@@ -41,7 +41,6 @@ from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.corpora.example import EXAMPLE_FACTS, EXAMPLE_MEMO, EXAMPLE_PAGES, EXAMPLE_QUOTES
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
-from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.run_files import serve_answer
 from preuve.digest.summarize import DigestSettings
@@ -49,6 +48,7 @@ from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
 from preuve.eval.grid import ScoreEntry, load_grid
 from preuve.eval.memo_eval import evaluate_run, read_memo_gold
 from preuve.eval.synthesis_eval import grade_run
+from preuve.io.documents import load_versions
 from preuve.io.records import QuoteEntry, dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
@@ -153,7 +153,7 @@ def _digest(corpus: Path, out: Path, runtime: Runtime) -> dict[str, Any]:
     folder.write_json("exercise.json", exercise)
     folder.write_json("serve.json", answers)
     _register_versions(corpus / "dossiers" / first, folder)
-    _print_exercise(first, exercise, len(load_digest_dossier(corpus / "dossiers" / first)))
+    _print_exercise(first, exercise, len(load_versions(corpus / "dossiers" / first)))
 
     evaluation_dir = out / "evaluation"
     tests = [p.name for p in (corpus / "dossiers").iterdir() if p.name.startswith("test")]

@@ -1,8 +1,9 @@
 """`preuve digest build|serve|mutate|compare|audit|history|prov` and the manifest commands.
 
-Each subcommand reads one dossier folder (the layout of :mod:`preuve.digest.dossier`: one
-folder per document, ``v1.txt``/``v2.pdf``..., optional ``meta.json``, ``manifest.json``
-and ``grammar.json``) or the store, and calls library code. The dossier's state comes
+Each subcommand reads one dossier folder (a versioned folder, read by
+:func:`preuve.io.documents.load_versions`: one folder per document, ``v1.txt``/``v2.pdf``...,
+optional ``meta.json``, ``manifest.json`` and ``grammar.json``) or the store, and calls
+library code. The dossier's state comes
 from its manifest (:mod:`preuve.commands.digest_state`); ``withdraw``, ``revoke``,
 ``restore`` and ``set-version`` change it and record the event. ``--version``,
 ``--versions``, ``--withdraw`` and ``--revoke`` remain one-off overrides and say so.

@@ -30,17 +30,18 @@ from preuve.commands.common import (
 from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
 from preuve.core.store_spec import parse_store_spec
-from preuve.digest.dossier import list_versions, load_state
 from preuve.digest.grammar import GRAMMAR_FILE, default_grammar, load_grammar
 from preuve.digest.manifest import (
     Manifest,
     apply_event,
+    load_state,
     manifest_data,
     read_manifest,
     write_manifest,
 )
 from preuve.digest.summarize import DigestSettings
 from preuve.io import Store, open_store
+from preuve.io.documents import list_versions
 
 __all__ = [
     "OpenDossier",

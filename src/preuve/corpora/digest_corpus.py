@@ -13,7 +13,7 @@ nothing else changes. The same call always writes the same bytes: every choice c
 from a ``random.Random`` seeded from a constant and the document's name.
 
 Layout written under ``out_dir`` (the dossier folders are the format ``preuve digest``
-reads, see ``preuve.digest.dossier``)::
+reads, see ``preuve.io.documents.load_versions``)::
 
     corpus.json                           dossier names per split, counts, generator id
     dossiers/<dossier>/<doc_id>/v1.txt    version 1 text (UTF-8, one page)

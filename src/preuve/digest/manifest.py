@@ -20,7 +20,9 @@ read it. Command-line flags remain one-off overrides and say so; none of them ca
 withdrawal or a revocation: only ``restore`` does, and it is recorded.
 
 Events are pure functions of a manifest (:func:`apply_event`); I/O is in
-:func:`read_manifest` and :func:`write_manifest`.
+:func:`read_manifest`, :func:`write_manifest` and :func:`load_state`, the snapshot a
+manifest describes (the documents read by :func:`preuve.io.documents.load_versions`, which
+knows the folder layout and leaves ``manifest.json`` and ``grammar.json`` to their readers).
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from preuve.core.documents import AccessState
+from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
 from preuve.digest.jsonfile import read_json_file
+from preuve.io.documents import list_versions, load_versions
 from preuve.io.files import write_json_atomic
 from preuve.io.records import OMITTED_IF_NONE, STRICT, dump_record, load_data
 
@@ -49,6 +52,7 @@ __all__ = [
     "Manifest",
     "ManifestFile",
     "apply_event",
+    "load_state",
     "manifest_data",
     "manifest_from_data",
     "read_manifest",
@@ -176,6 +180,38 @@ def write_manifest(folder: Path, manifest: Manifest) -> Path:
     path = folder / MANIFEST_FILE
     write_json_atomic(path, manifest_data(manifest))
     return path
+
+
+def load_state(
+    folder: Path,
+    manifest: Manifest | None,
+    versions: Mapping[str, int] | None = None,
+    *,
+    default: Literal["first", "latest"] = "latest",
+) -> Snapshot:
+    """The snapshot the dossier's manifest describes (``default`` rule when it has none).
+
+    Each document takes its pinned version, else the manifest's rule; ``versions``
+    overrides some for this snapshot only. Access states (withdrawn, revoked, revision)
+    come from the manifest and are kept whatever version is shown.
+    """
+    available = list_versions(folder)
+    rule = manifest.versions if manifest is not None else default
+    chosen: dict[str, int] = {}
+    if manifest is not None:
+        for doc_id, state in manifest.documents.items():
+            if doc_id not in available:
+                raise InputError(
+                    f"{folder / MANIFEST_FILE}: names {doc_id!r}, which has no document folder"
+                )
+            if state.version is not None:
+                chosen[doc_id] = state.version
+    chosen.update(versions or {})
+    snapshot = load_versions(folder, chosen, default=rule)
+    if manifest is not None:
+        for doc_id, state in manifest.documents.items():
+            snapshot = snapshot.with_access(doc_id, state.access)
+    return snapshot
 
 
 def apply_event(

@@ -32,14 +32,13 @@ from preuve.core.documents import PAGE_SEPARATOR, AccessState, Document, Snapsho
 from preuve.core.errors import InputError
 from preuve.digest.affirm import DEFAULT_CUES
 from preuve.digest.build import BuildMode, BuildReport, build_digest
-from preuve.digest.dossier import list_versions, load_dossier
 from preuve.digest.extractive import document_contexts
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
 from preuve.digest.jsonfile import read_json_file
 from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
-from preuve.io.documents import load_version
+from preuve.io.documents import list_versions, load_version, load_versions
 from preuve.io.records import dump_record
 from preuve.io.stores import Store
 from preuve.models.base import Model
@@ -369,7 +368,7 @@ def run_mutations(
     incremental one alone when not ``full``: a model whose answers vary from call to call,
     as a real server's do, makes the node-by-node comparison measure the server, and the
     full rebuild costs every node's call again)."""
-    current = snapshot if snapshot is not None else load_dossier(folder)
+    current = snapshot if snapshot is not None else load_versions(folder)
 
     def build(mode: BuildMode) -> BuildReport:
         return build_digest(

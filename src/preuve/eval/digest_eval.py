@@ -33,7 +33,6 @@ from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.digest.audit import ReviewEntry, RootAudit, audit_claims, pool_audits, review_sample
 from preuve.digest.build import BuildReport, Outcome, build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.extractive import extract_facts
 from preuve.digest.keys import canonical_json
 from preuve.digest.mutations import (
@@ -57,6 +56,7 @@ from preuve.eval.digest_gold import (
     gold_tuples,
     read_digest_gold,
 )
+from preuve.io.documents import load_versions
 from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
@@ -168,7 +168,7 @@ def exercise_scenario(
 
     ``on_serve`` receives every serve answer with a label (for a viewer's history)."""
     label = f"{dossier}#exercise"
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     identity = model.identity
 
     def served(step_label: str, current: Snapshot, config: DigestSettings) -> ServeResult:
@@ -264,7 +264,7 @@ def run_digest_eval(
                 full=full,
             )
             aliases = event_aliases(done)
-            start = load_dossier(folder)
+            start = load_versions(folder)
             found, hits, gold = _extractive(root, name, start)
             extractive.update(initial_found=found, initial_hits=hits, initial_gold=gold)
             if name == chosen[0]:

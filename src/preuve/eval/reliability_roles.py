@@ -18,7 +18,6 @@ from preuve.core.documents import Document, Snapshot
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.digest.audit import audit_claims
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.lines import line_catalogue
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
@@ -36,7 +35,7 @@ from preuve.eval.reliability_files import (
     write_corpus_dossier,
     write_synthesis_dossier,
 )
-from preuve.io.documents import load_version
+from preuve.io.documents import load_version, load_versions
 from preuve.io.pdf import load_pages
 from preuve.io.store import DigestStore
 from preuve.memo.cues import CATEGORIES
@@ -75,7 +74,7 @@ class Bench:
 
 def _digest_inputs(folder: Path) -> tuple[Snapshot, str, str, str]:
     dossier = write_corpus_dossier(folder / "test-00", hostile=True)
-    snapshot = Snapshot.of(list(load_dossier(dossier, default="first"))[:4])
+    snapshot = Snapshot.of(list(load_versions(dossier, default="first"))[:4])
     own = {span.id for span in line_catalogue(snapshot)}
     other = line_catalogue([load_version(write_corpus_dossier(folder / "test-01", "test-01"),
                                           "doc-00", 1)])  # fmt: skip

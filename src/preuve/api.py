@@ -35,6 +35,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import ServeResult, ServeStatus
 from preuve.digest.serve import serve_digest as _serve_digest
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_documents as _load_documents
 from preuve.io.documents import load_snapshot as _load_snapshot
 from preuve.io.pdf import load_pages
 from preuve.io.store import DigestStore
@@ -164,7 +165,8 @@ def run_memo(
     """Workflow 1 on annual reports (PDF or ``\\f``-separated text): cited risk signals, the
     ratios computed in code, and a memo whose every number is checked."""
     chosen = model if model is not None else memo_rules_model()
-    return _run_memo([Path(p) for p in reports], chosen, journal=journal, concurrency=concurrency)
+    documents = _load_documents([Path(p) for p in reports])
+    return _run_memo(documents, chosen, journal=journal, concurrency=concurrency)
 
 
 def load_dossier(folder: str | Path) -> Dossier:

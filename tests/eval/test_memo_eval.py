@@ -14,6 +14,7 @@ from preuve.core.errors import InputError
 from preuve.corpora.memo_reports import GOLD_RELATIVE, generate_memo_corpus
 from preuve.eval.memo_eval import EvaluationEntry, evaluate_memo, evaluate_run, read_memo_gold
 from preuve.eval.memo_rates import rates_overview, read_rates
+from preuve.io.documents import load_documents
 from preuve.io.records import dump_record
 from preuve.memo.pipeline import MemoRun, run_memo
 from preuve.memo.rules_engine import MEMO_RULES_HANDLERS, memo_rules_model
@@ -39,7 +40,7 @@ def _reports(corpus: Path) -> list[Path]:
 @pytest.fixture(scope="module")
 def rules_run(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> MemoRun:
     with Journal(tmp_path_factory.mktemp("j") / "journal.sqlite") as journal:
-        return run_memo(_reports(corpus), memo_rules_model(), journal=journal)
+        return run_memo(load_documents(_reports(corpus)), memo_rules_model(), journal=journal)
 
 
 def test_rules_engine_meets_every_goal_on_the_bundled_corpus(
@@ -91,7 +92,7 @@ def test_signal_recall_counts_only_overlapping_spans(corpus: Path, tmp_path: Pat
 
     with Journal(tmp_path / "j.sqlite") as journal:
         run = run_memo(
-            [corpus / "reports" / "ferlac.pdf"],
+            load_documents([corpus / "reports" / "ferlac.pdf"]),
             FunctionModel(reader_of_one_signal),
             journal=journal,
         )

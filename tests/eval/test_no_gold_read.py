@@ -31,7 +31,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.grid import load_grid
-from preuve.io.documents import load_versions
+from preuve.io.documents import load_documents, load_versions
 from preuve.io.store import DigestStore
 from preuve.memo.pipeline import run_memo
 from preuve.memo.rules_engine import memo_rules_model
@@ -87,7 +87,7 @@ def test_workflow_1_reads_the_reports_never_the_gold(tmp_path: Path) -> None:
     gold = (tmp_path / "memo" / GOLD_RELATIVE).resolve()
     assert gold.is_file()
     with Journal(tmp_path / "journal.sqlite") as journal, opened() as paths:
-        run = run_memo(reports, memo_rules_model(), journal=journal)
+        run = run_memo(load_documents(reports), memo_rules_model(), journal=journal)
     assert len(run.companies) == 3
     assert {r.resolve() for r in reports} <= set(paths)  # the hook sees what is read
     assert _gold_in(paths, {gold}) == []

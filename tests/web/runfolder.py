@@ -30,7 +30,7 @@ from preuve.digest.run_files import serve_answer
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.grid import ScoreEntry, grade, load_grid
-from preuve.io.documents import load_versions
+from preuve.io.documents import load_documents, load_versions
 from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.memo.dashboard import build_dashboard
@@ -170,7 +170,9 @@ def _memo(root: Path, work: Path, hostile: tuple[int, int]) -> tuple[QuoteSite, 
     for pdf in sorted((work / "memo-corpus" / REPORTS_DIR).glob("*.pdf")):
         reports.append(Path(shutil.copy(pdf, out / "reports" / pdf.name)))
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(reports, memo_rules_model(), journal=journal, run_id="memo-run-1")
+        run = run_memo(
+            load_documents(reports), memo_rules_model(), journal=journal, run_id="memo-run-1"
+        )
         _hostile_calls(journal)
     write_memo_run(run, build_dashboard(run), out)
     data = _read_json(out / "run.json")

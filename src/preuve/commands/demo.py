@@ -48,7 +48,7 @@ from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
 from preuve.eval.grid import ScoreEntry, load_grid
 from preuve.eval.memo_eval import evaluate_run, read_memo_gold
 from preuve.eval.synthesis_eval import grade_run
-from preuve.io.documents import load_versions
+from preuve.io.documents import load_documents, load_versions
 from preuve.io.records import QuoteEntry, dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
@@ -109,7 +109,7 @@ def _memo(reports: list[Path], corpus: Path, out: Path, runtime: Runtime) -> dic
     console.print(Rule("Workflow 1 — cited risk signals and a verified credit memo"))
     RunFolder.create(out)
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(reports, runtime, journal=journal)
+        run = run_memo(load_documents(reports), runtime, journal=journal)
     evaluation = evaluate_run(
         run, read_memo_gold(corpus / "gold" / "memo_gold.json"), source="demo"
     )

@@ -50,6 +50,7 @@ from preuve.eval.memo_rates import (
     rates_overview,
     read_rates,
 )
+from preuve.io.documents import load_documents
 from preuve.io.records import dump_record
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
@@ -57,7 +58,7 @@ from preuve.memo.claims_view import claims_line
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
 from preuve.memo.english import KNOWN_LIMITS_EN
 from preuve.memo.lexicon import load_mapping
-from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
+from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
 from preuve.memo.ratios import ratios_not_computed
 from preuve.memo.risk_cues import load_cues, using_cues
 from preuve.memo.rules_engine import memo_rules_model
@@ -275,7 +276,7 @@ def memo_command(
     user_cues = load_cues(cues) if cues is not None else None  # a bad file fails here
     runtime = command_runtime(model=model, executor=executor)
     runtime.load()  # a bad spec or model file fails here, before anything is written
-    loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
+    loaded = load_documents(reports)  # an unreadable report fails here, before anything is written
     with open_executor(runtime.settings, 1) as runner:
         chosen = command_model(runtime, memo_rules_model, runner)
         out.mkdir(parents=True, exist_ok=True)

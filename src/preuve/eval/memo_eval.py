@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from preuve.core.errors import InputError
 from preuve.core.quotes import QuoteChecker
 from preuve.eval.memo_rates import MemoRates, append_rates, rates_of
+from preuve.io.documents import load_documents
 from preuve.io.records import STRICT, dump_record
 from preuve.memo.dashboard import CompanyScore
 from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
@@ -297,12 +298,11 @@ def evaluate_memo(
     if repeat < 1:
         raise InputError(f"--repeat must be at least 1, got {repeat}")
     gold = read_memo_gold(gold_path)
+    reports = load_documents(report_paths)  # read once: every run is on the same documents
     base = uuid.uuid4().hex[:12]
     runs: list[RunEvaluation] = []
     for number in range(1, repeat + 1):
-        run = run_memo(
-            report_paths, model, journal=journal, run_id=f"{base}-{number}", quotes=quotes
-        )
+        run = run_memo(reports, model, journal=journal, run_id=f"{base}-{number}", quotes=quotes)
         evaluation = replace(
             evaluate_run(run, gold), cost=call_figures(costs_of_records(journal.calls(run.run_id)))
         )

@@ -36,7 +36,7 @@ from preuve.eval.reliability_files import (
     write_synthesis_dossier,
 )
 from preuve.io.documents import load_version, load_versions
-from preuve.io.pdf import load_pages
+from preuve.io.pdf import load_pages, pdf_positions
 from preuve.io.store import DigestStore
 from preuve.memo.cues import CATEGORIES
 from preuve.memo.pipeline import analyse_report
@@ -105,7 +105,8 @@ def _memo_inputs(folder: Path) -> tuple[str, tuple[str, ...], str, str]:
     # A sentence of another company's report: real, but not in this one.
     others = [line.strip() for page in load_pages(reports["solvea"]) for line in page.split("\n")]
     quote = next(line for line in others if len(line) > 30 and "Solvéa" in line)
-    report = Document.from_pages(str(reports["ferlac"]), pages)
+    path = reports["ferlac"]  # its positions read where the hostile line left the page as is
+    report = Document.from_pages(str(path), pages, positions=pdf_positions(path, pages))
     facts = analyse_report(report, memo_rules_model()).facts
     return str(reports["ferlac"]), tuple(pages), quote, facts[0].id
 

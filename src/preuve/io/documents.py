@@ -49,7 +49,7 @@ from preuve.core.documents import (
 from preuve.core.errors import DocumentError, InputError
 from preuve.core.frontmatter import has_front_matter, read_front_matter
 from preuve.core.jsonout import loads_unique_keys
-from preuve.io.pdf import load_pages
+from preuve.io.pdf import load_pages, pdf_positions
 
 __all__ = [
     "DOCUMENT_SUFFIXES",
@@ -59,6 +59,7 @@ __all__ = [
     "MetaFile",
     "list_versions",
     "load_document",
+    "load_documents",
     "load_snapshot",
     "load_version",
     "load_versions",
@@ -146,9 +147,18 @@ def load_document(path: Path) -> Document:
         if has_front_matter(text):
             return read_markdown(text, str(path))
     try:  # load_pages names the file in its own errors (a DocumentError, an InputError)
-        return Document.from_pages(str(path), load_pages(path), title=path.name)
+        pages = load_pages(path)
+        # x-positions read from the same file, lazily: only a table's page asks for them
+        return Document.from_pages(
+            str(path), pages, title=path.name, positions=pdf_positions(path, pages)
+        )
     except OSError as err:
         raise InputError(f"{path}: cannot be read ({err.strerror})") from None
+
+
+def load_documents(paths: Sequence[Path]) -> list[Document]:
+    """Each file as a document, in order; an unreadable one raises before any is used."""
+    return [load_document(path) for path in paths]
 
 
 def load_snapshot(

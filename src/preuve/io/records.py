@@ -161,7 +161,6 @@ def _where(location: tuple[int | str, ...]) -> str:
     return path or "(top level)"
 
 
-_UNKNOWN_KEY = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
 _REWRITE = "the file was not written by this version of preuve, or was edited: re-run the workflow"
 
 
@@ -172,11 +171,8 @@ def _validated(kind: Any, data: bytes | str, source: str, fix: str = _REWRITE) -
         first = err.errors(include_url=False)[0]
         more = err.error_count() - 1
         tail = f" (and {more} more)" if more else ""
-        place, message = tuple(first["loc"]), first["msg"]
-        if first["type"] in _UNKNOWN_KEY and place:  # say it as a reader of the file would
-            place, message = place[:-1], f"unknown key {place[-1]!r}"
         raise RecordError(
-            f"{source}: {_where(place)}: {message}{tail}",
+            f"{source}: {_where(tuple(first['loc']))}: {first['msg']}{tail}",
             fix=fix,
         ) from None
 

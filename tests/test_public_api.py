@@ -177,6 +177,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "PAGE_SEPARATOR",
         "AccessState",
         "Document",
+        "PagePositions",
         "Snapshot",
         "document_id",
         "is_document_id",

@@ -36,7 +36,6 @@ from typing import Any
 from preuve.core.documents import Document, Snapshot
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus, generate_dossier
 from preuve.digest.build import build_digest, plan_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.keys import reference_keys
 from preuve.digest.mutations import (
     Mutation,
@@ -50,6 +49,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind, Tree, build_tree
 from preuve.eval.digest_dossier import evaluate_dossier
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 
@@ -106,7 +106,7 @@ def mutation_figures(corpus: CorpusInfo, model: Model, store_dir: Path) -> dict[
         for name in corpus.test:
             folder = corpus.dossier_dir(name)
             seen: set[str] = set()
-            child_key_calls(load_dossier(folder), settings, model, seen)
+            child_key_calls(load_versions(folder), settings, model, seen)
             _, steps = run_mutations(folder, model, store, settings, dossier=name)
             for step in steps:
                 called = child_key_calls(step.snapshot, settings, model, seen)
@@ -148,7 +148,7 @@ def _map_prompt_edit(
 def _identical_reupload(
     folder: Path, snap: Snapshot, cfg: DigestSettings
 ) -> tuple[Snapshot, DigestSettings]:
-    return load_dossier(folder), cfg
+    return load_versions(folder), cfg
 
 
 def _uncited_line_edit(
@@ -196,7 +196,7 @@ def cutoff_scenarios(corpus: CorpusInfo, model: Model, store_dir: Path) -> list[
         with DigestStore(store_dir / f"cutoff-{len(rows)}.sqlite") as store:
             for name in corpus.test:
                 folder = corpus.dossier_dir(name)
-                snapshot, settings = load_dossier(folder), DigestSettings()
+                snapshot, settings = load_versions(folder), DigestSettings()
                 seen: set[str] = set()
                 child_key_calls(snapshot, settings, model, seen)
                 build_digest(snapshot, model, store, settings, dossier=name)

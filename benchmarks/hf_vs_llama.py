@@ -34,8 +34,8 @@ from pathlib import Path
 from benchmarks.llama_server import serving
 from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.corpora.memo_reports import generate_memo_corpus
-from preuve.digest.dossier import load_dossier
 from preuve.digest.summarize import DigestSettings, map_request
+from preuve.io.documents import load_versions
 from preuve.io.pdf import load_pages
 from preuve.memo.reader import reader_request
 from preuve.models.base import Completion, Request, messages_of
@@ -70,7 +70,7 @@ def prompts(tmp: Path) -> list[tuple[str, Request]]:
     generate_memo_corpus(tmp / "memo")
     pages = load_pages(tmp / "memo/reports/ferlac.pdf")[:1]
     info = generate_digest_corpus(tmp / "digest")
-    doc = next(iter(load_dossier(info.dossier_dir("test-00"))))
+    doc = next(iter(load_versions(info.dossier_dir("test-00"))))
     chat = Request(messages_of([("user", "Write a short story about a lighthouse keeper.")]))
     return [
         ("chat", chat),

@@ -42,9 +42,9 @@ from typing import Any
 from benchmarks.rules_endpoints import rehearse, running_servers
 from preuve.cluster.executor import Executor, LocalExecutor
 from preuve.corpora.digest_corpus import generate_digest_corpus
-from preuve.digest.dossier import load_dossier
 from preuve.digest.fleet import DossierJob, build_dossiers
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 from preuve.models.pool import EndpointSlots
@@ -60,7 +60,7 @@ SETTINGS = DigestSettings()
 def _jobs(count: int, root: Path) -> list[DossierJob]:
     corpus = generate_digest_corpus(root)
     names = corpus.dossiers
-    snapshots = {name: load_dossier(corpus.dossier_dir(name)) for name in names}
+    snapshots = {name: load_versions(corpus.dossier_dir(name)) for name in names}
     return [
         DossierJob(f"bench-{i:05d}", snapshots[names[i % len(names)]], SETTINGS)
         for i in range(count)

@@ -30,12 +30,13 @@ from preuve.core.memocheck import check_memo as _check_memo
 from preuve.core.numbers import Locale, extract_numbers
 from preuve.core.quotes import QuoteChecker, QuoteResult, Verdict, verify_quote
 from preuve.digest.build import build_digest as _build_digest
-from preuve.digest.dossier import load_dossier as _load_digest_folder
 from preuve.digest.outcomes import BuildReport
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import ServeResult, ServeStatus
 from preuve.digest.serve import serve_digest as _serve_digest
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_documents as _load_documents
+from preuve.io.documents import load_snapshot as _load_snapshot
 from preuve.io.pdf import load_pages
 from preuve.io.store import DigestStore
 from preuve.memo.pipeline import MemoRun
@@ -164,7 +165,8 @@ def run_memo(
     """Workflow 1 on annual reports (PDF or ``\\f``-separated text): cited risk signals, the
     ratios computed in code, and a memo whose every number is checked."""
     chosen = model if model is not None else memo_rules_model()
-    return _run_memo([Path(p) for p in reports], chosen, journal=journal, concurrency=concurrency)
+    documents = _load_documents([Path(p) for p in reports])
+    return _run_memo(documents, chosen, journal=journal, concurrency=concurrency)
 
 
 def load_dossier(folder: str | Path) -> Dossier:
@@ -195,14 +197,15 @@ def check_synthesis(synthesis: Synthesis | Mapping[str, object], run: SynthesisR
 
 
 def load_snapshot(
-    folder: str | Path,
+    path: str | Path,
     versions: Mapping[str, int] | None = None,
     *,
     default: Literal["first", "latest"] = "latest",
 ) -> Snapshot:
-    """A workflow 3 dossier folder (``DOC/meta.json`` and ``DOC/vN.txt``) as a
-    :class:`Snapshot`: each document at its ``versions`` entry, else its ``default``."""
-    return _load_digest_folder(Path(folder), versions, default=default)
+    """Documents as a :class:`Snapshot`: a workflow 3 dossier folder (``DOC/meta.json`` and
+    ``DOC/vN.txt``), each document at its ``versions`` entry, else its ``default``; or one
+    file (PDF, ``\\f``-text, front-matter Markdown), or a folder of such files."""
+    return _load_snapshot(Path(path), versions, default=default)
 
 
 def build_digest(

@@ -37,9 +37,9 @@ from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.digest.build import BuildReport, build_digest
-from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.mutations import SPEC_MUTATIONS, apply_mutation
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_versions
 from preuve.io.pdf import load_pages
 from preuve.io.store import DigestStore
 from preuve.memo.pipeline import run_memo
@@ -128,7 +128,7 @@ def digest_snapshots(root: Path) -> tuple[Snapshot, Snapshot]:
     """The first documents of the bundled test dossier, before and after SPEC's first event."""
     info = generate_digest_corpus(root)
     folder = info.dossier_dir(DIGEST_DOSSIER)
-    before = Snapshot.of(list(load_digest_dossier(folder))[:DIGEST_DOCUMENTS])
+    before = Snapshot.of(list(load_versions(folder))[:DIGEST_DOCUMENTS])
     return before, apply_mutation(before, SPEC_MUTATIONS[0], folder)
 
 

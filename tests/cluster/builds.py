@@ -6,11 +6,11 @@ from pathlib import Path
 
 from preuve.cluster.executor import Executor
 from preuve.digest.build import BuildReport, build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.integrity import verified_row
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.io import open_store
+from preuve.io.documents import load_versions
 from preuve.models.base import Model
 
 SETTINGS = DigestSettings()
@@ -24,7 +24,7 @@ def build(
     model: Model | None = None,
     mode: str = "incremental",
 ) -> BuildReport:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     with open_store(store_path) as store:
         return build_digest(
             snapshot,

@@ -11,11 +11,11 @@ import pytest
 from preuve.cluster.executor import LocalExecutor, make_executor
 from preuve.core.errors import ConfigError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
-from preuve.digest.dossier import load_dossier
 from preuve.digest.fleet import DossierJob, build_dossiers
 from preuve.digest.mutations import compare_builds, stored_nodes
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import serve_digest
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 from preuve.models.base import Completion, ModelIdentity, Request
 from tests.cluster.builds import SETTINGS, build, run_integrity
@@ -56,12 +56,12 @@ def test_serve_refuses_stale_identically(
     folder = corpus.dossier_dir("test-01")
     build(folder, tmp_path / "local.sqlite", LocalExecutor(4))
     build(folder, tmp_path / "ray.sqlite", make_executor("ray", concurrency=2))
-    newer = load_dossier(folder, {"doc-00": 2})
+    newer = load_versions(folder, {"doc-00": 2})
     identity = rules_summarizer().identity
     served = []
     for name in ("local.sqlite", "ray.sqlite"):
         with DigestStore(tmp_path / name, read_only=True) as store:
-            for snapshot in (load_dossier(folder), newer):
+            for snapshot in (load_versions(folder), newer):
                 result = serve_digest(
                     snapshot, store, SETTINGS, identity=identity, dossier=folder.name
                 )
@@ -77,7 +77,7 @@ def test_many_dossiers_at_once_on_ray_equal_their_local_builds(
     ray_cluster: Any, corpus: CorpusInfo, tmp_path: Path
 ) -> None:
     jobs = [
-        DossierJob(name, load_dossier(corpus.dossier_dir(name)), SETTINGS)
+        DossierJob(name, load_versions(corpus.dossier_dir(name)), SETTINGS)
         for name in corpus.dossiers[:4]
     ]
     reports = {}

@@ -16,11 +16,11 @@ from preuve.cluster.executor import LocalExecutor
 from preuve.cluster.ray_executor import RayExecutor
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import BuildReport, Outcome
-from preuve.digest.dossier import load_dossier
 from preuve.digest.mutations import compare_builds, stored_nodes
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import serve_digest
 from preuve.io import open_store
+from preuve.io.documents import load_versions
 from tests.cluster.builds import SETTINGS, build, run_integrity
 from tests.cluster.faults import StallOnce, wait_for_pid
 
@@ -37,7 +37,7 @@ def _served(spec: Path | str, folder: Path) -> list[tuple[str, str, tuple[object
     identity = rules_summarizer().identity
     out: list[tuple[str, str, tuple[object, ...]]] = []
     with open_store(spec, read_only=True) as store:
-        for snapshot in (load_dossier(folder), load_dossier(folder, {"doc-00": 2})):
+        for snapshot in (load_versions(folder), load_versions(folder, {"doc-00": 2})):
             result = serve_digest(snapshot, store, SETTINGS, identity=identity, dossier=folder.name)
             out.append(
                 (

@@ -9,8 +9,9 @@ from typing import Any
 from preuve.cluster.executor import LocalExecutor, make_executor
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.io.documents import load_documents
 from preuve.io.records import dump_record
-from preuve.memo.pipeline import MemoRun, load_reports, run_memo
+from preuve.memo.pipeline import MemoRun, run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.run_record import company_entry
 from preuve.models.journal import Journal
@@ -38,7 +39,7 @@ def _calls(journal: Journal, run_id: str) -> list[tuple[str, str, str | None]]:
 
 def test_reports_distributed_on_ray_give_the_local_memos(ray_cluster: Any, tmp_path: Path) -> None:
     generate_memo_corpus(tmp_path / "corpus")
-    reports = load_reports([tmp_path / "corpus" / "reports" / f"{s}.pdf" for s in SLUGS])
+    reports = load_documents([tmp_path / "corpus" / "reports" / f"{s}.pdf" for s in SLUGS])
     runs = {}
     for name, executor in (("local", LocalExecutor(3)), ("ray", make_executor("ray"))):
         with Journal(tmp_path / f"{name}.sqlite") as journal:

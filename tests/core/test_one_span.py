@@ -9,7 +9,7 @@ import pytest
 from preuve.core.documents import Document, Snapshot, document_id
 from preuve.core.evidence import validate_span
 from preuve.core.quotes import QuoteChecker, Verdict
-from preuve.io.records import dump_record
+from preuve.io.records import QuoteEntry, dump_record
 from preuve.memo.reader import read_signals
 from preuve.memo.run_record import signal_entry
 from preuve.models import ScriptedModel
@@ -38,14 +38,14 @@ def test_a_verified_quote_carries_its_span_in_the_document(
     result = QuoteChecker.of(DOC).verify(page, quote)
     assert result.verdict is verdict
     if span_page is None:
-        assert result.span is None and "span" not in result.to_dict()
+        assert result.span is None and "span" not in dump_record(QuoteEntry.of(result))
         return
     span = result.span
     assert span is not None and (span.doc_id, span.page) == ("Rapport-annuel", span_page)
     assert span.text == DOC.text[span.start : span.end] == result.matched
     assert span.start - DOC.page_offset(span_page) == result.start
     assert validate_span(span, Snapshot.of([DOC])).ok  # the digest's own validation agrees
-    assert result.to_dict()["span"] == span.as_dict()
+    assert dump_record(QuoteEntry.of(result))["span"] == span.as_dict()
 
 
 def test_a_checker_over_bare_pages_gives_no_span() -> None:

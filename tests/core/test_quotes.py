@@ -21,6 +21,7 @@ from preuve.core.quotes import (
     verify_quote,
 )
 from preuve.core.text import normalize
+from preuve.io.records import QuoteEntry, dump_record
 
 NOTE_9 = (
     "Note 9 – Emprunts. Le prêt syndiqué de 85\u00a0000 k€ est assorti d’un covenant : "
@@ -322,11 +323,11 @@ def test_empty_document() -> None:
     assert result.verdict is Verdict.PAGE_OUT_OF_RANGE and "no pages" in result.reason
 
 
-def test_to_dict_is_json_ready() -> None:
+def test_a_result_as_json_keeps_its_fields_in_order() -> None:
     rejected = verify_quote(PAGES, 1, "le ratio s’établit à 3,4x selon la définition bancaire")
     accepted = verify_quote(PAGES, 1, "Le prêt syndiqué de 85 000 k€")
     for result in (rejected, accepted):
-        data = result.to_dict()
+        data = dump_record(QuoteEntry.of(result))
         assert list(data) == [
             "verified",
             "verdict",
@@ -339,8 +340,8 @@ def test_to_dict_is_json_ready() -> None:
             "diagnostic",
         ]
         assert json.loads(json.dumps(data)) == data
-    assert accepted.to_dict()["verdict"] == "normalized"
-    diagnostic = rejected.to_dict()["diagnostic"]
+    assert dump_record(QuoteEntry.of(accepted))["verdict"] == "normalized"
+    diagnostic = dump_record(QuoteEntry.of(rejected))["diagnostic"]
     assert isinstance(diagnostic, dict) and diagnostic["passage"]
 
 

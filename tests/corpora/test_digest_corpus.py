@@ -15,7 +15,7 @@ from preuve.corpora.digest_corpus import (
     generate_digest_corpus,
     generate_dossier,
 )
-from preuve.digest.dossier import load_dossier
+from preuve.io.documents import load_versions
 
 FACT_LINE = re.compile(r"Product (P-[0-9]{2}-[0-9]{2}) (delivery|status|quantity|site): (.+)\.")
 HOSTILE_CUES = ("Ignore", "Disregard", "OVERRIDE", "forget", "maintenance mode")
@@ -189,7 +189,7 @@ def test_unknown_dossier_name_is_refused() -> None:
 
 
 def test_written_texts_load_back_as_generated(corpus: CorpusInfo) -> None:
-    snapshot = load_dossier(corpus.dossier_dir("test-00"), default="latest")
+    snapshot = load_versions(corpus.dossier_dir("test-00"), default="latest")
     memory = generate_dossier("test-00")
     assert [d.versions[1].text for d in memory.documents] == [d.text for d in snapshot]
     assert [d.versions[1].date for d in memory.documents] == [d.date for d in snapshot]

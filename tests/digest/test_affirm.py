@@ -214,7 +214,7 @@ def test_the_audit_flags_a_claim_an_llm_took_from_a_non_affirmed_line() -> None:
     audit = audit_claims(result.claims, snapshot)
     assert [a.supported for a in audit.claims] == [False, True]
     assert audit.claims[0].support.startswith("unsupported: not affirmed: ")
-    assert "struck" in audit.claims[0].support and audit.as_dict()["not_affirmed"] == 1
+    assert "struck" in audit.claims[0].support and audit.figures().not_affirmed == 1
 
 
 def test_cues_are_data_a_user_can_extend() -> None:

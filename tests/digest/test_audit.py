@@ -17,6 +17,7 @@ from preuve.digest.audit import (
 from preuve.digest.extractive import FactTuple
 from preuve.digest.lines import document_lines, line_id
 from preuve.digest.schema import Claim
+from preuve.io.records import dump_record
 
 TEXT = (
     "Product P-01-02 delivery: 23 October 2026.\n"
@@ -42,6 +43,7 @@ def claim(field: str, value: str, *evidence: str) -> Claim:
 def test_public_surface_is_pinned() -> None:
     assert audit_module.__all__ == [
         "REVIEW_PENDING",
+        "AuditFigures",
         "ClaimAudit",
         "PooledAudit",
         "ReviewEntry",
@@ -123,7 +125,7 @@ def test_precision_recall_on_unique_tuples_and_duplicates() -> None:
     assert [a.duplicate for a in audit.claims] == [False, True, False]
     assert audit.true_positives == 1
     assert audit.precision == 0.5 and audit.recall == 0.25
-    figures = audit.as_dict()
+    figures = dump_record(audit.figures())
     assert (figures["claims"], figures["supported"], figures["duplicates"]) == (3, 2, 1)
     assert audit_claims(claims, SNAPSHOT).precision is None
     empty = audit_claims([], SNAPSHOT, gold)

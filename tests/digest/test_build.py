@@ -14,13 +14,14 @@ from preuve.core.errors import ConfigError, CorruptStoreError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest import build as build_module
 from preuve.digest.build import BuildMode, BuildReport, Outcome, build_digest, plan_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.keys import leaf_key
-from preuve.digest.lines import document_lines
+from preuve.digest.lines import LineSpanEntry, document_lines
 from preuve.digest.mutations import compare_builds
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import Claim, NodeStatus, task_label
 from preuve.digest.summarize import DigestSettings, claims_digest
+from preuve.io.documents import load_versions
+from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.io.store_rows import NodeRecord, NodeRow
 from preuve.models.base import Completion, Model, ModelIdentity, Request
@@ -105,7 +106,7 @@ def assert_same_as_full(
 
 
 def with_version(snapshot: Snapshot, folder: Path, doc_id: str, version: int) -> Snapshot:
-    return snapshot.with_document(load_dossier(folder, {doc_id: version}).documents[doc_id])
+    return snapshot.with_document(load_versions(folder, {doc_id: version}).documents[doc_id])
 
 
 def test_public_surface_is_pinned() -> None:
@@ -128,7 +129,7 @@ def test_public_surface_is_pinned() -> None:
 def test_first_build_computes_all_16_nodes_then_a_rebuild_is_all_hits(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     first = build(snapshot, model, store)
     assert model.take() == {"map": 12, "reduce": 4}
     assert (first.counters.recomputed, first.counters.cache_hits) == (16, 0)
@@ -147,7 +148,7 @@ def test_first_build_computes_all_16_nodes_then_a_rebuild_is_all_hits(
 def test_exercise_scenario_document_11_then_reduce_prompt(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     build(snapshot, model, store)
     model.take()
     moved = with_version(snapshot, folder, "doc-11", 2)
@@ -168,7 +169,7 @@ def test_exercise_scenario_document_11_then_reduce_prompt(
 def test_map_prompt_edit_with_unchanged_outputs_costs_only_the_leaves(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     build(snapshot, model, store)
     model.take()
     edited = replace(SETTINGS, map_prompt=SETTINGS.map_prompt + "\nCite ids only.")
@@ -182,9 +183,9 @@ def test_map_prompt_edit_with_unchanged_outputs_costs_only_the_leaves(
 def test_identical_reupload_costs_no_call(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    build(load_dossier(folder), model, store)
+    build(load_versions(folder), model, store)
     model.take()
-    report = build(load_dossier(folder), model, store)
+    report = build(load_versions(folder), model, store)
     assert model.take() == {}
     assert report.counters.cache_hits == 16
 
@@ -192,7 +193,7 @@ def test_identical_reupload_costs_no_call(
 def test_edit_of_an_uncited_line_stops_at_the_leaf(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     build(snapshot, model, store)
     model.take()
     doc = snapshot.documents["doc-05"]
@@ -214,7 +215,7 @@ def test_edit_of_an_uncited_line_stops_at_the_leaf(
 def test_withdrawal_gives_an_ineligible_leaf_and_sends_none_of_its_text(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     build(snapshot, model, store)
     model.take()
     model.requests.clear()
@@ -265,7 +266,7 @@ class BrokenLeaf:
 def test_an_invalid_leaf_makes_its_ancestors_partial(
     folder: Path, store: DigestStore, answer: Completion, code: str
 ) -> None:
-    report = build(load_dossier(folder), BrokenLeaf("doc-03", answer), store)
+    report = build(load_versions(folder), BrokenLeaf("doc-03", answer), store)
     leaf = report.node("leaf:doc-03")
     assert leaf.status is NodeStatus.INVALID and leaf.claims == ()
     assert code in leaf.diagnostic[0]
@@ -279,7 +280,7 @@ def test_an_invalid_leaf_makes_its_ancestors_partial(
 def test_full_build_reads_nothing_and_never_feeds_incremental(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     build(snapshot, model, store)
     full = build(snapshot, model, store, mode="full")
     assert full.counters.model_calls == 16 and full.counters.cache_hits == 0
@@ -296,14 +297,14 @@ def test_full_build_reads_nothing_and_never_feeds_incremental(
 def test_poisoned_cache_entry_is_revalidated_not_served(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     doc = snapshot.documents["doc-02"]
     key = leaf_key(doc, SETTINGS.key_settings(model.identity, "default"))
     run = store.begin_run(
         mode="incremental", dossier="x", principal="default", model={}, settings={}, snapshot=[]
     )
     first = document_lines(doc)[0]
-    bad_span = {**first.as_dict(), "quote": "Wrong"}
+    bad_span = {**dump_record(LineSpanEntry.of_line(first)), "quote": "Wrong"}
     claims = [{"subject": "P-1", "field": "site", "value": "X", "evidence": [first.id]}]
     # The row is self-consistent (its digest matches its content) but its span is not the
     # document's line: re-validation, not the digest, is what refuses it.
@@ -333,7 +334,7 @@ def test_poisoned_cache_entry_is_revalidated_not_served(
 
 
 def test_concurrency_does_not_change_any_result(folder: Path, tmp_path: Path) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     serial = build(snapshot, rules_summarizer(), DigestStore(tmp_path / "a.sqlite"), concurrency=1)
     parallel = build(
         snapshot, rules_summarizer(), DigestStore(tmp_path / "b.sqlite"), concurrency=8
@@ -344,7 +345,7 @@ def test_concurrency_does_not_change_any_result(folder: Path, tmp_path: Path) ->
 def test_plan_marks_the_changed_leaf_and_its_ancestors_stale(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     build(snapshot, model, store)
     plan = plan_digest(with_version(snapshot, folder, "doc-11", 2), store, SETTINGS, model.identity)
     assert plan.stale == {"leaf:doc-11", "reduce:2", "root"}
@@ -367,13 +368,13 @@ def test_unknown_mode_is_a_config_error(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
     with pytest.raises(ConfigError, match="build mode"):
-        build(load_dossier(folder), model, store, mode="partial")  # type: ignore[arg-type]
+        build(load_versions(folder), model, store, mode="partial")  # type: ignore[arg-type]
 
 
 def test_a_cached_result_that_does_not_match_its_digest_is_corrupt(
     folder: Path, store: DigestStore, model: CountingModel
 ) -> None:
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     doc = snapshot.documents["doc-02"]
     key = leaf_key(doc, SETTINGS.key_settings(model.identity, "default"))
     run = store.begin_run(
@@ -381,8 +382,9 @@ def test_a_cached_result_that_does_not_match_its_digest_is_corrupt(
     )
     line = document_lines(doc)[0]
     claims = [{"subject": "P-1", "field": "site", "value": "X", "evidence": [line.id]}]
+    stored = [dump_record(LineSpanEntry.of_line(line))]
     row = NodeRow(
-        "incremental", key, "leaf:doc-02", "leaf", "VALID", claims, [line.as_dict()], [],
+        "incremental", key, "leaf:doc-02", "leaf", "VALID", claims, stored, [],
         "0" * 64, None, 1, 1, 1, True,
     )  # fmt: skip
     store.record_nodes(run, [NodeRecord("leaf:doc-02", "leaf", 0, "reduce:0", key, new_node=row)])

@@ -11,11 +11,11 @@ import pytest
 from preuve.core.errors import BudgetError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.keys import Budgets
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 from preuve.models.budget import counter_for
@@ -78,7 +78,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusInfo:
 def test_no_request_exceeds_the_window_and_too_long_leaves_are_not_sent(
     corpus: CorpusInfo, tmp_path: Path, window: int, invalid_leaves: int
 ) -> None:
-    snapshot = load_dossier(corpus.dossier_dir("test-00"))
+    snapshot = load_versions(corpus.dossier_dir("test-00"))
     model = Windowed(window)
     with DigestStore(tmp_path / "store.sqlite") as store:
         report = build_digest(snapshot, model, store, SETTINGS)
@@ -95,7 +95,7 @@ def test_no_request_exceeds_the_window_and_too_long_leaves_are_not_sent(
 
 
 def test_sized_budgets_enter_the_keys(corpus: CorpusInfo, tmp_path: Path) -> None:
-    snapshot = load_dossier(corpus.dossier_dir("test-00"))
+    snapshot = load_versions(corpus.dossier_dir("test-00"))
     with DigestStore(tmp_path / "store.sqlite") as store:
         build_digest(snapshot, Windowed(8192), store, SETTINGS)
         again = Windowed(8192)

@@ -11,10 +11,11 @@ import pytest
 from preuve.core.documents import AccessState
 from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
-from preuve.digest import dossier
-from preuve.digest.dossier import list_versions, load_dossier
+from preuve.digest import manifest
+from preuve.digest.grammar import GRAMMAR_FILE
+from preuve.digest.manifest import MANIFEST_FILE
 from preuve.io import documents
-from preuve.io.documents import load_version
+from preuve.io.documents import list_versions, load_version, load_versions
 
 
 @pytest.fixture(scope="module")
@@ -48,15 +49,24 @@ def folder(tmp_path: Path) -> Path:
 
 
 def test_public_surface_is_pinned() -> None:
-    # the folder format itself is read by the one document loader (preuve.io.documents)
-    assert dossier.__all__ == ["list_versions", "load_dossier", "load_state"]
-    assert {"META_FILE", "MetaFile", "list_versions", "load_version", "read_meta"} <= set(
-        documents.__all__
-    )
+    # the folder format is read by the one document loader (preuve.io.documents); the
+    # digest adds only the manifest's state (digest.manifest.load_state)
+    assert {
+        "META_FILE",
+        "SIDE_FILES",
+        "MetaFile",
+        "list_versions",
+        "load_snapshot",
+        "load_version",
+        "load_versions",
+        "read_meta",
+    } <= set(documents.__all__)
+    assert {MANIFEST_FILE, GRAMMAR_FILE} == set(documents.SIDE_FILES)
+    assert "load_state" in manifest.__all__
 
 
 def test_corpus_dossier_loads_version_1_of_all_12_documents(corpus: CorpusInfo) -> None:
-    snapshot = load_dossier(corpus.dossier_dir("test-00"))
+    snapshot = load_versions(corpus.dossier_dir("test-00"))
     assert [doc.doc_id for doc in snapshot] == [f"doc-{i:02d}" for i in range(12)]
     assert {doc.version for doc in snapshot} == {1}
     assert all(doc.access == AccessState() for doc in snapshot)
@@ -70,19 +80,19 @@ def test_corpus_dossier_loads_version_1_of_all_12_documents(corpus: CorpusInfo) 
 
 def test_a_version_is_shown_only_once_activated(corpus: CorpusInfo) -> None:
     folder = corpus.dossier_dir("test-00")
-    snapshot = load_dossier(folder, {"doc-00": 2})
+    snapshot = load_versions(folder, {"doc-00": 2})
     assert snapshot.documents["doc-00"].version == 2
     assert {d.version for d in snapshot if d.doc_id != "doc-00"} == {1}
-    latest = load_dossier(folder, default="latest")
+    latest = load_versions(folder, default="latest")
     assert {d.version for d in latest} == {2}
     v2 = (folder / "doc-00" / "v2.txt").read_text(encoding="utf-8")
     assert latest.documents["doc-00"].text == snapshot.documents["doc-00"].text == v2
-    assert latest.documents["doc-00"].date > load_dossier(folder).documents["doc-00"].date
+    assert latest.documents["doc-00"].date > load_versions(folder).documents["doc-00"].date
 
 
 def test_user_folder_with_defaults_pages_and_hidden_files(folder: Path) -> None:
     assert list_versions(folder) == {"alpha": (1, 2), "beta": (1,)}
-    first = load_dossier(folder)
+    first = load_versions(folder)
     alpha, beta = first.documents["alpha"], first.documents["beta"]
     assert (alpha.version, alpha.title, alpha.date, alpha.source_type) == (1, "Alpha", "", "audit")
     assert (beta.title, beta.date, beta.source_type) == ("beta", "", "unknown")
@@ -159,7 +169,7 @@ def test_malformed_folders_raise_input_error_naming_the_file(
     if (root / "alpha" / "meta.json").exists() and not (root / "alpha" / "v1.txt").exists():
         write(root / "alpha" / "v1.txt", "Text.\n")
     with pytest.raises(InputError) as caught:
-        load_dossier(root)
+        load_versions(root)
     message = str(caught.value)
     assert "\n" not in message
     for part in expected:
@@ -175,4 +185,4 @@ def test_requested_versions_must_exist(
     folder: Path, versions: dict[str, int], expected: str
 ) -> None:
     with pytest.raises(InputError, match=expected):
-        load_dossier(folder, versions)
+        load_versions(folder, versions)

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from preuve.core.documents import Document, Snapshot
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest import extractive, lines
-from preuve.digest.dossier import load_dossier
 from preuve.digest.extractive import (
     FactTuple,
     extract_document_facts,
@@ -34,6 +33,7 @@ from preuve.digest.lines import (
     resolve_evidence,
     resolve_evidence_ids,
 )
+from preuve.io.documents import load_versions
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +71,7 @@ def test_public_surfaces_are_pinned() -> None:
         "LineCatalogue",
         "LineResolver",
         "LineSpan",
+        "LineSpanEntry",
         "document_lines",
         "line_catalogue",
         "line_id",
@@ -256,7 +257,7 @@ def test_extraction_keeps_the_span_of_each_fact() -> None:
 @pytest.mark.parametrize("version", [1, 2], ids=["v1", "v2"])
 def test_precision_and_recall_are_one_on_every_dossier(corpus: CorpusInfo, version: int) -> None:
     for name in corpus.dossiers:
-        snapshot = load_dossier(
+        snapshot = load_versions(
             corpus.dossier_dir(name), default="first" if version == 1 else "latest"
         )
         found = extract_facts(snapshot)
@@ -274,7 +275,7 @@ def test_hostile_quoted_lines_of_the_corpus_are_never_facts(corpus: CorpusInfo) 
     hostile = [
         span
         for name in corpus.dossiers
-        for doc in load_dossier(corpus.dossier_dir(name))
+        for doc in load_versions(corpus.dossier_dir(name))
         for span in document_lines(doc)
         if any(cue in span.quote for cue in cues)
     ]
@@ -288,9 +289,9 @@ def test_mutation_counts_match_the_reference(corpus: CorpusInfo) -> None:
     initial = after = 0
     for name in corpus.test:
         folder = corpus.dossier_dir(name)
-        snapshot = load_dossier(folder)
+        snapshot = load_versions(folder)
         initial += len(extract_facts(snapshot))
-        snapshot = snapshot.with_document(load_dossier(folder, {"doc-00": 2}).documents["doc-00"])
+        snapshot = snapshot.with_document(load_versions(folder, {"doc-00": 2}).documents["doc-00"])
         after += len(extract_facts(snapshot))
         assert {f.fact for f in extract_facts(snapshot)} == gold_tuples(corpus, name, snapshot)
         doc4 = snapshot.documents["doc-04"]
@@ -334,7 +335,7 @@ def test_inference_never_opens_gold(corpus: CorpusInfo, recorder: OpenRecorder) 
     gold_dir = str(corpus.root / "gold")
     for name in corpus.dossiers:
         folder = corpus.dossier_dir(name)
-        facts = extract_facts(load_dossier(folder, default="latest"))
+        facts = extract_facts(load_versions(folder, default="latest"))
         assert len(facts) == 48
     opened = [Path(p) for p in recorder.paths]
     # The recorder must have seen the text reads, or the check below proves nothing.

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 from preuve.commands.digest import digest_app
 from preuve.core.errors import CorruptStoreError
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 
 runner = CliRunner()
@@ -122,7 +122,7 @@ def test_every_kind_of_store_edit_is_caught(
 ) -> None:
     folder, store = built
     tamper(store, sql)
-    snapshot = load_dossier(folder, default="latest")
+    snapshot = load_versions(folder, default="latest")
     with DigestStore(store, read_only=True) as opened, pytest.raises(CorruptStoreError) as err:
         serve_digest(
             snapshot,
@@ -158,10 +158,10 @@ def test_an_edit_that_shifts_later_offsets_costs_one_map_call(tmp_path: Path) ->
     folder = write_dossier(tmp_path / "dossier")
     model = rules_summarizer()
     with DigestStore(tmp_path / "s.sqlite") as store:
-        first = build_digest(load_dossier(folder), model, store, SETTINGS, dossier="d")
+        first = build_digest(load_versions(folder), model, store, SETTINGS, dossier="d")
         longer = NOTES["alpha"].replace("Shipping note.", "Shipping note, second issue.")
         (folder / "alpha" / "v2.txt").write_text(longer, encoding="utf-8")
-        after = load_dossier(folder, default="latest")
+        after = load_versions(folder, default="latest")
         report = build_digest(after, model, store, SETTINGS, dossier="d")
         full = build_digest(after, model, store, SETTINGS, mode="full", dossier="d")
         answer = serve_digest(after, store, SETTINGS, identity=model.identity, dossier="d")

@@ -15,7 +15,6 @@ from preuve.core.documents import Document, Snapshot
 from preuve.core.evidence import make_span
 from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.digest import keys as keys_module
-from preuve.digest.dossier import load_dossier
 from preuve.digest.extractive import extract_document_facts
 from preuve.digest.keys import (
     Budgets,
@@ -31,6 +30,8 @@ from preuve.digest.keys import (
     result_digest,
 )
 from preuve.digest.tree import NodeKind, Tree, TreeNode, build_tree
+from preuve.io.documents import load_versions
+from preuve.io.records import dump_record
 from preuve.models.base import ModelIdentity
 
 BASE = KeySettings(
@@ -275,7 +276,7 @@ def fake_summarizer(
             status = "VALID" if document.access.usable else "INELIGIBLE"
             facts = extract_document_facts(document) if document.access.usable else ()
             claims: list[dict[str, object]] = [
-                {**f.fact.as_dict(), "evidence": [f.span.id]} for f in facts
+                {**dump_record(f.fact), "evidence": [f.span.id]} for f in facts
             ]
         else:
             status = "VALID"
@@ -292,13 +293,13 @@ def keys_for(snapshot: Snapshot, settings: KeySettings, tree: Tree) -> dict[str,
 
 def test_exercise_scenario_at_the_key_level(tmp_path: Path) -> None:
     folder = generate_digest_corpus(tmp_path).dossier_dir("test-00")
-    initial = load_dossier(folder)
+    initial = load_versions(folder)
     tree = build_tree(d.doc_id for d in initial)
     before = keys_for(initial, BASE, tree)
     # Re-ingesting the identical text changes nothing.
-    assert keys_for(load_dossier(folder), BASE, tree) == before
+    assert keys_for(load_versions(folder), BASE, tree) == before
     # Document 11 gets its version 2 (a new delivery date): one leaf and two ancestors.
-    moved = initial.with_document(load_dossier(folder, {"doc-11": 2}).documents["doc-11"])
+    moved = initial.with_document(load_versions(folder, {"doc-11": 2}).documents["doc-11"])
     after = keys_for(moved, BASE, tree)
     # Evidence ids rest on content, so the fake reduce (each child's first claim) gives
     # the same output when that claim is not the moved date: the root is cut off. The

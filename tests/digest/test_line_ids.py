@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from preuve.core.documents import Document, Snapshot
-from preuve.digest.lines import LineResolver, document_lines, parse_line_id
+from preuve.digest.lines import LineResolver, LineSpan, LineSpanEntry, document_lines, parse_line_id
+from preuve.io.records import dump_record
 
 LINE = st.text(
     alphabet=st.characters(codec="utf-8", exclude_characters="\n\r\f"),
     min_size=1,
     max_size=30,
 ).filter(lambda text: text.strip() != "")
+
+
+def _stored(line: LineSpan) -> dict[str, Any]:
+    """A line span as the store keeps it."""
+    data: dict[str, Any] = dump_record(LineSpanEntry.of_line(line))
+    return data
 
 
 def make_doc(lines: list[str], version: int = 1) -> Document:
@@ -56,7 +65,7 @@ def test_a_stored_span_resolves_to_what_resolving_by_content_gives(lines: list[s
     stored = document_lines(make_doc(lines))
     reupload = LineResolver(Snapshot.of([make_doc(lines, version=4)]))
     for span in stored:
-        fast, exact = reupload.resolve_stored(span.as_dict()), reupload.resolve(span.id)
+        fast, exact = reupload.resolve_stored(_stored(span)), reupload.resolve(span.id)
         assert fast.ok and exact.ok and fast.line is not None and exact.line is not None
         assert (fast.line.id, fast.line.span) == (exact.line.id, exact.line.span)
 
@@ -65,8 +74,8 @@ def test_stored_offsets_that_point_elsewhere_are_not_trusted() -> None:
     doc = make_doc(["alpha beta", "beta", "beta"])
     resolver = LineResolver(Snapshot.of([doc]))
     second = document_lines(doc)[2]  # the second "beta" line, id ...#hash.2
-    inside = {**document_lines(doc)[1].as_dict(), "start": 6, "end": 10}  # beta in line 1
-    for data in ({**second.as_dict(), "start": 11, "end": 15}, inside):
+    inside = {**_stored(document_lines(doc)[1]), "start": 6, "end": 10}  # beta in line 1
+    for data in ({**_stored(second), "start": 11, "end": 15}, inside):
         check = resolver.resolve_stored(data)
         assert check.ok and check.line is not None
         assert check.line.span == resolver.resolve(data["id"]).line.span  # type: ignore[union-attr]

@@ -11,7 +11,6 @@ from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest import mutations as mutations_module
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.mutations import (
     SPEC_MUTATIONS,
     Mutation,
@@ -23,8 +22,11 @@ from preuve.digest.mutations import (
     stored_nodes,
 )
 from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.run_files import ComparisonEntry
 from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_versions
+from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.models.base import Request
 from preuve.models.scripted import FunctionModel
@@ -71,7 +73,7 @@ def test_sixty_events_on_the_twenty_test_dossiers(corpus: CorpusInfo) -> None:
 
 def test_each_event_changes_what_it_says(corpus: CorpusInfo) -> None:
     folder = corpus.dossier_dir("test-03")
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     moved = apply_mutation(snapshot, SPEC_MUTATIONS[0], folder)
     assert moved.documents["doc-00"].version == 2
     assert moved.documents["doc-00"].text != snapshot.documents["doc-00"].text
@@ -114,7 +116,7 @@ def swapped(request: Request) -> str:
 
 
 def test_differences_are_published_not_forced_equal(corpus: CorpusInfo, tmp_path: Path) -> None:
-    snapshot = load_dossier(corpus.dossier_dir("test-04"))
+    snapshot = load_versions(corpus.dossier_dir("test-04"))
     with DigestStore(tmp_path / "s.sqlite") as store:
         rules = build_digest(snapshot, rules_summarizer(), store, SETTINGS)
         other = build_digest(
@@ -130,11 +132,11 @@ def test_differences_are_published_not_forced_equal(corpus: CorpusInfo, tmp_path
         )
         assert stored == comparison
         assert compare_builds(stored_nodes(store, rules.run_id), rules).identical
-    assert comparison.as_dict()["identical"] is False
+    assert dump_record(ComparisonEntry.of(comparison))["identical"] is False
 
 
 def test_a_missing_node_is_a_difference(corpus: CorpusInfo, tmp_path: Path) -> None:
-    snapshot = load_dossier(corpus.dossier_dir("test-05"))
+    snapshot = load_versions(corpus.dossier_dir("test-05"))
     with DigestStore(tmp_path / "s.sqlite") as store:
         whole = build_digest(snapshot, rules_summarizer(), store, SETTINGS)
         smaller = build_digest(snapshot.without("doc-11"), rules_summarizer(), store, SETTINGS)

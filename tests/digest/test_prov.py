@@ -11,11 +11,11 @@ import pytest
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest import prov as prov_module
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.mutations import SPEC_MUTATIONS, apply_mutation
 from preuve.digest.prov import build_prov
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 
 SETTINGS = DigestSettings()
@@ -45,7 +45,7 @@ def refs(value: object) -> list[str]:
 def exported(corpus: CorpusInfo, tmp_path: Path) -> dict[str, Any]:
     folder = corpus.dossier_dir("test-06")
     model = rules_summarizer()
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     with DigestStore(tmp_path / "s.sqlite") as store:
         build_digest(snapshot, model, store, SETTINGS)
         for mutation in SPEC_MUTATIONS[:2]:  # doc-00 v2, then doc-04 withdrawn

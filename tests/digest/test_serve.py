@@ -13,11 +13,11 @@ from preuve.core.documents import Snapshot
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest import serve as serve_module
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 from preuve.io.store_rows import NodeRow
 from preuve.models.scripted import FunctionModel
@@ -62,7 +62,7 @@ def test_public_surface_is_pinned() -> None:
 
 def test_a_current_build_is_served_with_its_claims(folder: Path, tmp_path: Path) -> None:
     store = SpyStore(tmp_path / "s.sqlite")
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     report = build_digest(snapshot, MODEL, store, SETTINGS, dossier="test-02")
     served = serve(snapshot, store)
     assert served.status is ServeStatus.SERVED and served.served
@@ -76,7 +76,7 @@ Change = Callable[[Snapshot, Path], tuple[Snapshot, DigestSettings, str]]
 
 
 def _moved(snapshot: Snapshot, folder: Path) -> tuple[Snapshot, DigestSettings, str]:
-    doc = load_dossier(folder, {"doc-11": 2}).documents["doc-11"]
+    doc = load_versions(folder, {"doc-11": 2}).documents["doc-11"]
     return snapshot.with_document(doc), SETTINGS, "default"
 
 
@@ -117,7 +117,7 @@ def test_any_change_is_refused_as_stale_before_claims_are_read(
     folder: Path, tmp_path: Path, change: Change
 ) -> None:
     store = SpyStore(tmp_path / "s.sqlite")
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     build_digest(snapshot, MODEL, store, SETTINGS, dossier="test-02")
     after, settings, principal = change(snapshot, folder)
     store.rows_read.clear()
@@ -134,7 +134,7 @@ def test_another_principal_gets_nothing_built_for_someone_else(
     folder: Path, tmp_path: Path
 ) -> None:
     store = DigestStore(tmp_path / "s.sqlite")
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     run = build_digest(snapshot, MODEL, store, SETTINGS, principal="alice", dossier="test-02")
     assert serve(snapshot, store, principal="bob").status is ServeStatus.MISSING
     named = serve(snapshot, store, principal="bob", run_id=run.run_id)
@@ -143,7 +143,7 @@ def test_another_principal_gets_nothing_built_for_someone_else(
 
 def test_an_old_run_named_explicitly_is_refused_as_stale(folder: Path, tmp_path: Path) -> None:
     store = DigestStore(tmp_path / "s.sqlite")
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     old = build_digest(snapshot, MODEL, store, SETTINGS, dossier="test-02")
     after, _, _ = _moved(snapshot, folder)
     build_digest(after, MODEL, store, SETTINGS, dossier="test-02")
@@ -154,7 +154,7 @@ def test_an_old_run_named_explicitly_is_refused_as_stale(folder: Path, tmp_path:
 
 def test_an_invalid_root_is_refused(folder: Path, tmp_path: Path) -> None:
     store = SpyStore(tmp_path / "s.sqlite")
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     broken = FunctionModel(lambda request: "not json", name="broken")
     report = build_digest(snapshot, broken, store, SETTINGS, dossier="test-02")
     assert report.root.status is NodeStatus.INVALID
@@ -165,5 +165,5 @@ def test_an_invalid_root_is_refused(folder: Path, tmp_path: Path) -> None:
 
 
 def test_nothing_built_is_missing(folder: Path, tmp_path: Path) -> None:
-    result = serve(load_dossier(folder), DigestStore(tmp_path / "s.sqlite"))
+    result = serve(load_versions(folder), DigestStore(tmp_path / "s.sqlite"))
     assert result.status is ServeStatus.MISSING and result.claims == ()

@@ -15,7 +15,6 @@ from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest import rules_summarizer as rules_module
 from preuve.digest import schema as schema_module
 from preuve.digest import summarize as summarize_module
-from preuve.digest.dossier import load_dossier
 from preuve.digest.extractive import extract_document_facts
 from preuve.digest.keys import Budgets
 from preuve.digest.lines import document_lines
@@ -28,6 +27,7 @@ from preuve.digest.summarize import (
     summarize_leaf,
     summarize_reduce,
 )
+from preuve.io.documents import load_versions
 from preuve.models.base import Completion, Request, messages_of
 from preuve.models.budget import estimate_text_tokens
 from preuve.models.scripted import FunctionModel, ScriptedModel
@@ -84,6 +84,7 @@ def test_public_surfaces_are_pinned() -> None:
         "ChildSummary",
         "DigestSettings",
         "NodeResult",
+        "SettingsEntry",
         "claims_digest",
         "map_request",
         "node_digest",
@@ -285,7 +286,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusInfo:
 def test_rules_map_on_the_corpus_finds_each_documents_4_facts(corpus: CorpusInfo) -> None:
     for name in ("dev-00", "test-19"):
         for version in (1, 2):
-            snapshot = load_dossier(
+            snapshot = load_versions(
                 corpus.dossier_dir(name), default="first" if version == 1 else "latest"
             )
             for doc in snapshot:

@@ -14,13 +14,13 @@ import pytest
 from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.mutations import parse_event, run_mutations
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval import digest_eval
 from preuve.eval.digest_eval import gold_tuples, report_sha256, run_digest_eval
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 
 DOSSIERS = ["test-00", "test-01", "test-02"]
@@ -109,7 +109,7 @@ def test_report_files_and_hashes(
 
 
 def test_gold_counts_only_eligible_sources(corpus: CorpusInfo) -> None:
-    snapshot = load_dossier(corpus.dossier_dir("test-05"))
+    snapshot = load_versions(corpus.dossier_dir("test-05"))
     assert len(gold_tuples(corpus.root, "test-05", snapshot)) == 48
     doc = snapshot.documents["doc-04"]
     assert (

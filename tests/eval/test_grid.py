@@ -11,7 +11,8 @@ import pytest
 
 from preuve.core.errors import InputError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier, grid_data
-from preuve.eval.grid import Grid, grade, grid_from_dict, load_grid
+from preuve.eval.grid import Grid, ScoreEntry, grade, grid_from_dict, load_grid
+from preuve.io.records import dump_record
 from preuve.synthesis.findings import Paragraph, Synthesis
 from tests.synthesis import reference
 
@@ -43,7 +44,7 @@ def test_good_synthesis_scores_100(grid: Grid) -> None:
     assert score.contradictions_missed == ()
     assert score.citations_valid == score.citations_total == 22
     assert score.rounded == 100.0
-    assert score.to_dict()["total"] == 100.0
+    assert dump_record(ScoreEntry.of(score))["total"] == 100.0
 
 
 def test_an_off_topic_citation_costs_5(grid: Grid) -> None:

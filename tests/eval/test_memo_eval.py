@@ -12,8 +12,10 @@ from typer.testing import CliRunner
 from preuve.cli import app
 from preuve.core.errors import InputError
 from preuve.corpora.memo_reports import GOLD_RELATIVE, generate_memo_corpus
-from preuve.eval.memo_eval import evaluate_memo, evaluate_run, read_memo_gold
+from preuve.eval.memo_eval import EvaluationEntry, evaluate_memo, evaluate_run, read_memo_gold
 from preuve.eval.memo_rates import rates_overview, read_rates
+from preuve.io.documents import load_documents
+from preuve.io.records import dump_record
 from preuve.memo.pipeline import MemoRun, run_memo
 from preuve.memo.rules_engine import MEMO_RULES_HANDLERS, memo_rules_model
 from preuve.memo.writer import WRITER_TASK, rendered_facts
@@ -38,7 +40,7 @@ def _reports(corpus: Path) -> list[Path]:
 @pytest.fixture(scope="module")
 def rules_run(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> MemoRun:
     with Journal(tmp_path_factory.mktemp("j") / "journal.sqlite") as journal:
-        return run_memo(_reports(corpus), memo_rules_model(), journal=journal)
+        return run_memo(load_documents(_reports(corpus)), memo_rules_model(), journal=journal)
 
 
 def test_rules_engine_meets_every_goal_on_the_bundled_corpus(
@@ -90,7 +92,7 @@ def test_signal_recall_counts_only_overlapping_spans(corpus: Path, tmp_path: Pat
 
     with Journal(tmp_path / "j.sqlite") as journal:
         run = run_memo(
-            [corpus / "reports" / "ferlac.pdf"],
+            load_documents([corpus / "reports" / "ferlac.pdf"]),
             FunctionModel(reader_of_one_signal),
             journal=journal,
         )
@@ -135,12 +137,13 @@ def test_repeated_runs_report_mean_and_worst_and_keep_the_rates(
     assert [r.source for r in rows] == ["eval", "eval"]
     overview = rates_overview(rows)
     assert overview["runs"] == 2 and overview["last_memos_refused_after_rewrite"] == 1.0
-    assert json.loads(json.dumps(result.to_dict()))["repeat"] == 2
+    data = dump_record(EvaluationEntry.of(result))
+    assert json.loads(json.dumps(data))["repeat"] == 2
     # Each run's calls come from its own journal records: run 2 rewrote its three memos.
-    costs = [run["cost"] for run in result.to_dict()["runs"]]
+    costs = [run["cost"] for run in data["runs"]]
     assert [c["calls_by_task"][WRITER_TASK] for c in costs] == [3, 6]
     assert costs[1]["calls"] == costs[0]["calls"] + 3
-    assert result.to_dict()["cost"]["worst"]["calls"] == costs[1]["calls"]
+    assert data["cost"]["worst"]["calls"] == costs[1]["calls"]
 
 
 def test_gold_errors_are_one_line_input_errors(tmp_path: Path) -> None:

@@ -27,11 +27,11 @@ from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.corpora.memo_reports import GOLD_RELATIVE, generate_memo_corpus
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.grid import load_grid
+from preuve.io.documents import load_documents, load_versions
 from preuve.io.store import DigestStore
 from preuve.memo.pipeline import run_memo
 from preuve.memo.rules_engine import memo_rules_model
@@ -87,7 +87,7 @@ def test_workflow_1_reads_the_reports_never_the_gold(tmp_path: Path) -> None:
     gold = (tmp_path / "memo" / GOLD_RELATIVE).resolve()
     assert gold.is_file()
     with Journal(tmp_path / "journal.sqlite") as journal, opened() as paths:
-        run = run_memo(reports, memo_rules_model(), journal=journal)
+        run = run_memo(load_documents(reports), memo_rules_model(), journal=journal)
     assert len(run.companies) == 3
     assert {r.resolve() for r in reports} <= set(paths)  # the hook sees what is read
     assert _gold_in(paths, {gold}) == []
@@ -121,7 +121,7 @@ def test_workflow_3_builds_and_serves_without_gold(
     with DigestStore(tmp_path / "s.sqlite") as store, opened() as paths:
         model = rules_summarizer()
         for version in ("first", "latest"):  # version 1, then the v2 of each document
-            snapshot: Snapshot = load_digest_dossier(folder, default=version)
+            snapshot: Snapshot = load_versions(folder, default=version)
             build_digest(snapshot, model, store, settings, dossier="test-03")
             served = serve_digest(
                 snapshot, store, settings, identity=model.identity, dossier="test-03"

@@ -14,7 +14,14 @@ from typer.testing import CliRunner
 from preuve.cli import app
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
 from preuve.eval.grid import load_grid
-from preuve.eval.synthesis_eval import evaluate_bundled, evaluate_synthesis, grade_run, grid_for
+from preuve.eval.synthesis_eval import (
+    RepeatedScoreEntry,
+    evaluate_bundled,
+    evaluate_synthesis,
+    grade_run,
+    grid_for,
+)
+from preuve.io.records import dump_record
 from preuve.models import FunctionModel, LoopStatus
 from preuve.models.base import Completion, Model, Request
 from preuve.synthesis.dossier import load_dossier
@@ -84,7 +91,9 @@ def test_mean_and_worst_case_over_uneven_runs(corpus: SynthesisCorpusInfo) -> No
     assert result.worst == dropped.score.rounded < 100.0
     assert result.mean == round((100.0 + dropped.score.rounded) / 2, 1)
     assert "C4" in "\n".join(result.lines())  # the worst run's breakdown is shown
-    assert result.to_dict()["runs"][1]["uncovered"] == [f"doc-{n}" for n in range(24, 30)]
+    assert dump_record(RepeatedScoreEntry.of(result))["runs"][1]["uncovered"] == [
+        f"doc-{n}" for n in range(24, 30)
+    ]
 
 
 def test_a_refused_run_is_graded_as_delivering_nothing(corpus: SynthesisCorpusInfo) -> None:

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.io import open_store
+from preuve.io.documents import load_versions
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 
 LEAVES = 12
@@ -45,7 +45,7 @@ class GateModel:
 
 def build_once(url: str, dossier: str, barrier: Any) -> str:
     """One builder: open the store, build the dossier (held at the gate), its run id."""
-    snapshot = load_dossier(Path(dossier))
+    snapshot = load_versions(Path(dossier))
     with open_store(url) as store:
         report = build_digest(
             snapshot,

@@ -4,12 +4,13 @@ the core Document and Snapshot (real files, real PDFs through pypdfium2)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
 from preuve.core.errors import InputError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
-from preuve.io.documents import load_document, load_snapshot
+from preuve.io.documents import load_document, load_snapshot, load_versions
 from preuve.synthesis.dossier import load_dossier
 from tests.pdfs import write_text_pdf
 
@@ -81,3 +82,36 @@ def test_two_files_with_one_id_are_refused(tmp_path: Path) -> None:
     (tmp_path / "b.md").write_text("---\nid: same\n---\nDeux.", encoding="utf-8")
     with pytest.raises(InputError, match="already the id of"):
         load_snapshot(tmp_path)
+
+
+def _versioned(root: Path) -> Path:
+    for doc_id, versions in (("alpha", ("Un.", "Deux.")), ("beta", ("Trois.",))):
+        for number, text in enumerate(versions, start=1):
+            (root / doc_id).mkdir(parents=True, exist_ok=True)
+            (root / doc_id / f"v{number}.txt").write_text(text, encoding="utf-8")
+    (root / "manifest.json").write_text("{}", encoding="utf-8")  # a side file, not read
+    return root
+
+
+@pytest.mark.parametrize(
+    ("versions", "default", "expected"),
+    [
+        pytest.param(None, "first", {"alpha": 1, "beta": 1}, id="first-versions"),
+        pytest.param(None, "latest", {"alpha": 2, "beta": 1}, id="latest-versions"),
+        pytest.param({"alpha": 2}, "first", {"alpha": 2, "beta": 1}, id="one-chosen"),
+    ],
+)
+def test_a_versioned_folder_is_read_by_the_same_loader(
+    tmp_path: Path, versions: dict[str, int] | None, default: Literal["first", "latest"],
+    expected: dict[str, int],
+) -> None:  # fmt: skip
+    folder = _versioned(tmp_path / "dossier")
+    snapshot = load_snapshot(folder, versions, default=default)
+    assert {d.doc_id: d.version for d in snapshot} == expected
+    assert snapshot == load_versions(folder, versions, default=default)
+
+
+def test_versions_are_refused_outside_a_versioned_folder(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("Un.", encoding="utf-8")
+    with pytest.raises(InputError, match="versions are chosen in a versioned folder only"):
+        load_snapshot(tmp_path, {"a": 2})

@@ -13,10 +13,11 @@ from preuve.core.errors import InputError
 from preuve.core.store_spec import parse_store_spec
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import BuildMode, BuildReport, build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.io import Store, open_store
+from preuve.io.documents import load_versions
+from preuve.io.records import dump_record
 from preuve.io.store_rows import NodeRecord, NodeRow
 from preuve.io.stores import INCREMENTAL, SCHEMA_VERSION, TABLES
 
@@ -34,7 +35,7 @@ def build(
     versions: dict[str, int] | None = None,
     mode: BuildMode = "incremental",
 ) -> BuildReport:
-    snapshot = load_dossier(corpus.dossier_dir("test-01"), versions)
+    snapshot = load_versions(corpus.dossier_dir("test-01"), versions)
     return build_digest(snapshot, rules_summarizer(), store, SETTINGS, mode=mode, dossier="test-01")
 
 
@@ -107,7 +108,7 @@ def test_rows_only_grow_and_every_earlier_run_stays_readable(
             n.key for n in sorted(first.nodes, key=lambda n: (n.level, n.node_id))
         ]
         root = store.node(next(r.node_row for r in records if r.node_id == "root"))
-        assert root.claims == [c.as_dict() for c in first.root.claims]
+        assert root.claims == [dump_record(c) for c in first.root.claims]
         assert len(store.generations(root.row_id)) == 1
         assert len(store.edges(root.row_id)) == 3
         assert [r.run_id for r in store.runs("test-01")] == [

@@ -20,13 +20,13 @@ from preuve.core.documents import Snapshot
 from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import BuildReport, Outcome, build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.mutations import compare_builds, stored_nodes
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import ServeStatus, serve_digest
 from preuve.digest.store_check import check_store
 from preuve.digest.summarize import DigestSettings
 from preuve.io import Store, open_store
+from preuve.io.documents import load_versions
 from preuve.io.stores import INCREMENTAL, SCHEMA_VERSION
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 from tests.io.pg_workers import build_in_process, build_once
@@ -48,7 +48,7 @@ def build(snapshot: Snapshot, store: Store, model: Model = MODEL, **options: Any
 def reference(corpus: CorpusInfo, tmp_path: Path) -> BuildReport:
     """The same dossier built alone, uninterrupted, on SQLite."""
     with open_store(tmp_path / "reference.sqlite") as store:
-        return build(load_dossier(corpus.dossier_dir("test-00")), store)
+        return build(load_versions(corpus.dossier_dir("test-00")), store)
 
 
 def assert_nothing_duplicated_or_lost(store: Store, run_ids: list[str], nodes: int) -> None:
@@ -170,7 +170,7 @@ def _blocked_backend(admin: psycopg.Connection[Any], database: str) -> int:
 def test_a_connection_killed_mid_build_fails_in_one_line_and_a_rebuild_is_identical(
     corpus: CorpusInfo, pg_url: str, tmp_path: Path
 ) -> None:
-    snapshot = load_dossier(corpus.dossier_dir("test-00"))
+    snapshot = load_versions(corpus.dossier_dir("test-00"))
     database = pg_url.rsplit("/", 1)[1]
     model = HoldAtFirstReduce()
     failure: list[BaseException] = []
@@ -229,7 +229,7 @@ class CountingModel:
 def test_idle_connections_killed_by_the_server_are_replaced(
     corpus: CorpusInfo, pg_url: str
 ) -> None:
-    snapshot = load_dossier(corpus.dossier_dir("test-00"))
+    snapshot = load_versions(corpus.dossier_dir("test-00"))
     database = pg_url.rsplit("/", 1)[1]
     with open_store(pg_url) as store:
         first = build(snapshot, store)
@@ -249,7 +249,7 @@ def test_sqlite_and_postgresql_builds_are_node_by_node_identical_and_refuse_stal
     corpus: CorpusInfo, pg_url: str, tmp_path: Path
 ) -> None:
     folder = corpus.dossier_dir("test-00")
-    first, changed = load_dossier(folder), load_dossier(folder, {"doc-03": 2})
+    first, changed = load_versions(folder), load_versions(folder, {"doc-03": 2})
     results = {}
     for name, spec in (("sqlite", f"sqlite:{tmp_path / 's.sqlite'}"), ("postgresql", pg_url)):
         with open_store(spec) as store:
@@ -290,7 +290,7 @@ def _make_old(path: Path) -> None:
 
 def test_an_old_sqlite_store_is_migrated_in_place(corpus: CorpusInfo, tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
-    snapshot = load_dossier(corpus.dossier_dir("test-00"))
+    snapshot = load_versions(corpus.dossier_dir("test-00"))
     with open_store(path) as store:
         before = build(snapshot, store)
     _make_old(path)

@@ -9,6 +9,7 @@ import pytest
 from rich.console import Console
 
 from preuve.corpora.memo_reports import generate_memo_corpus
+from preuve.io.documents import load_documents
 from preuve.memo.dashboard import CompanyScore, build_dashboard, dashboard_table, format_percent
 from preuve.memo.pipeline import MemoRun, run_memo
 from preuve.memo.rules_engine import memo_rules_model
@@ -28,7 +29,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def run(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> MemoRun:
     reports = [corpus / "reports" / f"{slug}.pdf" for slug in ("ferlac", "solvea")]
     with Journal(tmp_path_factory.mktemp("j") / "journal.sqlite") as journal:
-        return run_memo(reports, memo_rules_model(), journal=journal)
+        return run_memo(load_documents(reports), memo_rules_model(), journal=journal)
 
 
 def test_rows_without_gold_show_what_was_extracted(run: MemoRun) -> None:
@@ -95,7 +96,9 @@ def test_a_refused_memo_makes_the_summary_say_no(corpus: Path, tmp_path: Path) -
     bad = '{"paragraphs": [{"text": "Le levier a gagné 1,9 point.", "sources": []}]}'
     model = ScriptedModel([reader, bad, bad])
     with Journal(tmp_path / "j.sqlite") as journal:
-        refused = run_memo([corpus / "reports" / "helvane.pdf"], model, journal=journal)
+        refused = run_memo(
+            load_documents([corpus / "reports" / "helvane.pdf"]), model, journal=journal
+        )
     dashboard = build_dashboard(refused)
     (row,) = dashboard.rows
     assert row.memo_status == MemoStatus.REFUSED.value

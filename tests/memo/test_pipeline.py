@@ -14,6 +14,7 @@ import pytest
 
 from preuve.core.facts import parse_facts, render_facts
 from preuve.corpora.memo_reports import GOLD_RELATIVE, generate_memo_corpus
+from preuve.io.documents import load_documents
 from preuve.io.records import dump_record
 from preuve.memo.pipeline import MemoRun, run_memo
 from preuve.memo.reader import READER_TASK
@@ -40,7 +41,9 @@ def _reports(corpus: Path) -> list[Path]:
 def rules_run(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> MemoRun:
     journal_path = tmp_path_factory.mktemp("journal") / "journal.sqlite"
     with Journal(journal_path) as journal:
-        return run_memo(_reports(corpus), memo_rules_model(), journal=journal, run_id="r1")
+        return run_memo(
+            load_documents(_reports(corpus)), memo_rules_model(), journal=journal, run_id="r1"
+        )
 
 
 def test_rules_engine_verifies_every_memo_with_zero_rejected_quotes(rules_run: MemoRun) -> None:
@@ -85,7 +88,9 @@ def test_every_model_call_is_journaled(rules_run: MemoRun) -> None:
 
 def test_concurrency_gives_the_same_run(corpus: Path, tmp_path: Path, rules_run: MemoRun) -> None:
     with Journal(tmp_path / "j.sqlite") as journal:
-        parallel = run_memo(_reports(corpus), memo_rules_model(), journal=journal, concurrency=3)
+        parallel = run_memo(
+            load_documents(_reports(corpus)), memo_rules_model(), journal=journal, concurrency=3
+        )
     assert [c.facts for c in parallel.companies] == [c.facts for c in rules_run.companies]
     assert [c.memo for c in parallel.companies] == [c.memo for c in rules_run.companies]
     assert len(parallel.calls) == 6
@@ -115,7 +120,7 @@ def test_inference_never_opens_the_gold_file(
     for name in ("open", "read_text", "read_bytes"):
         monkeypatch.setattr(Path, name, recording(getattr(Path, name)))
     with Journal(tmp_path / "j.sqlite") as journal:
-        run = run_memo(_reports(corpus), memo_rules_model(), journal=journal)
+        run = run_memo(load_documents(_reports(corpus)), memo_rules_model(), journal=journal)
     monkeypatch.undo()
     assert run.status is MemoStatus.VERIFIED
     gold = str(corpus / GOLD_RELATIVE)

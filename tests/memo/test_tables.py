@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from preuve.io.documents import load_documents
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.identities import IDENTITY_VIOLATED
 from preuve.memo.lexicon import Statement
@@ -234,7 +235,7 @@ def test_a_balance_sheet_that_does_not_balance_is_a_dashboard_defect(tmp_path: P
     ]
     pdf = write_text_pdf(tmp_path / "acme.pdf", [lines])
     with Journal(tmp_path / "journal.sqlite") as journal:
-        run = run_memo([pdf], memo_rules_model(), journal=journal)
+        run = run_memo(load_documents([pdf]), memo_rules_model(), journal=journal)
     (company,) = run.companies
     assert not company.identities.ok
     (defect,) = company.identities.defects()

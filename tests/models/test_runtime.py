@@ -19,6 +19,7 @@ from preuve.digest.build import build_digest
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import TASK_MAP, TASK_REDUCE, NodeStatus
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_documents
 from preuve.io.store import DigestStore
 from preuve.memo.pipeline import run_memo
 from preuve.memo.reader import READER_TASK
@@ -251,7 +252,7 @@ class Counting:
 
 def _memo(runtime: Runtime, tmp_path: Path, dossier: Dossier) -> None:
     report = generate_memo_corpus(tmp_path / "corpus")[0]
-    run_memo([report], runtime)  # no journal given: the runtime's
+    run_memo(load_documents([report]), runtime)  # no journal given: the runtime's
 
 
 def _synthesis(runtime: Runtime, tmp_path: Path, dossier: Dossier) -> None:

@@ -19,10 +19,10 @@ from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.keys import GenerationParams
 from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_versions
 from preuve.io.pdf import load_pages
 from preuve.io.store import DigestStore
 from preuve.memo.pipeline import run_memo
@@ -110,7 +110,7 @@ def test_synthesis_on_two_documents(capped: Capped, tmp_path: Path) -> None:
 
 def test_digest_on_two_documents(smollm2: HFModel, tmp_path: Path) -> None:
     corpus = generate_digest_corpus(tmp_path / "corpus")
-    snapshot = load_digest_dossier(corpus.dossier_dir("test-00"))
+    snapshot = load_versions(corpus.dossier_dir("test-00"))
     for doc_id in [d.doc_id for d in snapshot][2:]:
         snapshot = snapshot.without(doc_id)
     settings = DigestSettings(generation=GenerationParams(max_new_tokens=MAX_NEW_TOKENS))

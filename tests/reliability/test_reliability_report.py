@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 from preuve.cli import app, build_app
 from preuve.commands import reliability as command_module
 from preuve.commands.reliability import in_process, reliability_command
-from preuve.eval.reliability import BigPdf, Check, ReliabilityReport
+from preuve.eval.reliability import BigPdf, Check, ReliabilityEntry, ReliabilityReport
 from preuve.eval.reliability_viewer import ViewerProbe
+from preuve.io.records import dump_record
 
 CHECKS = (
     Check("input: pdf", "pdf/corrupt"),
@@ -45,7 +46,7 @@ def test_the_report_counts_inputs_faults_crashes_and_losses() -> None:
         "inputs tried 4, faults injected 2, crashes 1, data lost 1, secrets found 0, "
         "fetched or executed 0, other failures 1"
     )
-    data = REPORT.as_dict()
+    data = dump_record(ReliabilityEntry.of(REPORT))
     assert [f["id"] for f in data["failed"]] == ["pdf/zero-page", "nested-10000", "kill 01"]
     assert data["big_pdf"]["peak_mib"] == 66.1
     json.dumps(data)  # JSON-ready
@@ -65,7 +66,7 @@ def test_secrets_found_are_counted_apart() -> None:
         "inputs tried 3, faults injected 0, crashes 0, data lost 0, secrets found 2, "
         "fetched or executed 0, other failures 1"
     )
-    assert report.as_dict()["viewer"]["peak_mib"] == 120.0
+    assert dump_record(ReliabilityEntry.of(report))["viewer"]["peak_mib"] == 120.0
 
 
 @pytest.fixture

@@ -9,18 +9,15 @@ from decimal import Decimal
 import pytest
 
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.io.records import dump_records, load_records_data
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.evidence_dossier import (
     EvidenceDossier,
     build_evidence_dossier,
     compute_values,
-    computed_from_dicts,
-    computed_to_dicts,
-    contradictions_from_dicts,
-    contradictions_to_dicts,
     describe_source,
 )
-from preuve.synthesis.findings import Finding, Statement
+from preuve.synthesis.findings import ComputedValue, Contradiction, Finding, Statement
 from tests.synthesis import reference
 
 
@@ -121,10 +118,11 @@ def test_the_synthesizer_never_sees_a_document_text(
 
 def test_payload_and_dicts_round_trip(evidence: EvidenceDossier) -> None:
     payload = json.loads(json.dumps(evidence.to_payload(), ensure_ascii=False))
-    assert contradictions_from_dicts(payload["contradictions"]) == evidence.contradictions
-    assert computed_from_dicts(payload["computed"]) == evidence.computed
-    assert contradictions_to_dicts(evidence.contradictions) == payload["contradictions"]
-    assert computed_to_dicts(evidence.computed) == payload["computed"]
+    read = load_records_data(Contradiction, payload["contradictions"], "payload")
+    assert read == evidence.contradictions
+    assert load_records_data(ComputedValue, payload["computed"], "payload") == evidence.computed
+    assert dump_records(evidence.contradictions, Contradiction) == payload["contradictions"]
+    assert dump_records(evidence.computed, ComputedValue) == payload["computed"]
     assert [t["id"] for t in payload["subtasks"]] == [t.id for t in reference.plan().subtasks]
 
 

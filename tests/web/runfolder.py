@@ -20,17 +20,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from preuve.commands.digest_views import serve_dict
 from preuve.commands.memo import write_memo_run
 from preuve.commands.synthesize import write_run
 from preuve.corpora.memo_reports import REPORTS_DIR, generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.run_files import serve_answer
 from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
-from preuve.eval.grid import grade, load_grid
+from preuve.eval.grid import ScoreEntry, grade, load_grid
+from preuve.io.documents import load_documents, load_versions
+from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
@@ -169,7 +170,9 @@ def _memo(root: Path, work: Path, hostile: tuple[int, int]) -> tuple[QuoteSite, 
     for pdf in sorted((work / "memo-corpus" / REPORTS_DIR).glob("*.pdf")):
         reports.append(Path(shutil.copy(pdf, out / "reports" / pdf.name)))
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(reports, memo_rules_model(), journal=journal, run_id="memo-run-1")
+        run = run_memo(
+            load_documents(reports), memo_rules_model(), journal=journal, run_id="memo-run-1"
+        )
         _hostile_calls(journal)
     write_memo_run(run, build_dashboard(run), out)
     data = _read_json(out / "run.json")
@@ -204,7 +207,9 @@ def _synthesis(root: Path, work: Path) -> None:
         run = synthesize(dossier, synthesis_rules_model(), journal=journal, run_id="synth-run-1")
     write_run(run, out)
     assert run.synthesis is not None
-    _write_json(out / "score.json", grade(load_grid(info.grid), run.synthesis).to_dict())
+    _write_json(
+        out / "score.json", dump_record(ScoreEntry.of(grade(load_grid(info.grid), run.synthesis)))
+    )
 
 
 def _digest(root: Path, work: Path) -> tuple[str, str]:
@@ -224,9 +229,9 @@ def _digest(root: Path, work: Path) -> tuple[str, str]:
     model = rules_summarizer()
     with DigestStore(out / "digest.sqlite") as store:
         report = build_digest(
-            load_digest_dossier(folder), model, store, DigestSettings(), dossier="notes"
+            load_versions(folder), model, store, DigestSettings(), dossier="notes"
         )
-        changed = load_digest_dossier(folder, {"doc-00": 2})
+        changed = load_versions(folder, {"doc-00": 2})
         refused = serve_digest(
             changed, store, DigestSettings(), identity=model.identity, dossier="notes"
         )
@@ -235,7 +240,7 @@ def _digest(root: Path, work: Path) -> tuple[str, str]:
             changed, store, DigestSettings(), identity=model.identity, dossier="notes"
         )
     assert (refused.status.value, served.status.value) == ("STALE", "SERVED")
-    _write_json(out / "serve.json", [serve_dict(refused), serve_dict(served)])
+    _write_json(out / "serve.json", [serve_answer(refused), serve_answer(served)])
     source = "../work/digest-src"
     registry = [
         {"id": f"doc-{n:02d}@1", "title": f"Note {n}", "path": f"{source}/doc-{n:02d}/v1.txt"}

@@ -17,6 +17,7 @@ from preuve.commands.memo import write_memo_run
 from preuve.commands.synthesize import check_synthesis_command, write_run
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.io.documents import load_documents
 from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
 from preuve.memo.dashboard import DashboardRow, build_dashboard
@@ -45,7 +46,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("runs")
     reports = sorted(generate_memo_corpus(base / "corpus"))
     with Journal(base / "out/memo/journal.sqlite") as journal:
-        run = run_memo(reports, memo_rules_model(), journal=journal)
+        run = run_memo(load_documents(reports), memo_rules_model(), journal=journal)
     write_memo_run(run, build_dashboard(run), base / "out/memo")
     dossier = load_dossier(generate_synthesis_dossier(base / "dossier").dossier)
     with Journal(base / "out/synthesis/journal.sqlite") as journal:

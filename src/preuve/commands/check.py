@@ -26,7 +26,7 @@ from preuve.core.memocheck import check_memo, parse_memo
 from preuve.core.numbers import Locale, extract_numbers
 from preuve.core.quotes import QuoteChecker, QuoteResult
 from preuve.io.pdf import load_pages
-from preuve.io.records import dump_records
+from preuve.io.records import QuoteEntry, dump_record, dump_records
 
 __all__ = ["check_memo_command", "check_quote_command", "check_quotes_command"]
 
@@ -56,7 +56,7 @@ def check_quote_command(
     checker = QuoteChecker(load_pages(doc), lenient=not strict)
     result = checker.verify(page, quote)
     if as_json:
-        print_json(result.to_dict())
+        print_json(dump_record(QuoteEntry.of(result)))
     else:
         _print_quote(result)
     raise typer.Exit(EXIT_OK if result.verified else EXIT_REJECTED)
@@ -78,7 +78,7 @@ def check_quotes_command(
     checker = QuoteChecker(load_pages(doc), lenient=not strict)
     results = [checker.verify(page, quote) for page, quote in requests]
     if as_json:
-        print_json([r.to_dict() for r in results])
+        print_json([dump_record(QuoteEntry.of(r)) for r in results])
     else:
         for number, result in enumerate(results, start=1):
             console.print(f"#{number} ", end="", markup=False)

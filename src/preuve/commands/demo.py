@@ -29,7 +29,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from preuve.commands.common import ModelOpt, command_runtime, console, handles_errors
-from preuve.commands.digest_views import eval_lines, eval_progress, serve_dict
+from preuve.commands.digest_views import eval_lines, eval_progress
 from preuve.commands.memo import print_dashboard, write_memo_run
 from preuve.commands.synthesize import print_summary, write_run
 from preuve.core.defects import Defect
@@ -41,14 +41,15 @@ from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.corpora.example import EXAMPLE_FACTS, EXAMPLE_MEMO, EXAMPLE_PAGES, EXAMPLE_QUOTES
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
-from preuve.digest.dossier import load_dossier as load_digest_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.run_files import serve_answer
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_eval import exercise_scenario, run_digest_eval
-from preuve.eval.grid import load_grid
+from preuve.eval.grid import ScoreEntry, load_grid
 from preuve.eval.memo_eval import evaluate_run, read_memo_gold
 from preuve.eval.synthesis_eval import grade_run
-from preuve.io.records import dump_records
+from preuve.io.documents import load_documents, load_versions
+from preuve.io.records import QuoteEntry, dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
@@ -108,7 +109,7 @@ def _memo(reports: list[Path], corpus: Path, out: Path, runtime: Runtime) -> dic
     console.print(Rule("Workflow 1 — cited risk signals and a verified credit memo"))
     RunFolder.create(out)
     with Journal(out / "journal.sqlite") as journal:
-        run = run_memo(reports, runtime, journal=journal)
+        run = run_memo(load_documents(reports), runtime, journal=journal)
     evaluation = evaluate_run(
         run, read_memo_gold(corpus / "gold" / "memo_gold.json"), source="demo"
     )
@@ -126,11 +127,11 @@ def _synthesis(dossier: Path, grid: Path, out: Path, runtime: Runtime) -> dict[s
         run = synthesize(documents, runtime, journal=journal)
     files = write_run(run, out, documents)
     score = grade_run(run, load_grid(grid))
-    folder.write_json("score.json", score.to_dict())
+    folder.write_json("score.json", ScoreEntry.of(score))
     print_summary(run, files, show_files=False)
     for line in score.lines():
         console.print(f"grid {line}", markup=False)
-    return {"status": run.status.value, "score": score.to_dict()}
+    return {"status": run.status.value, "score": dump_record(ScoreEntry.of(score))}
 
 
 def _digest(corpus: Path, out: Path, runtime: Runtime) -> dict[str, Any]:
@@ -147,12 +148,12 @@ def _digest(corpus: Path, out: Path, runtime: Runtime) -> dict[str, Any]:
             store,
             settings,
             dossier=first,
-            on_serve=lambda label, answer: answers.append({"label": label, **serve_dict(answer)}),
+            on_serve=lambda label, answer: answers.append(serve_answer(answer, label)),
         )
     folder.write_json("exercise.json", exercise)
     folder.write_json("serve.json", answers)
     _register_versions(corpus / "dossiers" / first, folder)
-    _print_exercise(first, exercise, len(load_digest_dossier(corpus / "dossiers" / first)))
+    _print_exercise(first, exercise, len(load_versions(corpus / "dossiers" / first)))
 
     evaluation_dir = out / "evaluation"
     tests = [p.name for p in (corpus / "dossiers").iterdir() if p.name.startswith("test")]
@@ -216,7 +217,7 @@ def _refusals(out: Path) -> dict[str, Any]:
     quotes = []
     for case in EXAMPLE_QUOTES:
         result = checker.verify(case.page, case.quote)
-        quotes.append(result.to_dict() | {"case": case.label})
+        quotes.append(dump_record(QuoteEntry.of(result)) | {"case": case.label})
         why = f"span [{result.start}:{result.end}]" if result.verified else result.reason
         table.add_row(case.label, str(case.page), result.verdict.value, why)
     console.print(table)

@@ -1,8 +1,9 @@
 """`preuve digest build|serve|mutate|compare|audit|history|prov` and the manifest commands.
 
-Each subcommand reads one dossier folder (the layout of :mod:`preuve.digest.dossier`: one
-folder per document, ``v1.txt``/``v2.pdf``..., optional ``meta.json``, ``manifest.json``
-and ``grammar.json``) or the store, and calls library code. The dossier's state comes
+Each subcommand reads one dossier folder (a versioned folder, read by
+:func:`preuve.io.documents.load_versions`: one folder per document, ``v1.txt``/``v2.pdf``...,
+optional ``meta.json``, ``manifest.json`` and ``grammar.json``) or the store, and calls
+library code. The dossier's state comes
 from its manifest (:mod:`preuve.commands.digest_state`); ``withdraw``, ``revoke``,
 ``restore`` and ``set-version`` change it and record the event. ``--version``,
 ``--versions``, ``--withdraw`` and ``--revoke`` remain one-off overrides and say so.
@@ -44,19 +45,16 @@ from preuve.commands.digest_state import (
     withdraw_command,
 )
 from preuve.commands.digest_views import (
-    build_dict,
     print_build,
     print_comparison,
     print_history,
     print_mutations,
     print_served,
-    run_dict,
-    serve_dict,
     write_json,
 )
 from preuve.digest.audit import ReviewEntry, audit_claims, review_sample
 from preuve.digest.build import build_digest
-from preuve.digest.manifest import read_manifest
+from preuve.digest.manifest import manifest_data, read_manifest
 from preuve.digest.mutations import (
     SPEC_MUTATIONS,
     compare_builds,
@@ -67,9 +65,11 @@ from preuve.digest.mutations import (
 )
 from preuve.digest.prov import build_prov
 from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.run_files import ComparisonEntry, RunEntry, build_answer, serve_answer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import ServeResult, serve_digest
 from preuve.eval.digest_eval import gold_for_snapshot, read_digest_gold
+from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
 
 __all__ = ["digest_app", "eval_digest_command"]
@@ -172,7 +172,7 @@ def build_command(
         if target.manifest is not None:
             manifest = target.manifest
             opened.record_manifest(
-                target.label, manifest.sha256, "read by build", manifest.as_dict()
+                target.label, manifest.sha256, "read by build", manifest_data(manifest)
             )
         report = build_digest(
             target.snapshot,
@@ -185,7 +185,7 @@ def build_command(
             executor=runner,
         )
     if as_json:
-        print_json(build_dict(report))
+        print_json(build_answer(report))
     else:
         print_build(report, summarizer.model(rules_summarizer))
     refused = any(n.status is NodeStatus.INVALID for n in report.nodes)
@@ -222,7 +222,7 @@ def serve_command(
     )
     result = _serve(target, store, model, run)
     if as_json:
-        print_json(serve_dict(result))
+        print_json(serve_answer(result))
     else:
         print_served(result)
     raise typer.Exit(EXIT_OK if result.served else EXIT_REJECTED)
@@ -292,7 +292,7 @@ def compare_command(
     with open_digest_store(store, read_only=True) as opened:
         comparison = compare_builds(stored_nodes(opened, run_a), stored_nodes(opened, run_b))
     if as_json:
-        print_json(comparison.as_dict())
+        print_json(dump_record(ComparisonEntry.of(comparison)))
     else:
         print_comparison(comparison)
     raise typer.Exit(EXIT_OK if comparison.identical else EXIT_REJECTED)
@@ -339,14 +339,14 @@ def audit_command(
     audit = audit_claims(served.claims, target.snapshot, facts, target.settings.grammar)
     entry = ReviewEntry(f"{dossier.name}: served", served.run_id, target.snapshot, served.claims)
     result = {
-        "audit": audit.as_dict(),
-        "claims": [{**a.claim.as_dict(), "support": a.support} for a in audit.claims],
+        "audit": dump_record(audit.figures()),
+        "claims": [{**dump_record(a.claim), "support": a.support} for a in audit.claims],
         "review": review_sample([entry]),
     }
     if as_json:
         print_json(result)
     else:
-        for name, value in audit.as_dict().items():
+        for name, value in dump_record(audit.figures()).items():
             console.print(f"{name}: {value}", markup=False)
         for claim_audit in audit.claims:
             if not claim_audit.supported:
@@ -374,7 +374,7 @@ def history_command(
         runs = opened.runs(None if dossier is None else str(dossier.resolve()))
         where = opened.path  # a URL without its password
     if as_json:
-        print_json([run_dict(run) for run in runs])
+        print_json([dump_record(RunEntry.of(run)) for run in runs])
     else:
         print_history(runs, where)
 

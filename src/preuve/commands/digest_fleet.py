@@ -25,10 +25,11 @@ from preuve.commands.common import (
     print_json,
 )
 from preuve.commands.digest_state import StoreOpt, open_digest_store, open_dossier
-from preuve.commands.digest_views import build_dict
 from preuve.core.errors import InputError
 from preuve.digest.fleet import DossierJob, build_dossiers
+from preuve.digest.manifest import manifest_data
 from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.run_files import build_answer
 from preuve.digest.schema import NodeStatus
 
 __all__ = ["build_many_command"]
@@ -64,7 +65,7 @@ def build_many_command(
             if target.manifest is not None:
                 manifest = target.manifest
                 opened.record_manifest(
-                    target.label, manifest.sha256, "read by build", manifest.as_dict()
+                    target.label, manifest.sha256, "read by build", manifest_data(manifest)
                 )
         reports = build_dossiers(
             jobs,
@@ -75,7 +76,7 @@ def build_many_command(
             concurrency=runtime.concurrency,
         )
     if as_json:
-        print_json([{"dossier": r.run.dossier, **build_dict(r)} for r in reports])
+        print_json([{"dossier": r.run.dossier, **build_answer(r)} for r in reports])
     else:
         for report in reports:
             counters = report.counters

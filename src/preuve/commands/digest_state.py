@@ -30,11 +30,18 @@ from preuve.commands.common import (
 from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
 from preuve.core.store_spec import parse_store_spec
-from preuve.digest.dossier import list_versions, load_state
 from preuve.digest.grammar import GRAMMAR_FILE, default_grammar, load_grammar
-from preuve.digest.manifest import Manifest, apply_event, read_manifest, write_manifest
+from preuve.digest.manifest import (
+    Manifest,
+    apply_event,
+    load_state,
+    manifest_data,
+    read_manifest,
+    write_manifest,
+)
 from preuve.digest.summarize import DigestSettings
 from preuve.io import Store, open_store
+from preuve.io.documents import list_versions
 
 __all__ = [
     "OpenDossier",
@@ -187,7 +194,7 @@ def _change(
     label = str(folder.resolve())
     # The store first: a manifest on disk that no store recorded would be history lost.
     with open_digest_store(store) as opened:
-        opened.record_manifest(label, changed.sha256, f"{event} {doc_id}", changed.as_dict())
+        opened.record_manifest(label, changed.sha256, f"{event} {doc_id}", manifest_data(changed))
     path = write_manifest(folder, changed)
     state = changed.state(doc_id)
     shown = f"version {state.version}" if event == "set-version" else f"access {state.access}"
@@ -237,7 +244,7 @@ def manifest_command(
         with open_digest_store(store, read_only=True) as opened:
             history = opened.manifests(str(dossier.resolve()))
     data = {
-        "manifest": None if manifest is None else manifest.as_dict(),
+        "manifest": None if manifest is None else manifest_data(manifest),
         "recorded": [{"event": r.event, "sha256": r.sha256, "at": r.created_at} for r in history],
     }
     if as_json:
@@ -246,7 +253,7 @@ def manifest_command(
     if manifest is None:
         console.print("no manifest: every document active, default versions", markup=False)
     else:
-        for doc_id, state in sorted(manifest.documents.items()):
-            console.print(f"{doc_id}: {state.as_dict()}", markup=False)
+        for doc_id, state in manifest_data(manifest)["documents"].items():
+            console.print(f"{doc_id}: {state}", markup=False)
     for row in history:
         console.print(f"recorded {row.created_at[:19]} {row.event}", markup=False)

@@ -12,13 +12,14 @@ from rich.table import Table
 from preuve.commands.common import console, error_console
 from preuve.digest.build import BuildReport
 from preuve.digest.mutations import Comparison, MutationStep
+from preuve.digest.run_files import ComparisonEntry, build_answer
 from preuve.digest.serve import ServeResult
+from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
 from preuve.io.store_rows import RunInfo
 from preuve.models.base import Model
 
 __all__ = [
-    "build_dict",
     "dossier_lines",
     "engine",
     "eval_lines",
@@ -29,8 +30,6 @@ __all__ = [
     "print_mutations",
     "print_served",
     "repeat_table",
-    "run_dict",
-    "serve_dict",
     "write_json",
 ]
 
@@ -45,31 +44,6 @@ def write_json(out: Path | None, name: str, data: Any) -> None:
     RunFolder.create(out).write_json(name, data)
     # On stderr, so that --json output on stdout stays one JSON document.
     error_console.print(f"wrote {out / name}", markup=False)
-
-
-def build_dict(report: BuildReport) -> dict[str, Any]:
-    return {
-        "run_id": report.run_id,
-        "mode": report.run.mode,
-        "model": report.identity.label(),
-        "counters": report.counters.as_dict(),
-        "root": {
-            "status": report.root.status.value,
-            "claims": [c.as_dict() for c in report.root.claims],
-            "evidence": {span.id: span.location for span in report.root.spans},
-        },
-        "nodes": [
-            {
-                "node": n.node_id,
-                "status": n.status.value,
-                "outcome": n.outcome.value,
-                "calls": n.calls,
-                "claims": len(n.claims),
-                "diagnostic": list(n.diagnostic),
-            }
-            for n in report.nodes
-        ],
-    }
 
 
 def print_build(report: BuildReport, model: Model) -> None:
@@ -111,18 +85,6 @@ def print_served(result: ServeResult) -> None:
     console.print(table)
 
 
-def serve_dict(result: ServeResult) -> dict[str, Any]:
-    return {
-        "status": result.status.value,
-        "reason": result.reason,
-        "run_id": result.run_id,
-        "root_status": None if result.root_status is None else result.root_status.value,
-        "claims": [c.as_dict() for c in result.claims],
-        "evidence": {span.id: span.location for span in result.spans},
-        "nodes": {node: status.value for node, status in result.node_statuses.items()},
-    }
-
-
 def print_comparison(comparison: Comparison) -> None:
     verdict = "IDENTICAL" if comparison.identical else "DIFFERENT"
     console.print(
@@ -154,26 +116,13 @@ def print_mutations(name: str, steps: Sequence[MutationStep], model: Model) -> l
         rows.append(
             {
                 "event": step.mutation.label(),
-                "incremental": build_dict(step.incremental),
-                "full": build_dict(step.full_build),
-                "comparison": step.compared.as_dict(),
+                "incremental": build_answer(step.incremental),
+                "full": build_answer(step.full_build),
+                "comparison": dump_record(ComparisonEntry.of(step.compared)),
             }
         )
     console.print(table)
     return rows
-
-
-def run_dict(run: RunInfo) -> dict[str, Any]:
-    return {
-        "run_id": run.run_id,
-        "created_at": run.created_at,
-        "mode": run.mode,
-        "dossier": run.dossier,
-        "principal": run.principal,
-        "root_status": run.root_status,
-        "root_key": run.root_key,
-        "counters": run.counters,
-    }
 
 
 def print_history(runs: Sequence[RunInfo], where: Path | str) -> None:

@@ -41,15 +41,24 @@ from preuve.core.facts import render_facts
 from preuve.core.markdown import escape_markdown, markdown_quote
 from preuve.core.numbers import Locale
 from preuve.corpora.memo_reports import GOLD_RELATIVE, REPORTS_DIR, generate_memo_corpus
-from preuve.eval.memo_eval import EvalFigures, evaluate_memo
-from preuve.eval.memo_rates import RATES_FILE, append_rates, rates_of, rates_overview, read_rates
+from preuve.eval.memo_eval import EvalFigures, EvaluationEntry, evaluate_memo
+from preuve.eval.memo_rates import (
+    RATES_FILE,
+    RatesEntry,
+    append_rates,
+    rates_of,
+    rates_overview,
+    read_rates,
+)
+from preuve.io.documents import load_documents
+from preuve.io.records import dump_record
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
 from preuve.memo.claims_view import claims_line
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
 from preuve.memo.english import KNOWN_LIMITS_EN
 from preuve.memo.lexicon import load_mapping
-from preuve.memo.pipeline import CompanyMemo, MemoRun, load_reports, run_memo
+from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
 from preuve.memo.ratios import ratios_not_computed
 from preuve.memo.risk_cues import load_cues, using_cues
 from preuve.memo.rules_engine import memo_rules_model
@@ -267,7 +276,7 @@ def memo_command(
     user_cues = load_cues(cues) if cues is not None else None  # a bad file fails here
     runtime = command_runtime(model=model, executor=executor)
     runtime.load()  # a bad spec or model file fails here, before anything is written
-    loaded = load_reports(reports)  # an unreadable report fails here, before anything is written
+    loaded = load_documents(reports)  # an unreadable report fails here, before anything is written
     with open_executor(runtime.settings, 1) as runner:
         chosen = command_model(runtime, memo_rules_model, runner)
         out.mkdir(parents=True, exist_ok=True)
@@ -378,14 +387,15 @@ def eval_memo_command(
             reports, gold, chosen, journal=journal, repeat=repeat,
             rates_path=_rates_path(rates), quotes=quotes,
         )  # fmt: skip
-    RunFolder.create(out).write_json("eval.json", result.to_dict())
+    report = EvaluationEntry.of(result)
+    RunFolder.create(out).write_json("eval.json", report)
     last = result.runs[-1]
     if as_json:
-        print_json(result.to_dict())
+        print_json(dump_record(report))
     else:
         print_dashboard(build_dashboard(last.run, last.scores))
         console.print(_figures_table(result.mean, result.worst, len(result.runs)))
-        console.print(cost_table(result.to_dict()["cost"], len(result.runs)))
+        console.print(cost_table(report.cost, len(result.runs)))
         console.print(f"Wrote {out / 'eval.json'}", markup=False)
     raise typer.Exit(EXIT_OK if result.worst.memo_verified == 1.0 else EXIT_REJECTED)
 
@@ -397,7 +407,9 @@ def eval_rates_command(rates: RatesOpt = None, as_json: JsonOpt = False) -> None
     rows = read_rates(path)
     overview = rates_overview(rows)
     if as_json:
-        print_json({"file": str(path), **overview, "rows": [r.to_dict() for r in rows]})
+        print_json(
+            {"file": str(path), **overview, "rows": [dump_record(RatesEntry.of(r)) for r in rows]}
+        )
         raise typer.Exit(EXIT_OK)
     if not rows:
         console.print(f"No runs recorded yet in {path}.", markup=False)

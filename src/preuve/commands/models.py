@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_errors, print_json
+from preuve.io.records import dump_record
 from preuve.models.local import LocalModel, find_local_models
 
 __all__ = ["models_command"]
@@ -16,6 +18,23 @@ _NONE_FOUND = (
     "no local model found; `make real-model` installs SmolLM2-135M-Instruct (a .gguf file),"
     " or give a folder or .gguf file: preuve models PATH"
 )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LocalModelEntry:
+    """A found model as ``--json`` lists it: the spec to run it, then its fields."""
+
+    spec: str
+    path: Path
+    kind: str
+    size_bytes: int
+    context_length: int | None
+    chat_template: bool
+    found_in: str
+
+    @classmethod
+    def of(cls, model: LocalModel) -> LocalModelEntry:
+        return cls(spec=model.spec, **{f.name: getattr(model, f.name) for f in fields(model)})
 
 
 def _size(n: int) -> str:
@@ -42,7 +61,7 @@ def models_command(
     """List local models: installed packages' .gguf files, the hub cache, and PATHS."""
     found = find_local_models(paths or ())
     if as_json:
-        print_json([m.to_dict() for m in found])
+        print_json([dump_record(LocalModelEntry.of(m)) for m in found])
     elif not found:
         console.print(_NONE_FOUND, markup=False)
     else:

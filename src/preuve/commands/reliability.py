@@ -29,8 +29,9 @@ from preuve.commands.common import (
     handles_errors,
     print_json,
 )
-from preuve.eval.reliability import ReliabilityReport, run_reliability
+from preuve.eval.reliability import ReliabilityEntry, ReliabilityReport, run_reliability
 from preuve.eval.reliability_inputs import CliOutcome, Invoke
+from preuve.io.records import dump_record
 
 __all__ = ["RootCommand", "in_process", "print_report", "reliability_command"]
 
@@ -127,7 +128,7 @@ def reliability_command(
             report = run_reliability(Path(scratch), invoke, kill_rounds=rounds, big_pages=pages,
                                      progress=progress)  # fmt: skip
     if as_json:
-        print_json(report.as_dict())
+        print_json(dump_record(ReliabilityEntry.of(report)))
     else:
         print_report(report)
     raise typer.Exit(EXIT_OK if report.failures == 0 else EXIT_REJECTED)

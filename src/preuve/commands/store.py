@@ -25,6 +25,7 @@ from preuve.commands.digest_state import StoreOpt, open_digest_store, store_path
 from preuve.core.errors import InputError
 from preuve.core.store_spec import parse_store_spec
 from preuve.digest.store_check import check_store, checked_rows
+from preuve.io.records import dump_record
 from preuve.io.stores import SCHEMA_VERSION
 from preuve.io.stores.dump import export_store, read_dump
 
@@ -72,7 +73,7 @@ def stats_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     with open_digest_store(store, read_only=True) as opened:
         stats = opened.stats()
     if as_json:
-        print_json({**stats.as_dict(), "current_schema_version": SCHEMA_VERSION})
+        print_json({**dump_record(stats), "current_schema_version": SCHEMA_VERSION})
         return
     console.print(f"{stats.kind} store {stats.location}", markup=False)
     console.print(f"schema version {stats.schema_version} (this preuve: {SCHEMA_VERSION})")
@@ -118,9 +119,9 @@ def import_command(
         location = opened.path
     if written != counts:
         raise InputError(f"{location}: rows after import {written} differ from the dump {counts}")
-    result = {"store": str(location), "rows": counts, "checked": check.as_dict()}
+    result = {"store": str(location), "rows": counts, "checked": dump_record(check)}
     if as_json:
         print_json(result)
         return
     console.print(f"imported {sum(counts.values())} rows into {location}", markup=False)
-    console.print(f"checked: {check.as_dict()}", markup=False)
+    console.print(f"checked: {dump_record(check)}", markup=False)

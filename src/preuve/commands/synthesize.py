@@ -37,8 +37,8 @@ from preuve.commands.common import (
 from preuve.commands.usage_view import cost_table
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
-from preuve.eval.grid import grade, load_grid
-from preuve.eval.synthesis_eval import evaluate_dossiers, heldout_dossiers
+from preuve.eval.grid import ScoreEntry, grade, load_grid
+from preuve.eval.synthesis_eval import RepeatedScoreEntry, evaluate_dossiers, heldout_dossiers
 from preuve.io.records import dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
@@ -255,7 +255,7 @@ def grade_command(
         synthesis = _load_synthesis(run)
     score = grade(grid, synthesis)
     if as_json:
-        print_json(score.to_dict())
+        print_json(dump_record(ScoreEntry.of(score)))
     else:
         for line in score.lines():
             console.print(line, markup=False)
@@ -303,7 +303,12 @@ def eval_synthesis_command(
             repeat=repeat, concurrency=runtime.concurrency,
         )  # fmt: skip
     if as_json:
-        print_json({s.name: {"kind": s.kind, **s.result.to_dict()} for s in scores})
+        print_json(
+            {
+                s.name: {"kind": s.kind, **dump_record(RepeatedScoreEntry.of(s.result))}
+                for s in scores
+            }
+        )
         raise typer.Exit(EXIT_OK)
     engine = scores[0].result.engine
     table = Table(title=f"Workflow 2 grid scores, engine: {engine}, runs: {repeat}")

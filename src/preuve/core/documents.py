@@ -17,7 +17,7 @@ import hashlib
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from types import MappingProxyType
@@ -28,6 +28,7 @@ __all__ = [
     "PAGE_SEPARATOR",
     "AccessState",
     "Document",
+    "PagePositions",
     "Snapshot",
     "document_id",
     "is_document_id",
@@ -98,6 +99,10 @@ class AccessState:
         return replace(self, eligible=False, access_revision=self.access_revision + 1)
 
 
+# Page N (from 1) → the x-position of each character of its text (empty: not known).
+PagePositions = Callable[[int], Sequence[float]]
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
     """One version of one document, with its page texts and access state.
@@ -105,7 +110,10 @@ class Document:
     ``pages`` holds one string per page (a list is accepted and frozen to a tuple); ``date``
     is ISO ``yyyy-mm-dd`` or ``""`` when unknown; ``path`` names the file it was read from
     (``""`` when built in memory; not compared: the same text read from two places is one
-    document). Invalid fields raise ``DocumentError``.
+    document). ``positions``, when the loader knows them (a PDF), gives page N's (from 1)
+    x-position of each character of its text, empty when they cannot be read exactly; it is
+    read only for the pages that need it (placing a table's blank cells), and not compared.
+    Invalid fields raise ``DocumentError``.
     """
 
     doc_id: str
@@ -116,6 +124,7 @@ class Document:
     pages: tuple[str, ...]
     access: AccessState = AccessState()
     path: str = field(default="", compare=False)
+    positions: PagePositions | None = field(default=None, compare=False, repr=False)
     # Derived once: spans are validated many times against the same document.
     _text: str = field(init=False, repr=False, compare=False)
     _sha256: str = field(init=False, repr=False, compare=False)
@@ -189,13 +198,22 @@ class Document:
 
     @classmethod
     def from_pages(
-        cls, name: str, pages: Iterable[str], *, title: str = "", source_type: str = ""
+        cls,
+        name: str,
+        pages: Iterable[str],
+        *,
+        title: str = "",
+        source_type: str = "",
+        positions: PagePositions | None = None,
     ) -> Document:
         """Version 1 of the document extracted from file ``name`` (id: :func:`document_id`;
         ``path``: ``name``) with its page texts, e.g. a report of workflow 1 read by
         :mod:`preuve.io.pdf`."""
         pages = tuple(pages)
-        return cls(document_id(name), 1, title or name, "", source_type, pages, path=name)
+        return cls(
+            document_id(name), 1, title or name, "", source_type, pages, path=name,
+            positions=positions,
+        )  # fmt: skip
 
 
 def _check_date(doc_id: str, value: object) -> None:

@@ -93,15 +93,6 @@ class Diagnostic:
     similarity: float
     differences: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "passage": self.passage,
-            "start": self.start,
-            "end": self.end,
-            "similarity": self.similarity,
-            "differences": list(self.differences),
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class QuoteResult:
@@ -122,21 +113,6 @@ class QuoteResult:
     other_page: int | None = None
     diagnostic: Diagnostic | None = None
     span: Span | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready, in a stable key order (the span, when known, last)."""
-        return {
-            "verified": self.verified,
-            "verdict": self.verdict.value,
-            "page": self.page,
-            "start": self.start,
-            "end": self.end,
-            "matched": self.matched,
-            "reason": self.reason,
-            "other_page": self.other_page,
-            "diagnostic": self.diagnostic.to_dict() if self.diagnostic else None,
-            **({"span": self.span.as_dict()} if self.span is not None else {}),
-        }
 
 
 def _find_aligned(

@@ -13,7 +13,7 @@ nothing else changes. The same call always writes the same bytes: every choice c
 from a ``random.Random`` seeded from a constant and the document's name.
 
 Layout written under ``out_dir`` (the dossier folders are the format ``preuve digest``
-reads, see ``preuve.digest.dossier``)::
+reads, see ``preuve.io.documents.load_versions``)::
 
     corpus.json                           dossier names per split, counts, generator id
     dossiers/<dossier>/<doc_id>/v1.txt    version 1 text (UTF-8, one page)
@@ -35,6 +35,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from preuve.corpora import digest_text as words
+from preuve.io.records import dump_records
 
 __all__ = [
     "DOCUMENTS_PER_DOSSIER",
@@ -71,9 +72,6 @@ class GoldFact:
 
     def line(self) -> str:
         return f"Product {self.subject} {self.field}: {self.value}."
-
-    def as_dict(self) -> dict[str, str]:
-        return {"subject": self.subject, "field": self.field, "value": self.value}
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,9 +301,7 @@ def _write_dossier(root: Path, dossier: GeneratedDossier) -> None:
         for version in doc.versions:
             # Bytes, not text: no newline translation on any platform.
             (folder / f"v{version.version}.txt").write_bytes(version.text.encode("utf-8"))
-        gold[doc.doc_id] = {
-            str(v.version): [fact.as_dict() for fact in v.facts] for v in doc.versions
-        }
+        gold[doc.doc_id] = {str(v.version): dump_records(v.facts, GoldFact) for v in doc.versions}
     _write(root / "gold" / f"{dossier.name}.json", _gold_json(dossier, gold))
 
 

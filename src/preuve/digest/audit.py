@@ -30,9 +30,11 @@ from preuve.digest.extractive import document_contexts
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar, FactTuple
 from preuve.digest.lines import LineResolver
 from preuve.digest.schema import Claim
+from preuve.io.records import dump_record
 
 __all__ = [
     "REVIEW_PENDING",
+    "AuditFigures",
     "ClaimAudit",
     "PooledAudit",
     "ReviewEntry",
@@ -147,19 +149,37 @@ class RootAudit:
     def recall(self) -> float | None:
         return _ratio(self.true_positives, len(self.gold)) if self.gold is not None else None
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "claims": len(self.claims),
-            "references_valid": sum(a.references_valid for a in self.claims),
-            "supported": sum(a.supported for a in self.claims),
-            "not_affirmed": sum(a.not_affirmed for a in self.claims),
-            "duplicates": sum(a.duplicate for a in self.claims),
-            "unique_tuples": len(self.predicted),
-            "gold_tuples": None if self.gold is None else len(self.gold),
-            "true_positives": self.true_positives if self.gold is not None else None,
-            "precision": self.precision,
-            "recall": self.recall,
-        }
+    def figures(self) -> AuditFigures:
+        """What the audit found, counted (gold's figures ``None`` without gold)."""
+        with_gold = self.gold is not None
+        return AuditFigures(
+            claims=len(self.claims),
+            references_valid=sum(a.references_valid for a in self.claims),
+            supported=sum(a.supported for a in self.claims),
+            not_affirmed=sum(a.not_affirmed for a in self.claims),
+            duplicates=sum(a.duplicate for a in self.claims),
+            unique_tuples=len(self.predicted),
+            gold_tuples=len(self.gold) if self.gold is not None else None,
+            true_positives=self.true_positives if with_gold else None,
+            precision=self.precision,
+            recall=self.recall,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuditFigures:
+    """One summary's audit as figures (``digest audit``'s ``audit``, an evaluation step's)."""
+
+    claims: int
+    references_valid: int
+    supported: int
+    not_affirmed: int
+    duplicates: int
+    unique_tuples: int
+    gold_tuples: int | None
+    true_positives: int | None
+    precision: float | None
+    recall: float | None
 
 
 def audit_claims(
@@ -181,7 +201,7 @@ def audit_claims(
 
 @dataclass(frozen=True, slots=True)
 class PooledAudit:
-    """Audits of several summaries added up (micro precision and recall)."""
+    """Audits of several summaries added up (micro precision and recall), as figures."""
 
     summaries: int
     claims: int
@@ -193,31 +213,14 @@ class PooledAudit:
     true_positives: int
     gold_tuples: int
 
-    @property
-    def precision(self) -> float | None:
-        return _ratio(self.true_positives, self.unique_tuples)
-
-    @property
-    def recall(self) -> float | None:
-        return _ratio(self.true_positives, self.gold_tuples)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "summaries": self.summaries,
-            "claims": self.claims,
-            "references_valid": self.references_valid,
-            "supported": self.supported,
-            "not_affirmed": self.not_affirmed,
-            "duplicates": self.duplicates,
-            "unique_tuples": self.unique_tuples,
-            "true_positives": self.true_positives,
-            "gold_tuples": self.gold_tuples,
-            "precision": self.precision,
-            "recall": self.recall,
-        }
+    precision: float | None
+    recall: float | None
 
 
 def pool_audits(audits: Sequence[RootAudit]) -> PooledAudit:
+    unique = sum(len(a.predicted) for a in audits)
+    true_positives = sum(a.true_positives for a in audits)
+    gold = sum(len(a.gold) for a in audits if a.gold is not None)
     return PooledAudit(
         summaries=len(audits),
         claims=sum(len(a.claims) for a in audits),
@@ -225,9 +228,11 @@ def pool_audits(audits: Sequence[RootAudit]) -> PooledAudit:
         supported=sum(c.supported for a in audits for c in a.claims),
         not_affirmed=sum(c.not_affirmed for a in audits for c in a.claims),
         duplicates=sum(c.duplicate for a in audits for c in a.claims),
-        unique_tuples=sum(len(a.predicted) for a in audits),
-        true_positives=sum(a.true_positives for a in audits),
-        gold_tuples=sum(len(a.gold) for a in audits if a.gold is not None),
+        unique_tuples=unique,
+        true_positives=true_positives,
+        gold_tuples=gold,
+        precision=_ratio(true_positives, unique),
+        recall=_ratio(true_positives, gold),
     )
 
 
@@ -269,7 +274,7 @@ def review_sample(entries: Sequence[ReviewEntry]) -> dict[str, Any]:
                 "run_id": entry.run_id,
                 "claims": [
                     {
-                        **a.claim.as_dict(),
+                        **dump_record(a.claim),
                         "evidence": _evidence(a.claim, entry.snapshot),
                         "references_valid": a.references_valid,
                         "supported": a.supported,

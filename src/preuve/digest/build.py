@@ -29,7 +29,7 @@ from preuve.core.documents import Snapshot
 from preuve.core.errors import ConfigError, InputError
 from preuve.digest.integrity import verified_row
 from preuve.digest.keys import KeySettings, access_fingerprint, leaf_key, reduce_key
-from preuve.digest.lines import LineResolver, LineSpan
+from preuve.digest.lines import LineResolver, LineSpan, LineSpanEntry
 from preuve.digest.outcomes import (
     BuildCounters,
     BuildReport,
@@ -42,8 +42,15 @@ from preuve.digest.outcomes import (
 )
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
-from preuve.digest.summarize import DigestSettings, NodeResult, summarize_leaf, summarize_reduce
+from preuve.digest.summarize import (
+    DigestSettings,
+    NodeResult,
+    SettingsEntry,
+    summarize_leaf,
+    summarize_reduce,
+)
 from preuve.digest.tree import NodeKind, Tree, TreeNode, build_tree
+from preuve.io.records import dump_record
 from preuve.io.store_rows import GenerationRow, NodeRecord, NodeRow, RunInfo
 from preuve.io.stores import INCREMENTAL, Store, open_store
 from preuve.models.base import Model, ModelIdentity, request_hash
@@ -133,8 +140,8 @@ def _new_row(namespace: str, key: str, node: TreeNode, result: NodeResult) -> No
         node_id=node.node_id,
         kind=node.kind.value,
         status=result.status.value,
-        claims=[c.as_dict() for c in result.claims],
-        spans=[s.as_dict() for s in result.spans],
+        claims=[dump_record(c) for c in result.claims],
+        spans=[dump_record(LineSpanEntry.of_line(s)) for s in result.spans],
         diagnostic=list(result.diagnostic),
         digest=result.digest,
         token_ids=None if result.token_ids is None else list(result.token_ids),
@@ -376,7 +383,7 @@ def build_digest(
         dossier=dossier,
         principal=principal,
         model=identity_record(identity),
-        settings=settings.as_dict(),
+        settings=dump_record(SettingsEntry.of(settings)),
         snapshot=snapshot_record(snapshot),
     )
     build = _Build(
@@ -400,7 +407,7 @@ def build_digest(
         run,
         root_key=nodes[-1].key,
         root_status=nodes[-1].status.value,
-        counters=counters.as_dict(),
+        counters=dump_record(counters),
         seconds=seconds,
     )
     return BuildReport(run, identity, nodes, counters, seconds)

@@ -63,9 +63,6 @@ class FactTuple:
     field: str
     value: str
 
-    def as_dict(self) -> dict[str, str]:
-        return {"subject": self.subject, "field": self.field, "value": self.value}
-
 
 @dataclass(frozen=True, slots=True)
 class _ValueForm:

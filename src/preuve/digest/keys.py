@@ -34,6 +34,7 @@ from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import InputError
 from preuve.core.evidence import span_id
 from preuve.digest.tree import NodeKind, Tree, TreeNode
+from preuve.io.records import dump_record
 from preuve.models.base import ModelIdentity
 
 __all__ = [
@@ -65,13 +66,6 @@ class GenerationParams:
     max_new_tokens: int = 384
     temperature: float = 0.0
     seed: int = 0
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "max_new_tokens": self.max_new_tokens,
-            "temperature": self.temperature,
-            "seed": self.seed,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +127,7 @@ def leaf_key(doc: Document, settings: KeySettings) -> str:
             "model": _model(settings.model),
             "code_version": settings.code_version,
             "map_prompt": _text_hash(settings.map_prompt),
-            "generation": settings.generation.as_dict(),
+            "generation": dump_record(settings.generation),
             "chunking": settings.chunking,
             "grammar": settings.grammar,
             "input_budget": settings.budgets.map_input,
@@ -169,7 +163,7 @@ def _reduce_common(settings: KeySettings, access: str) -> dict[str, object]:
         "model": _model(settings.model),
         "code_version": settings.code_version,
         "reduce_prompt": _text_hash(settings.reduce_prompt),
-        "generation": settings.generation.as_dict(),
+        "generation": dump_record(settings.generation),
         "grammar": settings.grammar,
         "input_budget": settings.budgets.reduce_input,
         "context": settings.budgets.context,
@@ -195,9 +189,6 @@ def _claim_data(claim: object) -> object:
         return dict(claim)
     if dataclasses.is_dataclass(claim) and not isinstance(claim, type):
         return dataclasses.asdict(claim)
-    as_dict = getattr(claim, "as_dict", None)
-    if callable(as_dict):
-        return as_dict()
     raise TypeError(f"a claim must be a mapping or a dataclass, not {type(claim).__name__}")
 
 

@@ -24,19 +24,23 @@ the structure that tells a block apart, shown to models and read by
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any, ClassVar
 
 from preuve.core.documents import Document, Snapshot
 from preuve.core.evidence import Span, SpanCheck, SpanStatus, make_span
+from preuve.io.records import STRICT, SpanEntry
 
 __all__ = [
     "LineCatalogue",
     "LineResolver",
     "LineSpan",
+    "LineSpanEntry",
     "document_lines",
     "line_catalogue",
     "line_id",
@@ -107,14 +111,22 @@ class LineSpan:
         """The exact location id, ``doc@version:start:end``."""
         return self.span.id
 
-    def as_dict(self) -> dict[str, object]:
-        """JSON-ready: the evidence id, the exact location and the span's fields."""
-        return {
-            **self.span.as_dict(),
-            "id": self.id,
-            "location": self.span.id,
-            "after_blank": self.after_blank,
-        }
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LineSpanEntry(SpanEntry):
+    """A line of evidence as the store keeps it: the span's fields under the line's own
+    evidence ``id``, then the exact ``location`` (the span id) and ``after_blank``."""
+
+    location: str
+    after_blank: bool
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+    @classmethod
+    def of_line(cls, line: LineSpan) -> LineSpanEntry:
+        span = SpanEntry.of(line.span)
+        kept = {f.name: getattr(span, f.name) for f in dataclasses.fields(SpanEntry)}
+        kept |= {"id": line.id, "location": line.location, "after_blank": line.after_blank}
+        return cls(**kept)
 
 
 def document_lines(doc: Document) -> tuple[LineSpan, ...]:
@@ -252,7 +264,7 @@ class LineResolver:
         return found
 
     def resolve_stored(self, data: Mapping[str, object]) -> LineCheck:
-        """A stored span (:meth:`LineSpan.as_dict`) resolved against the snapshot.
+        """A stored span (a :class:`LineSpanEntry`'s data) resolved against the snapshot.
 
         When the document's text is the one the span was cut from (same hash), the id is
         the first occurrence of its line, and the stored offsets hold that first occurrence,

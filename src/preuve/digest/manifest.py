@@ -20,7 +20,9 @@ read it. Command-line flags remain one-off overrides and say so; none of them ca
 withdrawal or a revocation: only ``restore`` does, and it is recorded.
 
 Events are pure functions of a manifest (:func:`apply_event`); I/O is in
-:func:`read_manifest` and :func:`write_manifest`.
+:func:`read_manifest`, :func:`write_manifest` and :func:`load_state`, the snapshot a
+manifest describes (the documents read by :func:`preuve.io.documents.load_versions`, which
+knows the folder layout and leaves ``manifest.json`` and ``grammar.json`` to their readers).
 """
 
 from __future__ import annotations
@@ -31,28 +33,37 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from preuve.core.documents import AccessState
+from pydantic import Field
+
+from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
 from preuve.digest.jsonfile import read_json_file
+from preuve.io.documents import list_versions, load_versions
 from preuve.io.files import write_json_atomic
+from preuve.io.records import OMITTED_IF_NONE, STRICT, dump_record, load_data
 
 __all__ = [
     "EVENTS",
     "MANIFEST_FILE",
+    "DocumentEntry",
     "DocumentState",
     "Manifest",
+    "ManifestFile",
     "apply_event",
+    "load_state",
+    "manifest_data",
     "manifest_from_data",
     "read_manifest",
     "write_manifest",
 ]
 
 MANIFEST_FILE = "manifest.json"
-_FORMAT = "preuve.digest.manifest/1"
+_FORMAT: Literal["preuve.digest.manifest/1"] = "preuve.digest.manifest/1"
 EVENTS = ("withdraw", "revoke", "restore", "set-version")
 VersionRule = Literal["first", "latest"]
+_HAND_EDITED = "preuve digest withdraw|revoke|restore|set-version write it: undo the hand edit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,16 +83,6 @@ class DocumentState:
             access_revision=self.access_revision,
         )
 
-    def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "withdrawn": self.withdrawn,
-            "revoked": self.revoked,
-            "access_revision": self.access_revision,
-        }
-        if self.version is not None:
-            data["version"] = self.version
-        return data
-
 
 @dataclass(frozen=True, slots=True)
 class Manifest:
@@ -95,18 +96,9 @@ class Manifest:
     def state(self, doc_id: str) -> DocumentState:
         return self.documents.get(doc_id, DocumentState())
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "format": _FORMAT,
-            "versions": self.versions,
-            "principal": self.principal,
-            "documents": {doc: self.documents[doc].as_dict() for doc in sorted(self.documents)},
-            "events": [dict(event) for event in self.events],
-        }
-
     @property
     def sha256(self) -> str:
-        text = json.dumps(self.as_dict(), sort_keys=True, ensure_ascii=False)
+        text = json.dumps(manifest_data(self), sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -114,48 +106,64 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _document_state(where: str, doc_id: str, data: object) -> DocumentState:
-    if not isinstance(data, dict):
-        raise InputError(f"{where}: documents[{doc_id!r}] must be an object")
-    unknown = sorted(set(data) - {"version", "withdrawn", "revoked", "access_revision"})
-    if unknown:
-        raise InputError(f"{where}: documents[{doc_id!r}]: unknown key {unknown[0]!r}")
-    version = data.get("version")
-    if version is not None and (not _is_int(version) or version < 1):
-        raise InputError(f"{where}: documents[{doc_id!r}].version must be an integer >= 1")
-    flags = {name: data.get(name, False) for name in ("withdrawn", "revoked")}
-    if not all(isinstance(flag, bool) for flag in flags.values()):
-        raise InputError(f"{where}: documents[{doc_id!r}]: withdrawn and revoked are booleans")
-    revision = data.get("access_revision", 0)
-    if not _is_int(revision) or revision < 0:
-        raise InputError(f"{where}: documents[{doc_id!r}].access_revision must be >= 0")
-    return DocumentState(version, flags["withdrawn"], flags["revoked"], revision)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DocumentEntry:
+    """A document's entry in ``manifest.json`` (``version`` written only when pinned)."""
+
+    withdrawn: bool = False
+    revoked: bool = False
+    access_revision: Annotated[int, Field(ge=0)] = 0
+    version: Annotated[int | None, Field(ge=1), OMITTED_IF_NONE] = None
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ManifestFile:
+    """``manifest.json`` as written and read: documents by id (sorted), events in order."""
+
+    format: Literal["preuve.digest.manifest/1"]
+    versions: VersionRule = "latest"
+    principal: Annotated[str, Field(min_length=1)] = "default"
+    documents: dict[str, DocumentEntry] = field(default_factory=dict)
+    events: tuple[dict[str, Any], ...] = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+def manifest_data(manifest: Manifest) -> Any:
+    """``manifest`` as the JSON data of ``manifest.json``."""
+    documents = {
+        doc: DocumentEntry(
+            withdrawn=state.withdrawn,
+            revoked=state.revoked,
+            access_revision=state.access_revision,
+            version=state.version,
+        )
+        for doc, state in sorted(manifest.documents.items())
+    }
+    return dump_record(
+        ManifestFile(
+            format=_FORMAT,
+            versions=manifest.versions,
+            principal=manifest.principal,
+            documents=documents,
+            events=tuple(dict(event) for event in manifest.events),
+        )
+    )
 
 
 def manifest_from_data(data: object, where: str = MANIFEST_FILE) -> Manifest:
     """A :class:`Manifest` from parsed JSON; ``InputError`` naming the first problem."""
     if not isinstance(data, dict) or data.get("format") != _FORMAT:
         raise InputError(f'{where}: not a dossier manifest (expected "format": {_FORMAT!r})')
-    unknown = sorted(set(data) - {"format", "versions", "principal", "documents", "events"})
-    if unknown:
-        raise InputError(f"{where}: unknown key {unknown[0]!r}")
-    rule = data.get("versions", "latest")
-    if rule not in ("first", "latest"):
-        raise InputError(f"{where}: 'versions' must be 'first' or 'latest', not {rule!r}")
-    principal = data.get("principal", "default")
-    if not isinstance(principal, str) or not principal:
-        raise InputError(f"{where}: 'principal' must be a non-empty string")
-    documents = data.get("documents", {})
-    events = data.get("events", [])
-    if not isinstance(documents, dict) or not isinstance(events, list):
-        raise InputError(f"{where}: 'documents' must be an object and 'events' a list")
-    if not all(isinstance(event, dict) for event in events):
-        raise InputError(f"{where}: every event must be an object")
+    read = load_data(ManifestFile, data, where, _HAND_EDITED)
     return Manifest(
-        versions=rule,
-        principal=principal,
-        documents={doc: _document_state(where, doc, state) for doc, state in documents.items()},
-        events=tuple(events),
+        versions=read.versions,
+        principal=read.principal,
+        documents={
+            doc: DocumentState(entry.version, entry.withdrawn, entry.revoked, entry.access_revision)
+            for doc, entry in read.documents.items()
+        },
+        events=read.events,
     )
 
 
@@ -170,8 +178,40 @@ def read_manifest(folder: Path) -> Manifest | None:
 def write_manifest(folder: Path, manifest: Manifest) -> Path:
     """Write ``manifest`` beside the documents, whole or not at all."""
     path = folder / MANIFEST_FILE
-    write_json_atomic(path, manifest.as_dict())
+    write_json_atomic(path, manifest_data(manifest))
     return path
+
+
+def load_state(
+    folder: Path,
+    manifest: Manifest | None,
+    versions: Mapping[str, int] | None = None,
+    *,
+    default: Literal["first", "latest"] = "latest",
+) -> Snapshot:
+    """The snapshot the dossier's manifest describes (``default`` rule when it has none).
+
+    Each document takes its pinned version, else the manifest's rule; ``versions``
+    overrides some for this snapshot only. Access states (withdrawn, revoked, revision)
+    come from the manifest and are kept whatever version is shown.
+    """
+    available = list_versions(folder)
+    rule = manifest.versions if manifest is not None else default
+    chosen: dict[str, int] = {}
+    if manifest is not None:
+        for doc_id, state in manifest.documents.items():
+            if doc_id not in available:
+                raise InputError(
+                    f"{folder / MANIFEST_FILE}: names {doc_id!r}, which has no document folder"
+                )
+            if state.version is not None:
+                chosen[doc_id] = state.version
+    chosen.update(versions or {})
+    snapshot = load_versions(folder, chosen, default=rule)
+    if manifest is not None:
+        for doc_id, state in manifest.documents.items():
+            snapshot = snapshot.with_access(doc_id, state.access)
+    return snapshot
 
 
 def apply_event(

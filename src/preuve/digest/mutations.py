@@ -26,20 +26,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from preuve.core.documents import PAGE_SEPARATOR, AccessState, Document, Snapshot
 from preuve.core.errors import InputError
 from preuve.digest.affirm import DEFAULT_CUES
 from preuve.digest.build import BuildMode, BuildReport, build_digest
-from preuve.digest.dossier import list_versions, load_dossier
 from preuve.digest.extractive import document_contexts
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
 from preuve.digest.jsonfile import read_json_file
 from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
-from preuve.io.documents import load_version
+from preuve.io.documents import list_versions, load_version, load_versions
+from preuve.io.records import dump_record
 from preuve.io.stores import Store
 from preuve.models.base import Model
 
@@ -287,25 +287,10 @@ class Comparison:
     def identical(self) -> bool:
         return not self.differences
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "nodes": self.nodes,
-            "identical": self.identical,
-            "differences": [
-                {
-                    "node": d.node_id,
-                    "aspect": d.aspect,
-                    "incremental": d.incremental,
-                    "full": d.full,
-                }
-                for d in self.differences
-            ],
-        }
-
 
 def _show(value: object) -> str:
     if isinstance(value, tuple) and value and isinstance(value[0], Claim):
-        value = [claim.as_dict() for claim in value]
+        value = [dump_record(claim) for claim in value]
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= 300 else text[:297] + "..."
 
@@ -383,7 +368,7 @@ def run_mutations(
     incremental one alone when not ``full``: a model whose answers vary from call to call,
     as a real server's do, makes the node-by-node comparison measure the server, and the
     full rebuild costs every node's call again)."""
-    current = snapshot if snapshot is not None else load_dossier(folder)
+    current = snapshot if snapshot is not None else load_versions(folder)
 
     def build(mode: BuildMode) -> BuildReport:
         return build_digest(

@@ -88,16 +88,6 @@ class BuildCounters:
             calls_by_task=dict(sorted(by_task.items())),
         )
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "recomputed": self.recomputed,
-            "model_calls": self.model_calls,
-            "cache_hits": self.cache_hits,
-            "prompt_tokens": self.prompt_tokens,
-            "generated_tokens": self.generated_tokens,
-            "calls_by_task": dict(self.calls_by_task),
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class BuildReport:

@@ -36,6 +36,7 @@ from typing import Any
 from preuve.digest.affirm import line_contexts
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar, FactTuple, grammar_from_data
 from preuve.digest.schema import MAX_CLAIMS, MAX_EVIDENCE, TASK_MAP, TASK_REDUCE
+from preuve.io.records import dump_record
 from preuve.models.base import Completion, ModelIdentity, Request
 from preuve.models.budget import CHARS_PER_TOKEN
 from preuve.models.rules import RulesModel
@@ -139,7 +140,8 @@ def select_leaf_claims(request: Request) -> str:
             chosen.append(first)
     chosen.extend(fact for fact in facts if fact not in chosen)
     claims = [
-        {**fact.as_dict(), "evidence": cited[fact][:MAX_EVIDENCE]} for fact in chosen[:MAX_CLAIMS]
+        {**dump_record(fact), "evidence": cited[fact][:MAX_EVIDENCE]}
+        for fact in chosen[:MAX_CLAIMS]
     ]
     return _answer(claims)
 

@@ -144,14 +144,6 @@ class Claim:
     def fact(self) -> FactTuple:
         return FactTuple(self.subject, self.field, self.value)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "subject": self.subject,
-            "field": self.field,
-            "value": self.value,
-            "evidence": list(self.evidence),
-        }
-
 
 def task_label(task: str) -> str:
     """``"digest.map"`` → ``"map"``: the short name counters use."""

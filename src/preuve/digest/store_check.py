@@ -31,14 +31,6 @@ class StoreCheck:
     edges: int
     generations: int
 
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "nodes": self.nodes,
-            "run_nodes": self.run_nodes,
-            "edges": self.edges,
-            "generations": self.generations,
-        }
-
 
 class _Checker:
     def __init__(self, where: str) -> None:

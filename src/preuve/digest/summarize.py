@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Protocol
 
 from preuve.core.defects import Defect
@@ -52,6 +52,7 @@ from preuve.digest.schema import (
     NodeStatus,
     claims_schema,
 )
+from preuve.io.records import dump_record
 from preuve.models.base import Completion, Message, Model, ModelIdentity, Request
 from preuve.models.budget import check_budget, context_window_of
 from preuve.models.loop import Attempt, Checked, LoopResult, LoopStatus
@@ -61,6 +62,7 @@ __all__ = [
     "ChildSummary",
     "DigestSettings",
     "NodeResult",
+    "SettingsEntry",
     "claims_digest",
     "map_request",
     "node_digest",
@@ -126,22 +128,26 @@ class DigestSettings:
             grammar=self.grammar.digest,
         )
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "map_prompt": self.map_prompt,
-            "reduce_prompt": self.reduce_prompt,
-            "fan_in": self.fan_in,
-            "generation": self.generation.as_dict(),
-            "budgets": {
-                "map_input": self.budgets.map_input,
-                "reduce_input": self.budgets.reduce_input,
-                "context": self.budgets.context,
-            },
-            "chunking": self.chunking,
-            "code_version": self.code_version,
-            "reask": self.reask,
-            "grammar": self.grammar.digest,
-        }
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SettingsEntry:
+    """A build's settings as its run records them (``settings`` in the store): the
+    grammar by its digest."""
+
+    map_prompt: str
+    reduce_prompt: str
+    fan_in: int
+    generation: GenerationParams
+    budgets: Budgets
+    chunking: str
+    code_version: str
+    reask: bool
+    grammar: str
+
+    @classmethod
+    def of(cls, settings: DigestSettings) -> SettingsEntry:
+        kept = {name: getattr(settings, name) for name in (f.name for f in fields(cls))}
+        return cls(**(kept | {"grammar": settings.grammar.digest}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +294,7 @@ def _render_reduce(given: ReduceInput) -> tuple[Message, ...]:
                 "status": child.status.value,
                 "claims": [
                     {
-                        **claim.as_dict(),
+                        **dump_record(claim),
                         "evidence": [{"id": e, "line": quotes.get(e, "")} for e in claim.evidence],
                     }
                     for claim in claims

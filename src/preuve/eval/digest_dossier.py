@@ -28,14 +28,14 @@ from typing import Any
 from preuve.core.errors import InputError
 from preuve.digest.audit import audit_claims, pool_audits
 from preuve.digest.build import BuildReport
-from preuve.digest.dossier import list_versions
 from preuve.digest.extractive import extract_document_facts
 from preuve.digest.grammar import FactTuple
 from preuve.digest.mutations import Mutation, run_mutations
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind
 from preuve.eval.digest_gold import Gold, event_aliases, gold_for_snapshot, read_digest_gold
-from preuve.io.documents import load_version
+from preuve.io.documents import list_versions, load_version
+from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 
@@ -184,5 +184,5 @@ def evaluate_dossier(
         "full_calls": sum(s.full_build.counters.model_calls for s in steps),
         "claims": _claims_from_denied(builds, lines.not_affirmed),
         "coverage": _coverage(folder, lines, config),
-        "audit": pool_audits(audits).as_dict(),
+        "audit": dump_record(pool_audits(audits)),
     }

@@ -33,7 +33,6 @@ from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.digest.audit import ReviewEntry, RootAudit, audit_claims, pool_audits, review_sample
 from preuve.digest.build import BuildReport, Outcome, build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.extractive import extract_facts
 from preuve.digest.keys import canonical_json
 from preuve.digest.mutations import (
@@ -46,6 +45,7 @@ from preuve.digest.mutations import (
     run_mutations,
 )
 from preuve.digest.rules_summarizer import rules_summarizer
+from preuve.digest.run_files import ComparisonEntry
 from preuve.digest.serve import ServeResult, ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.digest_gold import (
@@ -56,6 +56,8 @@ from preuve.eval.digest_gold import (
     gold_tuples,
     read_digest_gold,
 )
+from preuve.io.documents import load_versions
+from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
@@ -136,13 +138,15 @@ def _step_row(step: MutationStep, audit: RootAudit) -> dict[str, Any]:
     return {
         "dossier": step.dossier,
         "event": step.mutation.label(),
-        "incremental": step.incremental.counters.as_dict(),
-        "full": step.full.counters.as_dict() if step.full else None,
+        "incremental": dump_record(step.incremental.counters),
+        "full": dump_record(step.full.counters) if step.full else None,
         "recomputed": _computed(step.incremental),
         "identical": step.comparison.identical if step.comparison else None,
-        "differences": step.comparison.as_dict()["differences"] if step.comparison else [],
+        "differences": dump_record(ComparisonEntry.of(step.comparison))["differences"]
+        if step.comparison
+        else [],
         "root_status": step.incremental.root.status.value,
-        "audit": audit.as_dict(),
+        "audit": dump_record(audit.figures()),
     }
 
 
@@ -164,7 +168,7 @@ def exercise_scenario(
 
     ``on_serve`` receives every serve answer with a label (for a viewer's history)."""
     label = f"{dossier}#exercise"
-    snapshot = load_dossier(folder)
+    snapshot = load_versions(folder)
     identity = model.identity
 
     def served(step_label: str, current: Snapshot, config: DigestSettings) -> ServeResult:
@@ -260,7 +264,7 @@ def run_digest_eval(
                 full=full,
             )
             aliases = event_aliases(done)
-            start = load_dossier(folder)
+            start = load_versions(folder)
             found, hits, gold = _extractive(root, name, start)
             extractive.update(initial_found=found, initial_hits=hits, initial_gold=gold)
             if name == chosen[0]:
@@ -364,7 +368,7 @@ def _report(
         "roots_after_mutation": dict(
             sorted(Counter(s.incremental.root.status.value for s in steps).items())
         ),
-        "audit": pool_audits(audits).as_dict(),
+        "audit": dump_record(pool_audits(audits)),
         "extractive": {
             "initial_facts": extractive["initial_found"],
             "post_mutation_facts": extractive["post_found"],

@@ -12,11 +12,10 @@ from pathlib import Path
 
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import InputError
-from preuve.digest.dossier import list_versions
 from preuve.digest.grammar import FactTuple
 from preuve.digest.jsonfile import read_json_file
 from preuve.digest.mutations import MutationKind, MutationStep
-from preuve.io.documents import load_version
+from preuve.io.documents import list_versions, load_version
 
 __all__ = [
     "GOLD_FORMAT",

@@ -18,6 +18,7 @@ from typing import Any
 from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.digest.mutations import Mutation
 from preuve.eval.digest_eval import run_digest_eval
+from preuve.io.records import dump_record
 from preuve.models.base import Model
 from preuve.models.usage import SPEEDS, UsageMeter, spread
 
@@ -82,7 +83,7 @@ def repeat_digest_eval(
             full=full,
         )
         engine = meter.identity.engine()
-        rows.append(run_row(report, meter.figures().to_dict(), time.perf_counter() - started))
+        rows.append(run_row(report, dump_record(meter.figures()), time.perf_counter() - started))
     return {
         "engine": engine,
         "repeat": repeat,

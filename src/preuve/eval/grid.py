@@ -28,9 +28,10 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from preuve.core.errors import InputError
+from preuve.io.records import STRICT
 from preuve.synthesis.findings import Contradiction, Synthesis
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "FactSpec",
     "Grid",
     "GridScore",
+    "ScoreEntry",
     "grade",
     "grid_from_dict",
     "load_grid",
@@ -100,27 +102,6 @@ class GridScore:
     def rounded(self) -> float:
         return round(self.total, 1)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "total": self.rounded,
-            "facts": {
-                "found": list(self.facts_found),
-                "missed": list(self.facts_missed),
-                "points": round(self.facts_points, 2),
-            },
-            "contradictions": {
-                "right": list(self.contradictions_right),
-                "missed": list(self.contradictions_missed),
-                "points": round(self.contradictions_points, 2),
-            },
-            "citations": {
-                "valid": self.citations_valid,
-                "total": self.citations_total,
-                "points": round(self.citations_points, 2),
-            },
-            "off_topic": {"cited": list(self.off_topic_cited), "penalty": self.penalty},
-        }
-
     def lines(self) -> tuple[str, ...]:
         n_facts = len(self.facts_found) + len(self.facts_missed)
         n_contra = len(self.contradictions_right) + len(self.contradictions_missed)
@@ -139,6 +120,72 @@ class GridScore:
             f"({self.citations_points:.1f} points)",
             f"off-topic documents cited: {len(self.off_topic_cited)} (-{self.penalty:g} points)"
             + (f": {', '.join(self.off_topic_cited)}" if self.off_topic_cited else ""),
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactsScore:
+    found: tuple[str, ...]
+    missed: tuple[str, ...]
+    points: float
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContradictionsScore:
+    right: tuple[str, ...]
+    missed: tuple[str, ...]
+    points: float
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CitationsScore:
+    valid: int
+    total: int
+    points: float
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OffTopicScore:
+    cited: tuple[str, ...]
+    penalty: float
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreEntry:
+    """A :class:`GridScore` as ``score.json`` and ``grade --json`` write it: the total to
+    one decimal, each part's points to two."""
+
+    total: float
+    facts: FactsScore
+    contradictions: ContradictionsScore
+    citations: CitationsScore
+    off_topic: OffTopicScore
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+    @classmethod
+    def of(cls, score: GridScore) -> ScoreEntry:
+        return cls(
+            total=score.rounded,
+            facts=FactsScore(
+                found=score.facts_found,
+                missed=score.facts_missed,
+                points=round(score.facts_points, 2),
+            ),
+            contradictions=ContradictionsScore(
+                right=score.contradictions_right,
+                missed=score.contradictions_missed,
+                points=round(score.contradictions_points, 2),
+            ),
+            citations=CitationsScore(
+                valid=score.citations_valid,
+                total=score.citations_total,
+                points=round(score.citations_points, 2),
+            ),
+            off_topic=OffTopicScore(cited=score.off_topic_cited, penalty=score.penalty),
         )
 
 

@@ -23,11 +23,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from preuve.core.errors import InputError
 from preuve.core.quotes import QuoteChecker
 from preuve.eval.memo_rates import MemoRates, append_rates, rates_of
+from preuve.io.documents import load_documents
+from preuve.io.records import STRICT, dump_record
 from preuve.memo.dashboard import CompanyScore
 from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
 from preuve.models.base import Model
@@ -36,10 +38,12 @@ from preuve.models.usage import CallFigures, call_figures, costs_of_records, spr
 
 __all__ = [
     "EvalFigures",
+    "EvaluationEntry",
     "GoldCompany",
     "GoldSignal",
     "RepeatedEvaluation",
     "RunEvaluation",
+    "RunEvaluationEntry",
     "evaluate_memo",
     "evaluate_run",
     "read_memo_gold",
@@ -160,16 +164,6 @@ class EvalFigures:
     rejected_quotes_per_report: float
     memos_refused_after_rewrite: float
 
-    def to_dict(self) -> dict[str, float]:
-        return {
-            "field_accuracy": self.field_accuracy,
-            "max_ratio_deviation": self.max_ratio_deviation,
-            "signal_recall": self.signal_recall,
-            "memo_verified": self.memo_verified,
-            "rejected_quotes_per_report": self.rejected_quotes_per_report,
-            "memos_refused_after_rewrite": self.memos_refused_after_rewrite,
-        }
-
 
 # Which way is worse, per figure: the worst case is the min of the first, the max of the rest.
 _HIGHER_IS_BETTER = frozenset({"field_accuracy", "signal_recall", "memo_verified"})
@@ -188,26 +182,31 @@ class RunEvaluation:
 
     def cost_row(self) -> dict[str, Any]:
         """The run's model calls and its wall time (seconds of the whole run)."""
-        return {**self.cost.to_dict(), "wall_seconds": round(self.run.seconds, 3)}
+        return {**dump_record(self.cost), "wall_seconds": round(self.run.seconds, 3)}
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run.run_id,
-            "engine": self.run.engine,
-            "figures": self.figures.to_dict(),
-            "cost": self.cost_row(),
-            "companies": {
-                report: {
-                    "fields_correct": s.fields_correct,
-                    "fields_total": s.fields_total,
-                    "ratio_deviation": s.ratio_deviation,
-                    "signals_recalled": s.signals_recalled,
-                    "signals_total": s.signals_total,
-                }
-                for report, s in self.scores.items()
-            },
-            "unmatched_reports": list(self.unmatched),
-        }
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunEvaluationEntry:
+    """One evaluated run as ``eval.json`` writes it."""
+
+    run_id: str
+    engine: str
+    figures: EvalFigures
+    cost: dict[str, Any]
+    companies: dict[str, CompanyScore]  # report path → its scores
+    unmatched_reports: tuple[str, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+    @classmethod
+    def of(cls, run: RunEvaluation) -> RunEvaluationEntry:
+        return cls(
+            run_id=run.run.run_id,
+            engine=run.run.engine,
+            figures=run.figures,
+            cost=run.cost_row(),
+            companies=dict(run.scores),
+            unmatched_reports=run.unmatched,
+        )
 
 
 def _matching(company: CompanyMemo, gold: Sequence[GoldCompany]) -> GoldCompany | None:
@@ -254,18 +253,32 @@ class RepeatedEvaluation:
     mean: EvalFigures
     worst: EvalFigures
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "repeat": len(self.runs),
-            "mean": self.mean.to_dict(),
-            "worst": self.worst.to_dict(),
-            "cost": spread([r.cost_row() for r in self.runs]),
-            "runs": [r.to_dict() for r in self.runs],
-        }
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EvaluationEntry:
+    """``eval.json`` of ``preuve eval memo``: mean and worst case, cost, every run."""
+
+    repeat: int
+    mean: EvalFigures
+    worst: EvalFigures
+    cost: dict[str, dict[str, float]]
+    runs: tuple[RunEvaluationEntry, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+    @classmethod
+    def of(cls, evaluation: RepeatedEvaluation) -> EvaluationEntry:
+        runs = evaluation.runs
+        return cls(
+            repeat=len(runs),
+            mean=evaluation.mean,
+            worst=evaluation.worst,
+            cost=spread([r.cost_row() for r in runs]),
+            runs=tuple(RunEvaluationEntry.of(r) for r in runs),
+        )
 
 
 def _aggregate(runs: Sequence[RunEvaluation]) -> tuple[EvalFigures, EvalFigures]:
-    both = spread([r.figures.to_dict() for r in runs], higher_is_better=_HIGHER_IS_BETTER)
+    both = spread([dump_record(r.figures) for r in runs], higher_is_better=_HIGHER_IS_BETTER)
     return EvalFigures(**both["mean"]), EvalFigures(**both["worst"])
 
 
@@ -285,12 +298,11 @@ def evaluate_memo(
     if repeat < 1:
         raise InputError(f"--repeat must be at least 1, got {repeat}")
     gold = read_memo_gold(gold_path)
+    reports = load_documents(report_paths)  # read once: every run is on the same documents
     base = uuid.uuid4().hex[:12]
     runs: list[RunEvaluation] = []
     for number in range(1, repeat + 1):
-        run = run_memo(
-            report_paths, model, journal=journal, run_id=f"{base}-{number}", quotes=quotes
-        )
+        run = run_memo(reports, model, journal=journal, run_id=f"{base}-{number}", quotes=quotes)
         evaluation = replace(
             evaluate_run(run, gold), cost=call_figures(costs_of_records(journal.calls(run.run_id)))
         )

@@ -14,18 +14,27 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from preuve.core.errors import InputError
+from preuve.io.records import STRICT, dump_record, load_record
 from preuve.memo.pipeline import MemoRun
 from preuve.memo.writer import MemoStatus
 
-__all__ = ["RATES_FILE", "MemoRates", "append_rates", "rates_of", "rates_overview", "read_rates"]
+__all__ = [
+    "RATES_FILE",
+    "MemoRates",
+    "RatesEntry",
+    "append_rates",
+    "rates_of",
+    "rates_overview",
+    "read_rates",
+]
 
 RATES_FILE = "memo_rates.jsonl"
+_DAMAGED = "the file is appended by preuve memo: remove or fix the damaged line"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +58,35 @@ class MemoRates:
     def memos_refused_after_rewrite(self) -> float:
         return self.memos_refused / self.reports if self.reports else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **asdict(self),
-            "rejected_quotes_per_report": self.rejected_quotes_per_report,
-            "memos_refused_after_rewrite": self.memos_refused_after_rewrite,
-        }
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RatesEntry:
+    """One line of the rates file: a run's counts and, for a reader of the file, its two
+    rates (recomputed from the counts when read)."""
+
+    recorded_at: str
+    run_id: str
+    engine: str
+    source: str
+    reports: int
+    quotes_rejected_first_attempt: int
+    signals_dropped: int
+    memos_refused: int
+    rejected_quotes_per_report: float
+    memos_refused_after_rewrite: float
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+    @classmethod
+    def of(cls, rates: MemoRates) -> RatesEntry:
+        counts = {f.name: getattr(rates, f.name) for f in fields(MemoRates)}
+        return cls(
+            **counts,
+            rejected_quotes_per_report=rates.rejected_quotes_per_report,
+            memos_refused_after_rewrite=rates.memos_refused_after_rewrite,
+        )
+
+    def rates(self) -> MemoRates:
+        return MemoRates(**{f.name: getattr(self, f.name) for f in fields(MemoRates)})
 
 
 def rates_of(run: MemoRun, *, source: str) -> MemoRates:
@@ -75,13 +107,8 @@ def append_rates(path: Path, rates: MemoRates) -> None:
     """Append one line to the rates file (created with its folder if needed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(rates.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
-
-
-_FIELDS = (
-    "recorded_at", "run_id", "engine", "source", "reports", "quotes_rejected_first_attempt",
-    "signals_dropped", "memos_refused",
-)  # fmt: skip
+        data = dump_record(RatesEntry.of(rates))
+        handle.write(json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n")
 
 
 def read_rates(path: Path) -> list[MemoRates]:
@@ -92,11 +119,7 @@ def read_rates(path: Path) -> list[MemoRates]:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-            rows.append(MemoRates(**{name: data[name] for name in _FIELDS}))
-        except (ValueError, KeyError, TypeError) as err:
-            raise InputError(f"{path}:{number}: not a rates record ({err})") from None
+        rows.append(load_record(RatesEntry, line, f"{path}:{number}", _DAMAGED).rates())
     return rows
 
 

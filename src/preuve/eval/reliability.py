@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from preuve.eval.reliability_attacks import ATTACKS, egress_guard
 from preuve.eval.reliability_cases import INPUT_CASES
@@ -54,6 +53,7 @@ __all__ = [
     "PROCESS_CASES",
     "BigPdf",
     "Check",
+    "ReliabilityEntry",
     "ReliabilityReport",
     "measure_big_pdf",
     "run_reliability",
@@ -170,28 +170,63 @@ class ReliabilityReport:
     def _counted(self) -> int:
         return sum(c.crashed or c.data_lost or c.egress or bool(c.secrets) for c in self.checks)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "inputs_tried": self.inputs_tried,
-            "faults_injected": self.faults_injected,
-            "crashes": self.crashes,
-            "data_lost": self.data_lost,
-            "secrets_found": self.secrets_found,
-            "fetched_or_executed": self.egress,
-            "failures": self.failures,
-            "groups": [
-                {"group": g, "tried": t, "passed": p, "crashes": c, "data_lost": d}
-                for g, t, p, c, d in self.rows()
-            ],
-            "failed": [
-                {"group": c.group, "id": c.id, "problems": list(c.problems)}
-                for c in self.checks
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GroupRow:
+    group: str
+    tried: int
+    passed: int
+    crashes: int
+    data_lost: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FailedCheck:
+    group: str
+    id: str
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReliabilityEntry:
+    """``preuve reliability --json``: the totals, one row per group, every failed case."""
+
+    inputs_tried: int
+    faults_injected: int
+    crashes: int
+    data_lost: int
+    secrets_found: int
+    fetched_or_executed: int
+    failures: int
+    groups: tuple[GroupRow, ...]
+    failed: tuple[FailedCheck, ...]
+    big_pdf: BigPdf | None
+    viewer: ViewerProbe | None
+    notes: tuple[str, ...]
+
+    @classmethod
+    def of(cls, report: ReliabilityReport) -> ReliabilityEntry:
+        return cls(
+            inputs_tried=report.inputs_tried,
+            faults_injected=report.faults_injected,
+            crashes=report.crashes,
+            data_lost=report.data_lost,
+            secrets_found=report.secrets_found,
+            fetched_or_executed=report.egress,
+            failures=report.failures,
+            groups=tuple(
+                GroupRow(group=g, tried=t, passed=p, crashes=c, data_lost=d)
+                for g, t, p, c, d in report.rows()
+            ),
+            failed=tuple(
+                FailedCheck(group=c.group, id=c.id, problems=c.problems)
+                for c in report.checks
                 if not c.passed
-            ],
-            "big_pdf": None if self.big_pdf is None else asdict(self.big_pdf),
-            "viewer": None if self.viewer is None else asdict(self.viewer),
-            "notes": list(self.notes),
-        }
+            ),
+            big_pdf=report.big_pdf,
+            viewer=report.viewer,
+            notes=report.notes,
+        )
 
 
 def _input_checks(workdir: Path, invoke: Invoke, process: Sequence[str]) -> list[Check]:

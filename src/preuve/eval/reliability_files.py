@@ -3,7 +3,8 @@
 Every file is written by code, deterministically, into a folder the caller gives: real
 PDFs through reportlab (a text layer pypdfium2 reads back), then damaged on purpose
 (truncated, garbage, encrypted, drawings only, no page at all); a digest dossier in the
-format of :mod:`preuve.digest.dossier` (the bundled corpus's, or a four-document one); a
+versioned format of :func:`preuve.io.documents.load_versions` (the bundled corpus's, or a
+four-document one); a
 synthesis dossier in the format of :mod:`preuve.synthesis.dossier`; facts and a memo.
 """
 

@@ -18,7 +18,6 @@ from preuve.core.documents import Document, Snapshot
 from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.digest.audit import audit_claims
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.lines import line_catalogue
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
@@ -36,8 +35,8 @@ from preuve.eval.reliability_files import (
     write_corpus_dossier,
     write_synthesis_dossier,
 )
-from preuve.io.documents import load_version
-from preuve.io.pdf import load_pages
+from preuve.io.documents import load_version, load_versions
+from preuve.io.pdf import load_pages, pdf_positions
 from preuve.io.store import DigestStore
 from preuve.memo.cues import CATEGORIES
 from preuve.memo.pipeline import analyse_report
@@ -75,7 +74,7 @@ class Bench:
 
 def _digest_inputs(folder: Path) -> tuple[Snapshot, str, str, str]:
     dossier = write_corpus_dossier(folder / "test-00", hostile=True)
-    snapshot = Snapshot.of(list(load_dossier(dossier, default="first"))[:4])
+    snapshot = Snapshot.of(list(load_versions(dossier, default="first"))[:4])
     own = {span.id for span in line_catalogue(snapshot)}
     other = line_catalogue([load_version(write_corpus_dossier(folder / "test-01", "test-01"),
                                           "doc-00", 1)])  # fmt: skip
@@ -106,7 +105,8 @@ def _memo_inputs(folder: Path) -> tuple[str, tuple[str, ...], str, str]:
     # A sentence of another company's report: real, but not in this one.
     others = [line.strip() for page in load_pages(reports["solvea"]) for line in page.split("\n")]
     quote = next(line for line in others if len(line) > 30 and "Solvéa" in line)
-    report = Document.from_pages(str(reports["ferlac"]), pages)
+    path = reports["ferlac"]  # its positions read where the hostile line left the page as is
+    report = Document.from_pages(str(path), pages, positions=pdf_positions(path, pages))
     facts = analyse_report(report, memo_rules_model()).facts
     return str(reports["ferlac"]), tuple(pages), quote, facts[0].id
 

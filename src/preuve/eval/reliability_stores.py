@@ -12,11 +12,11 @@ import tempfile
 from pathlib import Path
 
 from preuve.digest.build import BuildReport, build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.mutations import Comparison, compare_builds, stored_nodes
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.reliability_files import write_digest_dossier, write_synthesis_dossier
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
 from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
@@ -44,7 +44,7 @@ def build_store(
     mode: str = "incremental",
 ) -> BuildReport:
     """Build ``dossier`` (first versions) into the store at ``store_path``, as the CLI does."""
-    snapshot = load_dossier(dossier, default="first")
+    snapshot = load_versions(dossier, default="first")
     with DigestStore(store_path) as store:
         return build_digest(
             snapshot,

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from preuve.digest.build import build_digest
-from preuve.digest.dossier import load_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
+from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 
@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     store, dossier, principal, delay = Path(args[0]), Path(args[1]), args[2], float(args[3])
     concurrency = int(args[4]) if len(args) == 5 else 1
-    snapshot = load_dossier(dossier, default="first")
+    snapshot = load_versions(dossier, default="first")
     with DigestStore(store) as opened:
         print("started", flush=True)
         report = build_digest(

@@ -15,11 +15,19 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from preuve.core.errors import InputError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
-from preuve.eval.grid import Grid, GridScore, grade, load_grid, unplanned_contradictions
+from preuve.eval.grid import (
+    Grid,
+    GridScore,
+    ScoreEntry,
+    grade,
+    load_grid,
+    unplanned_contradictions,
+)
+from preuve.io.records import STRICT, dump_record
 from preuve.models.base import Model
 from preuve.models.loop import LoopStatus
 from preuve.models.usage import UsageMeter, spread
@@ -30,7 +38,9 @@ from preuve.synthesis.pipeline import SynthesisRun, synthesize
 __all__ = [
     "DossierScore",
     "GradedRun",
+    "GradedRunEntry",
     "RepeatedScore",
+    "RepeatedScoreEntry",
     "evaluate_bundled",
     "evaluate_dossiers",
     "evaluate_synthesis",
@@ -58,15 +68,29 @@ class GradedRun:
     unplanned: tuple[str, ...] = ()
     cost: Mapping[str, Any] = field(default_factory=dict)  # calls, tokens, seconds
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status.value,
-            "cost": dict(self.cost),
-            "score": self.score.to_dict(),
-            "uncovered": list(self.uncovered),
-            "not_investigated": list(self.not_investigated),
-            "unplanned_contradictions": list(self.unplanned),
-        }
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GradedRunEntry:
+    """A :class:`GradedRun` as an evaluation report writes it."""
+
+    status: str
+    cost: dict[str, Any]
+    score: ScoreEntry
+    uncovered: tuple[str, ...]
+    not_investigated: tuple[str, ...]
+    unplanned_contradictions: tuple[str, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+    @classmethod
+    def of(cls, run: GradedRun) -> GradedRunEntry:
+        return cls(
+            status=run.status.value,
+            cost=dict(run.cost),
+            score=ScoreEntry.of(run.score),
+            uncovered=run.uncovered,
+            not_investigated=run.not_investigated,
+            unplanned_contradictions=run.unplanned,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,15 +130,29 @@ class RepeatedScore:
         """Mean and worst case of the runs' model calls, tokens and seconds."""
         return spread([r.cost for r in self.runs])
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "engine": self.engine,
-            "cost": self.cost,
-            "runs": [r.to_dict() for r in self.runs],
-            "mean": self.mean,
-            "worst": self.worst,
-            "refused": self.refused,
-        }
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RepeatedScoreEntry:
+    """A :class:`RepeatedScore` as ``eval synthesis --json`` writes it, per dossier."""
+
+    engine: str
+    cost: dict[str, dict[str, float]]
+    runs: tuple[GradedRunEntry, ...]
+    mean: float
+    worst: float
+    refused: int
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+    @classmethod
+    def of(cls, score: RepeatedScore) -> RepeatedScoreEntry:
+        return cls(
+            engine=score.engine,
+            cost=score.cost,
+            runs=tuple(GradedRunEntry.of(run) for run in score.runs),
+            mean=score.mean,
+            worst=score.worst,
+            refused=score.refused,
+        )
 
 
 def evaluate_synthesis(
@@ -145,7 +183,7 @@ def evaluate_synthesis(
                 run.uncovered,
                 tuple(t for t, _ in run.limits.not_investigated),
                 tuple(f"{c.subject} / {c.attribute}" for c in unplanned),
-                {**meter.figures().to_dict(), "wall_seconds": wall},
+                {**dump_record(meter.figures()), "wall_seconds": wall},
             )
         )
     return RepeatedScore(engine, tuple(runs))

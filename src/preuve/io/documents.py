@@ -6,7 +6,7 @@
   ``id``, ``title``, ``date``, ``source_type``, ``version`` (all optional here), the text
   after it one page (or several, split on form feeds).
 
-- a versioned folder (:func:`load_versions`): one sub-folder per document, named by its
+- a versioned folder: one sub-folder per document, named by its
   id, holding ``v<N>.txt`` / ``v<N>.pdf`` (version N, read as above) and an optional
   ``meta.json`` (title, date, source type; common to all versions, with per-version
   overrides under ``"versions"``)::
@@ -22,11 +22,12 @@
 
 A document's id is its header's ``id``, else the file name without its extension
 (:func:`~preuve.core.documents.document_id`); its ``path`` is the file it was read from.
-:func:`load_snapshot` reads one file, or a folder of such files (a workflow 2 dossier's
-``documents/`` when the folder has one), into a snapshot; two files with one id are an error
+:func:`load_snapshot` is the one loader to a snapshot: one file, a versioned folder (each
+document at a chosen or default version), or a folder of document files (a workflow 2
+dossier's ``documents/`` when the folder has one); two files with one id are an error
 naming both. Workflow 2's dossier (:mod:`preuve.synthesis.dossier`) reads its documents with
-:func:`read_markdown` (its four keys required, each error naming the line); workflow 3's
-(:mod:`preuve.digest.dossier`) is a versioned folder with its manifest beside it.
+:func:`read_markdown` (its four keys required, each error naming the line); workflow 3 reads
+a versioned folder, with its manifest beside it (:func:`preuve.digest.manifest.load_state`).
 """
 
 from __future__ import annotations
@@ -48,15 +49,17 @@ from preuve.core.documents import (
 from preuve.core.errors import DocumentError, InputError
 from preuve.core.frontmatter import has_front_matter, read_front_matter
 from preuve.core.jsonout import loads_unique_keys
-from preuve.io.pdf import load_pages
+from preuve.io.pdf import load_pages, pdf_positions
 
 __all__ = [
     "DOCUMENT_SUFFIXES",
     "HEADER_KEYS",
     "META_FILE",
+    "SIDE_FILES",
     "MetaFile",
     "list_versions",
     "load_document",
+    "load_documents",
     "load_snapshot",
     "load_version",
     "load_versions",
@@ -144,14 +147,40 @@ def load_document(path: Path) -> Document:
         if has_front_matter(text):
             return read_markdown(text, str(path))
     try:  # load_pages names the file in its own errors (a DocumentError, an InputError)
-        return Document.from_pages(str(path), load_pages(path), title=path.name)
+        pages = load_pages(path)
+        # x-positions read from the same file, lazily: only a table's page asks for them
+        return Document.from_pages(
+            str(path), pages, title=path.name, positions=pdf_positions(path, pages)
+        )
     except OSError as err:
         raise InputError(f"{path}: cannot be read ({err.strerror})") from None
 
 
-def load_snapshot(path: Path) -> Snapshot:
-    """One file, or every document file of a folder (its ``documents/`` if it has one;
-    hidden files skipped), as a snapshot."""
+def load_documents(paths: Sequence[Path]) -> list[Document]:
+    """Each file as a document, in order; an unreadable one raises before any is used."""
+    return [load_document(path) for path in paths]
+
+
+def load_snapshot(
+    path: Path,
+    versions: Mapping[str, int] | None = None,
+    *,
+    default: Literal["first", "latest"] = "first",
+) -> Snapshot:
+    """The documents at ``path`` as a snapshot, every document active and eligible: one
+    file; a versioned folder (one sub-folder per document holding ``v<N>.txt|pdf``, read by
+    :func:`load_versions`); or a folder of document files (its ``documents/`` if it has one;
+    hidden files skipped).
+
+    In a versioned folder ``versions`` picks the version of some documents; the others take
+    their ``default`` version: ``"first"`` (so a future version is shown only once it is
+    activated, as in the bundled corpus) or ``"latest"`` (the current state of a user's
+    folder). Any other path has one version per document: ``versions`` is refused there.
+    """
+    if path.is_dir() and _is_versioned(path):
+        return load_versions(path, versions, default=default)
+    if versions:
+        raise InputError(f"{path}: versions are chosen in a versioned folder only", fix=_FIX_LAYOUT)
     if path.is_file():
         return Snapshot.of([load_document(path)])
     if not path.is_dir():
@@ -183,9 +212,22 @@ _FIX_LAYOUT = "expected <dossier>/<doc_id>/v<N>.txt or v<N>.pdf, and an optional
 
 MetaFile = dict[int, dict[str, str]]  # a meta.json: version -> the fields it gives
 
+# Files a versioned folder may hold beside its document folders: workflow 3's manifest
+# (``preuve.digest.manifest``) and fact grammar (``preuve.digest.grammar``), read by those
+# modules, never as documents. Any other file is an error naming it.
+SIDE_FILES = ("manifest.json", "grammar.json")
+
 
 def _visible(path: Path) -> bool:
     return not path.name.startswith(".")
+
+
+def _is_versioned(folder: Path) -> bool:
+    """Document sub-folders (any visible one but a workflow 2 dossier's ``documents/``): the
+    folder is laid out by document and version, and read (and refused) as such."""
+    return any(
+        sub.is_dir() and _visible(sub) and sub.name != "documents" for sub in folder.iterdir()
+    )
 
 
 def _version_files(doc_dir: Path) -> dict[int, Path]:
@@ -205,14 +247,13 @@ def _version_files(doc_dir: Path) -> dict[int, Path]:
     return files
 
 
-def list_versions(folder: Path, *, beside: Sequence[str] = ()) -> dict[str, tuple[int, ...]]:
-    """``doc_id -> available versions`` (ascending) of the versioned folder ``folder``;
-    ``beside``: the names of the files the folder may hold beside its document folders."""
+def list_versions(folder: Path) -> dict[str, tuple[int, ...]]:
+    """``doc_id -> available versions`` (ascending) of the versioned folder ``folder``."""
     if not folder.is_dir():
         raise InputError(f"{folder}: not a folder", fix="give the folder of one dossier")
     found: dict[str, tuple[int, ...]] = {}
     for path in sorted(folder.iterdir()):
-        if not _visible(path) or (path.name in beside and path.is_file()):
+        if not _visible(path) or (path.name in SIDE_FILES and path.is_file()):
             continue
         if not path.is_dir():
             raise InputError(f"{path}: unexpected file in a dossier folder", fix=_FIX_LAYOUT)
@@ -314,16 +355,12 @@ def load_versions(
     versions: Mapping[str, int] | None = None,
     *,
     default: Literal["first", "latest"] = "first",
-    beside: Sequence[str] = (),
 ) -> Snapshot:
-    """The snapshot of the versioned folder ``folder``, every document active and eligible
-    (``beside``: as for :func:`list_versions`).
-
-    ``versions`` picks the version of some documents; the others take their ``default``
-    version: ``"first"`` (so a future version is shown only once it is activated, as in
-    the bundled corpus) or ``"latest"`` (the current state of a user's folder).
-    """
-    available = list_versions(folder, beside=beside)
+    """The snapshot of the versioned folder ``folder``, every document active and eligible,
+    each document at its ``versions`` entry, else its ``default`` version (see
+    :func:`load_snapshot`); anything in the folder that is not of its layout is an error
+    naming it."""
+    available = list_versions(folder)
     chosen = dict(versions or {})
     for doc_id, version in chosen.items():
         if doc_id not in available:

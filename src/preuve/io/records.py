@@ -17,15 +17,18 @@ import functools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Annotated, Any, ClassVar, TypeVar, cast
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
 from preuve.core.errors import InputError
 from preuve.core.evidence import Span
+from preuve.core.quotes import Diagnostic, QuoteResult, Verdict
 
 __all__ = [
+    "OMITTED_IF_NONE",
     "STRICT",
+    "QuoteEntry",
     "RecordError",
     "SpanEntry",
     "dump_record",
@@ -45,6 +48,14 @@ class RecordError(InputError):
 
 # A run-file type's pydantic config: an unknown key is refused.
 STRICT: dict[str, Any] = {"extra": "forbid"}
+
+
+def _is_none(value: object) -> bool:
+    return value is None
+
+
+# A field left out of the JSON when it is None (a key that is absent rather than null).
+OMITTED_IF_NONE = Field(exclude_if=_is_none)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,6 +102,39 @@ class SpanEntry:
         return span
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuoteEntry:
+    """A :class:`~preuve.core.quotes.QuoteResult` as ``check-quote --json`` and the demo
+    write it: its fields in order, the span (with its id) last and only when known."""
+
+    verified: bool
+    verdict: Verdict
+    page: int
+    start: int | None
+    end: int | None
+    matched: str | None
+    reason: str
+    other_page: int | None
+    diagnostic: Diagnostic | None
+    span: Annotated[SpanEntry | None, OMITTED_IF_NONE] = None
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+    @classmethod
+    def of(cls, result: QuoteResult) -> QuoteEntry:
+        return cls(
+            verified=result.verified,
+            verdict=result.verdict,
+            page=result.page,
+            start=result.start,
+            end=result.end,
+            matched=result.matched,
+            reason=result.reason,
+            other_page=result.other_page,
+            diagnostic=result.diagnostic,
+            span=None if result.span is None else SpanEntry.of(result.span),
+        )
+
+
 @functools.cache
 def _adapter(kind: Any) -> TypeAdapter[Any]:
     return TypeAdapter(kind)
@@ -117,7 +161,10 @@ def _where(location: tuple[int | str, ...]) -> str:
     return path or "(top level)"
 
 
-def _validated(kind: Any, data: bytes | str, source: str) -> Any:
+_REWRITE = "the file was not written by this version of preuve, or was edited: re-run the workflow"
+
+
+def _validated(kind: Any, data: bytes | str, source: str, fix: str = _REWRITE) -> Any:
     try:
         return _adapter(kind).validate_json(data, strict=True)
     except ValidationError as err:
@@ -126,15 +173,14 @@ def _validated(kind: Any, data: bytes | str, source: str) -> Any:
         tail = f" (and {more} more)" if more else ""
         raise RecordError(
             f"{source}: {_where(tuple(first['loc']))}: {first['msg']}{tail}",
-            fix="the file was not written by this version of preuve, or was edited: "
-            "re-run the workflow",
+            fix=fix,
         ) from None
 
 
-def load_record(kind: type[T], data: bytes | str, source: str) -> T:
+def load_record(kind: type[T], data: bytes | str, source: str, fix: str = _REWRITE) -> T:
     """Read JSON text into ``kind``, strictly; :class:`RecordError` names ``source`` and the
-    first wrong place (and how many more there are)."""
-    return cast("T", _validated(kind, data, source))
+    first wrong place (and how many more there are); ``fix`` is what the user should do."""
+    return cast("T", _validated(kind, data, source, fix))
 
 
 def load_records(item: type[T], data: bytes | str, source: str) -> tuple[T, ...]:
@@ -142,9 +188,9 @@ def load_records(item: type[T], data: bytes | str, source: str) -> tuple[T, ...]
     return cast("tuple[T, ...]", _validated(_many(item), data, source))
 
 
-def load_data(kind: type[T], data: object, source: str) -> T:
+def load_data(kind: type[T], data: object, source: str, fix: str = _REWRITE) -> T:
     """JSON data already parsed (part of a larger file) read into ``kind``, as strictly."""
-    return load_record(kind, json.dumps(data, ensure_ascii=False), source)
+    return load_record(kind, json.dumps(data, ensure_ascii=False), source, fix)
 
 
 def load_records_data(item: type[T], data: object, source: str) -> tuple[T, ...]:

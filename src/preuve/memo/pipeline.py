@@ -7,10 +7,11 @@ and alerts (code) → risk reader (model) → quote check, one re-ask → facts 
 carries them all. Gold labels are never read here (evaluation lives in
 ``preuve.eval``).
 
-Each report is one core :class:`~preuve.core.documents.Document`, read by the one loader
-(:func:`preuve.io.documents.load_document`: a PDF, a form-feed text file or front-matter
-Markdown) one report at a time (pdfium is not thread-safe); the per-company analysis can
-then run ``concurrency`` companies at a time, since model calls mostly wait.
+Each report is one core :class:`~preuve.core.documents.Document`, read before the pipeline
+by the one loader (:func:`preuve.io.documents.load_documents`: a PDF, a form-feed text file
+or front-matter Markdown; a PDF's character positions come with it, read when a table
+asks): this module does no I/O of its own. The per-company analysis can run
+``concurrency`` companies at a time, since model calls mostly wait.
 """
 
 from __future__ import annotations
@@ -19,15 +20,12 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from preuve.cluster.executor import Executor, LocalExecutor
 from preuve.core.documents import Document
 from preuve.core.facts import Fact
 from preuve.core.numbers import Locale
-from preuve.io.documents import load_document
-from preuve.io.pdf import pdf_positions
 from preuve.memo.covenant import covenant_ratio
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
@@ -57,7 +55,6 @@ __all__ = [
     "MemoRun",
     "analyse_report",
     "engine_label",
-    "load_reports",
     "run_memo",
 ]
 
@@ -139,8 +136,8 @@ def analyse_report(
     model = as_runtime(runtime).model(memo_rules_model)
     pages = report.pages
     company = detect_company(pages)
-    # blank cells by x-position, read from the PDF the report was loaded from (if it is one)
-    tables = read_tables(pages, pdf_positions(report.path, pages))
+    # blank cells by x-position, when the loader knows them (a PDF)
+    tables = read_tables(pages, report.positions)
     statements = merged_statements(pages, extract_statements(pages), mapping, tables)
     found = table_identities(pages, mapping, tables)
     identities = with_table_identities(check_identities(statements), found)
@@ -169,11 +166,6 @@ def analyse_report(
     )
 
 
-def load_reports(report_paths: Sequence[Path]) -> list[Document]:
-    """Each report as a document; an unreadable report raises before anything runs."""
-    return [load_document(path) for path in report_paths]
-
-
 @dataclass(frozen=True, slots=True)
 class _RemoteReport:
     """One report analysed where a remote executor runs it: its calls are journaled in a
@@ -196,7 +188,7 @@ class _RemoteReport:
 
 
 def run_memo(
-    report_paths: Sequence[Path | Document],
+    reports: Sequence[Document],
     runtime: Runtime | Model,
     *,
     journal: CallJournal | None = None,
@@ -207,8 +199,8 @@ def run_memo(
     quotes: str = "copy",
     executor: Executor | None = None,
 ) -> MemoRun:
-    """Run workflow 1 on each report (paths, or reports already loaded by
-    :func:`load_reports`); every model call goes through the runtime (budget, endpoint
+    """Run workflow 1 on each report (loaded by :func:`preuve.io.documents.load_documents`);
+    every model call goes through the runtime (budget, endpoint
     limit, recorder, progress) and is journaled under ``run_id``: in ``journal``, else in
     the runtime's own (:meth:`Runtime.journaling`, under its run id unless ``run_id`` is
     given), else in memory.
@@ -227,9 +219,7 @@ def run_memo(
     # journaled here, or (shipped unjournaled) in each remote worker's journal
     given = given.journaling(journal, run_id)
     model = given.model(memo_rules_model, journaled=not runner.remote)
-    documents = [
-        item if isinstance(item, Document) else load_document(item) for item in report_paths
-    ]
+    documents = list(reports)
     with step(model, "memo", len(documents), "reports") as bar:
         if runner.remote:
             task = _RemoteReport(model, run_id, mapping, language, quotes)

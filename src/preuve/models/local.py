@@ -55,17 +55,6 @@ class LocalModel:
     def spec(self) -> str:
         return f"hf:{self.path}"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "spec": self.spec,
-            "path": str(self.path),
-            "kind": self.kind,
-            "size_bytes": self.size_bytes,
-            "context_length": self.context_length,
-            "chat_template": self.chat_template,
-            "found_in": self.found_in,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class GGUFHeader:

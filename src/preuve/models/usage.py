@@ -15,7 +15,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from preuve.core.errors import ModelError
@@ -58,9 +58,6 @@ class CallFigures:
     model_seconds: float
     tokens_per_second: float
     calls_by_task: Mapping[str, int]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "calls_by_task": dict(self.calls_by_task)}
 
 
 def call_figures(costs: Iterable[CallCost]) -> CallFigures:

@@ -17,7 +17,7 @@ periods), each with its formula and its inputs' documents; a fleet is never summ
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -27,12 +27,6 @@ from preuve.io.records import dump_records
 from preuve.synthesis.checks import DossierLimits, dossier_limits
 from preuve.synthesis.computations import compute_values
 from preuve.synthesis.contradictions import find_contradictions
-from preuve.synthesis.entries import (
-    ContradictionEntry,
-    NumberEntry,
-    contradiction_entry,
-    number_entry,
-)
 from preuve.synthesis.findings import (
     ComputedValue,
     Contradiction,
@@ -41,7 +35,6 @@ from preuve.synthesis.findings import (
     Plan,
     Statement,
     is_merged,
-    synthesis_from_dict,
     values_agree,
 )
 from preuve.synthesis.lexicon import default_lexicon
@@ -52,10 +45,6 @@ __all__ = [
     "EvidenceDossier",
     "build_evidence_dossier",
     "compute_values",
-    "computed_from_dicts",
-    "computed_to_dicts",
-    "contradictions_from_dicts",
-    "contradictions_to_dicts",
     "describe_source",
     "limit_lines",
 ]
@@ -68,24 +57,6 @@ RULE_TEXT: Mapping[int, str] = MappingProxyType(
         3: "à fiabilité égale, le document le plus récent l'emporte",
     }
 )
-
-
-def contradictions_to_dicts(contradictions: Iterable[Contradiction]) -> list[dict[str, Any]]:
-    """JSON-ready contradictions, in the synthesis format (their run-file entries)."""
-    return dump_records((contradiction_entry(c) for c in contradictions), ContradictionEntry)
-
-
-def contradictions_from_dicts(data: object) -> tuple[Contradiction, ...]:
-    return synthesis_from_dict({"paragraphs": [], "contradictions": data}).contradictions
-
-
-def computed_to_dicts(computed: Iterable[ComputedValue]) -> list[dict[str, Any]]:
-    """JSON-ready computed values, in the synthesis format (their run-file entries)."""
-    return dump_records((number_entry(n) for n in computed), NumberEntry)
-
-
-def computed_from_dicts(data: object) -> tuple[ComputedValue, ...]:
-    return synthesis_from_dict({"paragraphs": [], "contradictions": [], "numbers": data}).numbers
 
 
 def describe_source(doc_id: str, sources: Mapping[str, SourceInfo]) -> str:
@@ -210,8 +181,8 @@ class EvidenceDossier:
         return {
             "question": self.question,
             "subtasks": subtasks,
-            "contradictions": contradictions_to_dicts(self.contradictions),
-            "computed": computed_to_dicts(self.computed),
+            "contradictions": dump_records(self.contradictions, Contradiction),
+            "computed": dump_records(self.computed, ComputedValue),
             "limits": limit_lines(self.limits),
             "documents": [
                 {

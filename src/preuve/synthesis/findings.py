@@ -36,6 +36,7 @@ from preuve.core.errors import InputError
 from preuve.core.evidence import Span
 from preuve.core.jsonout import validate_schema
 from preuve.core.numbers import Locale
+from preuve.io.records import load_data
 from preuve.synthesis.matcher import same_value
 
 __all__ = [
@@ -374,36 +375,13 @@ SYNTHESIS_SCHEMA: dict[str, Any] = {
 }
 
 
-def _sourced(data: dict[str, Any]) -> SourcedValue:
-    return SourcedValue(data["value"], tuple(data["sources"]))
-
-
 def synthesis_from_dict(data: object, where: str = "synthesis") -> Synthesis:
     """A :class:`Synthesis` from data that follows :data:`SYNTHESIS_SCHEMA` (a synthesizer's
     answer, or a ``synthesis.json`` given to check); anything else raises
-    :class:`InputError` listing what is wrong (``where`` names the input)."""
+    :class:`InputError` listing what is wrong (``where`` names the input). The schema is the
+    answer's contract (its defects are what a re-ask shows the model); the value is then read
+    by the one typed mechanism of every run file (:mod:`preuve.io.records`)."""
     defects = validate_schema(data, SYNTHESIS_SCHEMA)
     if defects or not isinstance(data, dict):
         raise InputError(f"{where}: not a synthesis: {render_defects(defects[:5])}")
-    return Synthesis(
-        paragraphs=tuple(Paragraph(p["text"], tuple(p["sources"])) for p in data["paragraphs"]),
-        contradictions=tuple(
-            Contradiction(
-                subject=c["subject"],
-                attribute=c["attribute"],
-                retained=_sourced(c["retained"]) if c["retained"] is not None else None,
-                rejected=tuple(_sourced(v) for v in c["rejected"]),
-                rule=c["rule"],
-                reason=c["reason"],
-                context=c.get("context", ""),
-            )
-            for c in data["contradictions"]
-        ),
-        numbers=tuple(
-            ComputedValue(
-                n["label"], Decimal(n["value"]), n["unit"], n["formula"], tuple(n["sources"])
-            )
-            for n in data.get("numbers", [])
-        ),
-        engine=data.get("engine", ""),
-    )
+    return load_data(Synthesis, data, where)

@@ -30,6 +30,7 @@ from typing import Any
 from preuve.core.defects import Defect
 from preuve.core.links import unsupported_links
 from preuve.core.numbers import french_number
+from preuve.io.records import dump_records, load_records_data
 from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.loop import Checked, LoopResult
 from preuve.models.role import Role, RoleOptions, checked_answer
@@ -37,10 +38,6 @@ from preuve.synthesis.checks import check_synthesis
 from preuve.synthesis.evidence_dossier import (
     RULE_TEXT,
     EvidenceDossier,
-    computed_from_dicts,
-    computed_to_dicts,
-    contradictions_from_dicts,
-    contradictions_to_dicts,
 )
 from preuve.synthesis.findings import (
     SYNTHESIS_SCHEMA,
@@ -306,8 +303,8 @@ def rules_synthesis(request: Request) -> str:
     """The rules synthesizer (a rules handler): the evidence dossier's payload in, a JSON
     synthesis out (see the module docstring)."""
     payload = request.payload
-    contradictions = contradictions_from_dicts(payload["contradictions"])
-    computed = computed_from_dicts(payload["computed"])
+    contradictions = load_records_data(Contradiction, payload["contradictions"], "payload")
+    computed = load_records_data(ComputedValue, payload["computed"], "payload")
     documents = {d["doc_id"]: d for d in payload.get("documents", ())}
     lang = default_lexicon().language(str(payload.get("question", "")))
     done: set[Hashable] = set()
@@ -328,8 +325,8 @@ def rules_synthesis(request: Request) -> str:
     data = {
         "engine": "rules",
         "paragraphs": paragraphs,
-        "contradictions": contradictions_to_dicts(listed),
-        "numbers": computed_to_dicts(computed),
+        "contradictions": dump_records(listed, Contradiction),
+        "numbers": dump_records(computed, ComputedValue),
     }
     return json.dumps(data, ensure_ascii=False)
 

@@ -19,7 +19,6 @@ from typer.testing import CliRunner
 from preuve.cli import app
 from preuve.core.documents import Snapshot
 from preuve.digest.audit import audit_claims
-from preuve.digest.dossier import list_versions
 from preuve.digest.extractive import parse_fact_line
 from preuve.digest.grammar import DEFAULT_GRAMMAR
 from preuve.digest.lines import document_lines
@@ -27,7 +26,7 @@ from preuve.digest.mutations import events_from_file
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import Claim
 from preuve.eval.digest_dossier import evaluate_dossier, read_gold_lines
-from preuve.io.documents import load_version
+from preuve.io.documents import list_versions, load_version
 from preuve.io.store import DigestStore
 
 HERE = Path(__file__).resolve().parent

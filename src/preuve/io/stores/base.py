@@ -55,15 +55,6 @@ class StoreStats:
     rows: dict[str, int]
     size_bytes: int
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "location": self.location,
-            "schema_version": self.schema_version,
-            "rows": dict(self.rows),
-            "size_bytes": self.size_bytes,
-        }
-
 
 @runtime_checkable
 class Store(Protocol):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from preuve.synthesis.lexicon import Lexicon, fold
+from preuve.synthesis.planner_vendors import vendor_siblings
 from preuve.synthesis.statements import product_mentions, stem
 
 __all__ = [
@@ -227,6 +228,7 @@ def relevance(
     about: frozenset[str] = frozenset(), linked: frozenset[str] = frozenset(),
     strict: bool = False, head: frozenset[str] = frozenset(),
     topics: frozenset[str] = frozenset(), decided: frozenset[str] = frozenset(),
+    asked: frozenset[str] = frozenset(),
 ) -> str | None:  # fmt: skip
     """None when a document is relevant to the question, else the reason it is not: it
     names a product (or an alias, or its short form), or an identifier of ``linked`` (an
@@ -243,10 +245,17 @@ def relevance(
     included) four, or its title two, or its text twelve."""
     title = str(document["title"])
     body = f"{title}\n{document['text']}"
-    if product_mentions(products, body, aliases):
+    written = identifiers(body, lexicon)
+    siblings = vendor_siblings(body, products, aliases or {}, lexicon, frozenset(written))
+    if product_mentions(products, body, aliases) and not siblings:
         return None
-    if linked & identifiers(body, lexicon):
+    if linked & written:
         return None
+    if siblings and not about:  # with a decision object, the document must name it
+        return (
+            "names a candidate's vendor only, beside another of its products"
+            f" ({', '.join(siblings)})"
+        )
     if about:
         decided_on = ", ".join(sorted(about))
         if strict:
@@ -263,6 +272,8 @@ def relevance(
         if stems(body, lexicon) & about:
             return None
         return f"names no product of the question, nor what it decides on ({decided_on})"
+    if strict and _sets_apart(body, asked, lexicon):
+        return "names no product of the question, and says it is apart from what the question asks"
     in_title = stems(title, lexicon) & words
     in_body = stems(body, lexicon) & words
     if (
@@ -293,6 +304,7 @@ class Relevance:
     head: frozenset[str]
     topics: frozenset[str]
     decided: frozenset[str]
+    asked: frozenset[str] = frozenset()
 
     def reason(self, document: Mapping[str, Any]) -> str | None:
         """None when ``document`` (its ``title`` and ``text``) is relevant, else why not."""
@@ -308,6 +320,7 @@ class Relevance:
             head=self.head,
             topics=self.topics,
             decided=self.decided,
+            asked=self.asked,
         )
 
 
@@ -339,4 +352,5 @@ def relevance_of(
         head=decision_head(question, lexicon) if about else frozenset(),
         topics=topics,
         decided=deciding_words(question, lexicon) if about else frozenset(),
+        asked=frozenset(stems(question, lexicon)),
     )

@@ -71,3 +71,8 @@ def test_a_written_licence_agrees_with_its_canonical_name() -> None:
 )
 def test_a_branch_s_licence_is_that_branch_s(sentence: str, subject: str) -> None:
     assert with_branch("Mapforge", sentence) == subject
+
+
+def test_a_licence_without_its_version_agrees_with_it() -> None:
+    assert same_value("MFUL", "MFUL 1.0", LEX)
+    assert not same_value("MFUL 1.0", "MFUL 2.0", LEX)

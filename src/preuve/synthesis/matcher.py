@@ -92,11 +92,15 @@ def same_value(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
 def _within(general: tuple[Hashable, ...], precise: tuple[Hashable, ...]) -> bool:
     """True when ``precise`` says what ``general`` says and more: a state and the same state
     with its version (``Resolved``, ``fixed in 7.2.4``), a year or a month and a day in it
-    (``2029``, ``31 décembre 2029``)."""
+    (``2029``, ``31 décembre 2029``), a licence and the same with its version (``OFUL``,
+    ``OFUL 1.0``)."""
     if general[0] == precise[0] == "status":
         return general[1] == precise[1] and general[2] is None and precise[2] is not None
     if len(general) == len(precise) == 1:
         date_a, date_b = general[0], precise[0]
+        if isinstance(date_a, tuple) and isinstance(date_b, tuple) and date_a[0] == "licence":
+            # a licence without its version ("PSAL") and with it ("PSAL 1.0")
+            return date_b[0] == "licence" and str(date_b[1]).startswith(f"{date_a[1]} ")
         if isinstance(date_a, tuple) and isinstance(date_b, tuple) and date_a[0] == "date":
             return date_b[0] == "date" and _within_day(date_a[1], date_b[1])
     return False

@@ -300,8 +300,24 @@ def question_entities(
         and name not in aliases
         and name not in setting
         and not any(p.startswith(name) and _VERSION.fullmatch(p[len(name) :]) for p in products)
+        and not _defined_term(name, question)
         and _plausible(name, lowercase_words, lex)
         and any(mentions(name, t) for t in texts)
+    )
+
+
+_ACRONYM_WORD = re.compile(r"[A-Z][A-Z0-9]{1,7}")
+
+
+def _defined_term(name: str, question: str) -> bool:
+    """An acronym the question writes only in parentheses after a common word ("la
+    prévention d'intrusion (IPS)", "certifications (CSPN, ...)"): the abbreviation of a
+    term, no organisation or product to be a subject of its own."""
+    if not _ACRONYM_WORD.fullmatch(name):
+        return False
+    starts = mentions(name, question)
+    return bool(starts) and all(
+        re.search(r"[a-zà-ÿ][\w'’-]*\s*\((?:[^()]*[,;]\s*)?$", question[:start]) for start in starts
     )
 
 

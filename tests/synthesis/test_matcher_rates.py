@@ -1,0 +1,49 @@
+"""Link rates and how runs are summarized, on sentences of domains no dossier here is about:
+bits per second are a unit of their own (``9.1 Gbit/s`` = ``9100 Mbit/s``), and a median of
+a few runs ("median of 3 runs", "médiane de trois passages") is how a measurement is
+summarized, not a percentile of a distribution (``median latency`` stays p50)."""
+
+from __future__ import annotations
+
+import pytest
+
+from preuve.synthesis.lexicon import default_lexicon
+from preuve.synthesis.matcher import attribute_key, same_value
+
+LEX = default_lexicon()
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        pytest.param("9.1 Gbit/s", "9100 Mbit/s", True, id="giga-and-mega-bits"),
+        pytest.param("9,1 Gbit/s", "9.1 GB/s", False, id="bits-are-not-bytes"),
+        pytest.param("180 Mbit/s", "180 Mbit/s", True, id="as-written"),
+    ],
+)
+def test_bit_rates(a: str, b: str, same: bool) -> None:
+    assert same_value(a, b, LEX) is same
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        pytest.param(
+            ("uplink throughput (median of 3 runs)", "7 Gbit/s"),
+            ("uplink throughput", "9 Gbit/s"),
+            True,
+            id="median-of-runs-is-no-percentile",
+        ),
+        pytest.param(
+            ("débit montant (médiane de trois passages)", "7 Gbit/s"),
+            ("débit montant", "9 Gbit/s"),
+            True,
+            id="mediane-de-passages",
+        ),
+        pytest.param(
+            ("median latency", "40 ms"), ("latency", "90 ms"), False, id="median-latency-is-p50"
+        ),
+    ],
+)
+def test_a_median_of_runs(a: tuple[str, str], b: tuple[str, str], same: bool) -> None:
+    assert (attribute_key(*a, LEX) == attribute_key(*b, LEX)) is same

@@ -16,7 +16,7 @@ from preuve.synthesis.planner import (
     product_aliases,
     relevance,
 )
-from preuve.synthesis.planner_products import components
+from preuve.synthesis.planner_products import components, question_entities
 from preuve.synthesis.planner_relevance import decision_head, linked_ids
 from preuve.synthesis.statements import product_mentions
 
@@ -362,3 +362,53 @@ def test_a_document_naming_no_candidate_that_sets_itself_apart(text: str, releva
         strict=True, asked=frozenset({"gateway", "renew", "site", "cost", "committe"}),
     )  # fmt: skip
     assert (reason is None) is relevant, reason
+
+
+@pytest.mark.parametrize(
+    ("least_reliable", "strict", "relevant"),
+    [
+        pytest.param(True, True, False, id="a-third-party-article-naming-no-candidate"),
+        pytest.param(False, True, True, id="the-buyer-s-own-note"),
+        pytest.param(True, False, True, id="when-few-documents-name-a-candidate"),
+    ],
+)
+def test_a_third_party_article_naming_no_candidate(
+    least_reliable: bool, strict: bool, relevant: bool
+) -> None:
+    document = {
+        "title": "Five trends for gateway renewal and site costs",
+        "text": "Gateway renewal, site costs and committee choices: what changes in 2026.",
+        "least_reliable": least_reliable,
+    }
+    words = frozenset({"gateway", "renew", "site", "cost", "committe"})
+    reason = relevance(
+        document, _VENDOR_PRODUCTS, words, LEX, _VENDOR_ALIASES, strict=strict, asked=words
+    )
+    assert (reason is None) is relevant, reason
+
+
+@pytest.mark.parametrize(
+    ("question", "kept", "dropped"),
+    [
+        pytest.param(
+            "Les passerelles de la Régie Ondine doivent filtrer avec la prévention"
+            " d'intrusion (IPS) activée, comme le demande la DSIO.",
+            {"Régie Ondine", "DSIO"},
+            {"IPS"},
+            id="an-acronym-after-a-common-word-is-a-term",
+        ),
+        pytest.param(
+            "Our board, at Harl Water, asks for certifications (CSPN, FIPS) and the BNCR report.",
+            {"BNCR"},
+            {"CSPN", "FIPS"},
+            id="a-list-of-acronyms-in-parentheses",
+        ),
+    ],
+)
+def test_an_acronym_defining_a_common_word_is_no_entity(
+    question: str, kept: set[str], dropped: set[str]
+) -> None:
+    texts = [f"{question} IPS DSIO CSPN FIPS BNCR"]
+    found = set(question_entities(question, texts, ()))
+    assert kept <= found
+    assert not dropped & found

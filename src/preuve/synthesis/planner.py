@@ -65,6 +65,7 @@ from preuve.synthesis.planner_relevance import (
     relevance,
     relevance_of,
 )
+from preuve.synthesis.ranks import default_rank_table
 from preuve.synthesis.statements import mentions
 
 __all__ = [
@@ -125,6 +126,20 @@ PLAN_SCHEMA: dict[str, Any] = {
 
 _PREVIEW_CHARS = 240
 _OTHER = "other"
+
+
+def least_reliable(dossier: Dossier) -> frozenset[str]:
+    """The documents of the least reliable source type of the dossier's rank table (a blog
+    in the default table): a third-party article that names no candidate brings no evidence
+    on them, nor the buyer's own requirements (see :func:`relevance`)."""
+    table = dossier.ranks or default_rank_table()
+    if not table.ranks:
+        return frozenset()
+    lowest = min(table.ranks.values())
+    infos = dossier.source_infos()
+    return frozenset(
+        doc_id for doc_id, info in infos.items() if table.rank(info.source_type) == lowest
+    )
 
 
 def _of(lang: str, products: Sequence[str]) -> str:
@@ -189,7 +204,11 @@ def complete_coverage(
     first sub-task) or reported with the reason it is left out."""
     lex = lexicon or default_lexicon()
     found = criteria(dossier.question, products, lex)
-    data = [{"title": d.title, "text": d.text} for d in dossier.documents]
+    least = least_reliable(dossier)
+    data = [
+        {"title": d.title, "text": d.text, "least_reliable": d.doc_id in least}
+        for d in dossier.documents
+    ]
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     entities = question_entities(dossier.question, texts, products)
     aliases = components(dossier.question, products)
@@ -209,7 +228,9 @@ def complete_coverage(
         document = dossier.get(doc_id)
         if document is None or not subtasks:
             continue
-        reason = weigh.reason({"title": document.title, "text": document.text})
+        reason = weigh.reason(
+            {"title": document.title, "text": document.text, "least_reliable": doc_id in least}
+        )
         if reason is not None:
             notes.append((doc_id, reason))
             continue
@@ -268,6 +289,7 @@ def _planner_payload(given: PlannerInput) -> dict[str, Any]:
     whole dossier would not fit a model's window."""
     dossier, products = given.dossier, given.products
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
+    least = least_reliable(dossier)
     return {
         "question": dossier.question,
         "products": list(products),
@@ -281,6 +303,7 @@ def _planner_payload(given: PlannerInput) -> dict[str, Any]:
                 "date": d.date,
                 "source_type": d.source_type,
                 "text": d.text,
+                "least_reliable": d.doc_id in least,
             }
             for d in dossier.documents
         ],

@@ -240,9 +240,13 @@ def relevance(
     project" is a disclaimer, lexicon ``[grammar] apart_cues``; or its title names a
     criterion, a word of ``topics``, and its text a word of the object); a document with
     a disclaimer about a word of the deciding sentence (``decided``: "ce dossier est
-    distinct du renouvellement des véhicules") is about something else. Without a decision
-    object: its title has a discriminating word of the question and its text (title
-    included) four, or its title two, or its text twelve."""
+    distinct du renouvellement des véhicules") is about something else. When candidates are
+    named by most documents, a document naming none is left out when it is of the least
+    reliable kind (``least_reliable``: a third-party article brings no evidence on a
+    candidate, nor the buyer's requirements), or when it sets itself apart from what the
+    question asks (``asked``, its words). Without a decision object: its title has a
+    discriminating word of the question and its text (title included) four, or its title
+    two, or its text twelve."""
     title = str(document["title"])
     body = f"{title}\n{document['text']}"
     written = identifiers(body, lexicon)
@@ -255,6 +259,11 @@ def relevance(
         return (
             "names a candidate's vendor only, beside another of its products"
             f" ({', '.join(siblings)})"
+        )
+    if strict and document.get("least_reliable"):
+        return (
+            "names no product of the question, and is of the least reliable kind (a"
+            " third-party article): no evidence on a candidate"
         )
     if about:
         decided_on = ", ".join(sorted(about))

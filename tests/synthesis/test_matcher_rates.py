@@ -47,3 +47,32 @@ def test_bit_rates(a: str, b: str, same: bool) -> None:
 )
 def test_a_median_of_runs(a: tuple[str, str], b: tuple[str, str], same: bool) -> None:
     assert (attribute_key(*a, LEX) == attribute_key(*b, LEX)) is same
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        pytest.param(
+            ("portée mesurée", "31 km"),
+            ("portée annoncée", "40 km"),
+            True,
+            id="fr-measured-claimed",
+        ),
+        pytest.param(
+            ("claimed runtime", "16 h"),
+            ("observed runtime", "11 h"),
+            True,
+            id="en-claimed-observed",
+        ),
+        pytest.param(
+            ("measured read speed", "2 GB/s"),
+            ("measured write speed", "1 GB/s"),
+            False,
+            id="the-quantity-s-own-words-stay",
+        ),
+    ],
+)
+def test_how_a_value_was_obtained_is_no_part_of_its_quantity(
+    a: tuple[str, str], b: tuple[str, str], same: bool
+) -> None:
+    assert (attribute_key(*a, LEX) == attribute_key(*b, LEX)) is same

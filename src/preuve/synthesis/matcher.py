@@ -176,10 +176,14 @@ def _attribute_key(attribute: str, value: str, lexicon: Lexicon) -> tuple[Hashab
             extra = frozenset(stem(w) for w in distinguishing_words(attribute, concept, lexicon))
             return ("concept", concepts[0], qualifiers, kind, extra)
         return ("concept", concepts[0], qualifiers, kind)
+    # how a value was obtained ("autonomie mesurée", "claimed range") is no part of what it
+    # measures: a claim and a measurement of one quantity are compared (lexicon [grammar]
+    # mode_words)
+    modes = set(lexicon.words("mode_words"))
     words = frozenset(
         stem(w)
         for w in re.findall(r"[a-z][a-z'-]+", folded)
-        if len(w) >= 3 and w not in lexicon.stopwords
+        if len(w) >= 3 and w not in lexicon.stopwords and w not in modes
     )
     return ("words", words, qualifiers, kind)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.matcher import attribute_key, same_value
+from preuve.synthesis.matcher import attribute_key, related_attributes, same_value
 
 LEX = default_lexicon()
 
@@ -76,3 +76,45 @@ def test_how_a_value_was_obtained_is_no_part_of_its_quantity(
     a: tuple[str, str], b: tuple[str, str], same: bool
 ) -> None:
     assert (attribute_key(*a, LEX) == attribute_key(*b, LEX)) is same
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "related"),
+    [
+        pytest.param(
+            ("label printing, typical", "40 s"),
+            ("roll cutting, 500 labels", "95 s"),
+            False,
+            id="one-shared-word-is-not-enough",
+        ),
+        pytest.param(
+            ("manifest generation, pallet batch of 40 crates, typical", "2.1 s"),
+            ("manifest pallet batch, 40 crates", "7.5 s"),
+            True,
+            id="most-words-in-common",
+        ),
+        pytest.param(
+            ("sequential read speed", "2 GB/s"),
+            ("sequential write speed", "1 GB/s"),
+            False,
+            id="a-shared-measurement-kind-word-names-two-quantities",
+        ),
+        pytest.param(
+            ("manifest pallet batch", "7.5 s"),
+            ("manifest pallet batch", "7 %"),
+            False,
+            id="another-kind-of-value",
+        ),
+        pytest.param(
+            ("manifest pallet batch crates", "2.1 s"),
+            ("manifest pallet batch crates p95", "7.5 s"),
+            False,
+            id="a-percentile-on-one-side-only",
+        ),
+    ],
+)
+def test_attributes_with_most_words_in_common(
+    a: tuple[str, str], b: tuple[str, str], related: bool
+) -> None:
+    key_a, key_b = attribute_key(*a, LEX), attribute_key(*b, LEX)
+    assert related_attributes(key_a, key_b, LEX) is related

@@ -62,7 +62,12 @@ def _values(value: str, lexicon: Lexicon) -> list[Value]:
 
 @lru_cache(maxsize=4096)
 def _value_key(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
-    status = status_of(value, lexicon, "fr")
+    # an advisory's state written with the rest of its clause ("no fixed firmware is
+    # available") is that state, whatever other status word the clause holds
+    advisory = lexicon.advisory_states
+    status = (status_of(value, lexicon, "fr", advisory) if advisory else None) or status_of(
+        value, lexicon, "fr"
+    )
     if status is not None:
         return status.key
     if is_free(value, lexicon):

@@ -254,7 +254,18 @@ def status_of(
     if version is not None:
         shown = " ".join(sentence[start : end + version.end()].split())
         return Value("status", start, end, shown, ("status", group, version.group("v")))
+    negators = lexicon.alternation("status_negators")
+    if re.match(negators, folded[start:end]) and folded[start:end] not in set(
+        lexicon.statuses.get(group, ())
+    ):  # a state negated ("no fixed"), not a state word of its own ("aucun correctif")
+        # a negated state is shown with the rest of its clause, as written ("no fixed
+        # firmware is available"): "no fixed" alone says less than the document
+        rest = _NEGATED_REST.match(sentence[end:])
+        written = " ".join(sentence[start : end + (rest.end() if rest else 0)].split())
     return Value("status", start, end, written, ("status", group, None))
+
+
+_NEGATED_REST = re.compile(r"(?:[ \t]+(?![\d.])[^\s,;:.()!?]+){0,6}")
 
 
 _OBJECT_LEAD = re.compile(r"\s+(?:for|pour|with|avec|to|aux|au|a)(?=\s)")

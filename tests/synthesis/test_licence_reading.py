@@ -40,9 +40,12 @@ LEX = default_lexicon()
             "Released under the MIT License.", [("MIT", ("licence", "mit"))], id="lexicon-first"
         ),
         pytest.param(
-            "La licence BSD à deux clauses couvre le collecteur.",
+            "La licence BSD-2-Clause couvre le collecteur.",
             [("BSD-2-Clause", ("licence", "bsd-2-clause"))],
             id="the-longest-name-at-equal-distance",
+        ),
+        pytest.param(
+            "Article Licence « Fleet Pack » 5 ans : 14 200 €.", [], id="a-label-is-no-name"
         ),
         pytest.param(
             "Mapforge : licence MFL (Mapforge Fair License) depuis mai.",

@@ -124,6 +124,8 @@ def _declared_licence(sentence: str, ts: int, te: int) -> Value | None:
     tail = _DECLARED_TAIL.match(sentence[te:])
     acronym = tail.group("acronym") if tail else None
     version = tail.group("version") if tail else None
+    if acronym is None and len(head.group("name").split()) < 2:
+        return None  # "Désignation Licence ...": a label, not a name ("Orla Fair Use Licence")
     name = " ".join(f"{head.group('name')}{sentence[ts:te]}".split())
     shown = " ".join(x for x in (acronym or name, version) if x)
     end = te + (tail.end() if tail else 0)

@@ -16,8 +16,9 @@ from preuve.synthesis.planner import (
     product_aliases,
     relevance,
 )
-from preuve.synthesis.planner_products import components
+from preuve.synthesis.planner_products import components, question_entities
 from preuve.synthesis.planner_relevance import decision_head, linked_ids
+from preuve.synthesis.statements import product_mentions
 
 LEX = default_lexicon()
 
@@ -251,3 +252,163 @@ def test_a_component_named_in_a_candidate_s_clause_makes_a_document_relevant() -
     bulletin = {"title": "Bulletin LyreHub", "text": "LyreHub 4.8.1 corrige CVE-2026-1111."}
     seen = components(question, products)
     assert relevance(bulletin, products, frozenset(), LEX, seen, strict=True) is None
+
+
+_VENDOR_PRODUCTS = ["Halden Core 5", "Ostra Mill"]
+_VENDOR_ALIASES = {"Halden Systems": "Halden Core 5", "Ostra SAS": "Ostra Mill"}
+
+
+@pytest.mark.parametrize(
+    ("title", "text", "reason"),
+    [
+        pytest.param(
+            "Halden Systems launches Halden Grid",
+            "Halden Systems today announced Halden Grid, a metering suite for utilities.",
+            "names a candidate's vendor only, beside another of its products (Halden Grid)",
+            id="vendor-alias-beside-another-product",
+        ),
+        pytest.param(
+            "Mill news",
+            "Ostra Flow, the new pump of the brand, ships in May; Ostra support is unchanged.",
+            "names a candidate's vendor only, beside another of its products (Ostra Flow)",
+            id="brand-word-beside-another-product",
+        ),
+        pytest.param(
+            "Halden Systems quotation",
+            "Halden Core 5 perpetual licence: £9,000. Halden Grid is not quoted.",
+            None,
+            id="the-product-itself-is-named",
+        ),
+        pytest.param(
+            "Halden Systems advisory",
+            "Halden HSA-2026-0101: fixed in release 5.2.",
+            None,
+            id="an-advisory-id-after-the-brand-is-no-product",
+        ),
+        pytest.param(
+            "Ostra SAS price list",
+            "Ostra SAS and Ostra SAS Ltd list their support fees.",
+            None,
+            id="company-names-alone-name-the-candidate",
+        ),
+        pytest.param(
+            "Halden Systems note",
+            "Halden Core is sold in two editions.",
+            None,
+            id="the-candidate-without-its-version-is-no-other-product",
+        ),
+    ],
+)
+def test_a_candidate_s_vendor_beside_another_of_its_products(
+    title: str, text: str, reason: str | None
+) -> None:
+    got = relevance(
+        {"title": title, "text": text}, _VENDOR_PRODUCTS, frozenset(), LEX, _VENDOR_ALIASES,
+        strict=True,
+    )  # fmt: skip
+    assert got == reason
+
+
+def test_a_listed_candidate_keeps_its_version_number() -> None:
+    question = (
+        "Two platforms remain:\n\n- **Halden Core 5** (Halden Systems), on our servers;\n"
+        "- **Ostra Mill** (Ostra SAS), hosted.\n\nWhich should the board recommend?"
+    )
+    texts = ["Halden Core 5 datasheet.", "Halden Core 5.2 and Ostra Mill quotes."]
+    products = detect_products(question, texts, LEX)
+    assert products == ("Halden Core 5", "Ostra Mill")
+    assert product_aliases(question, products) == _VENDOR_ALIASES
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        pytest.param("The AF-900 ships in May.", ["Orla AF-900"], id="model-code"),
+        pytest.param("GridBlock units arrive.", ["Tarn GridBlock"], id="coined-word"),
+        pytest.param("The Pump arrives.", [], id="a-common-word-is-no-tail"),
+    ],
+)
+def test_a_two_word_name_s_model_code_names_it(text: str, named: list[str]) -> None:
+    products = ["Orla AF-900", "Tarn GridBlock", "Mako Pump"]
+    assert [p for _, _, p in product_mentions(products, text)] == named
+
+
+@pytest.mark.parametrize(
+    ("text", "relevant"),
+    [
+        pytest.param(
+            "Core switches for both sites. The choice of the gateways is not covered by this"
+            " quote.",
+            False,
+            id="not-covered",
+        ),
+        pytest.param(
+            "The web filter of the citizen portal is not in the scope of the gateway renewal.",
+            False,
+            id="not-in-the-scope",
+        ),
+        pytest.param(
+            "Kick-off of the gateway renewal: both sites need 8 Gbit/s, a five-year cost and"
+            " a supported model; the committee renews the gateways in 2027.",
+            True,
+            id="a-framing-note-stays",
+        ),
+    ],
+)
+def test_a_document_naming_no_candidate_that_sets_itself_apart(text: str, relevant: bool) -> None:
+    reason = relevance(
+        {"title": "Gateway renewal note", "text": text}, _VENDOR_PRODUCTS,
+        frozenset({"gateway", "renew", "site", "cost", "committe"}), LEX, _VENDOR_ALIASES,
+        strict=True, asked=frozenset({"gateway", "renew", "site", "cost", "committe"}),
+    )  # fmt: skip
+    assert (reason is None) is relevant, reason
+
+
+@pytest.mark.parametrize(
+    ("least_reliable", "strict", "relevant"),
+    [
+        pytest.param(True, True, False, id="a-third-party-article-naming-no-candidate"),
+        pytest.param(False, True, True, id="the-buyer-s-own-note"),
+        pytest.param(True, False, True, id="when-few-documents-name-a-candidate"),
+    ],
+)
+def test_a_third_party_article_naming_no_candidate(
+    least_reliable: bool, strict: bool, relevant: bool
+) -> None:
+    document = {
+        "title": "Five trends for gateway renewal and site costs",
+        "text": "Gateway renewal, site costs and committee choices: what changes in 2026.",
+        "least_reliable": least_reliable,
+    }
+    words = frozenset({"gateway", "renew", "site", "cost", "committe"})
+    reason = relevance(
+        document, _VENDOR_PRODUCTS, words, LEX, _VENDOR_ALIASES, strict=strict, asked=words
+    )
+    assert (reason is None) is relevant, reason
+
+
+@pytest.mark.parametrize(
+    ("question", "kept", "dropped"),
+    [
+        pytest.param(
+            "Les passerelles de la Régie Ondine doivent filtrer avec la prévention"
+            " d'intrusion (IPS) activée, comme le demande la DSIO.",
+            {"Régie Ondine", "DSIO"},
+            {"IPS"},
+            id="an-acronym-after-a-common-word-is-a-term",
+        ),
+        pytest.param(
+            "Our board, at Harl Water, asks for certifications (CSPN, FIPS) and the BNCR report.",
+            {"BNCR"},
+            {"CSPN", "FIPS"},
+            id="a-list-of-acronyms-in-parentheses",
+        ),
+    ],
+)
+def test_an_acronym_defining_a_common_word_is_no_entity(
+    question: str, kept: set[str], dropped: set[str]
+) -> None:
+    texts = [f"{question} IPS DSIO CSPN FIPS BNCR"]
+    found = set(question_entities(question, texts, ()))
+    assert kept <= found
+    assert not dropped & found

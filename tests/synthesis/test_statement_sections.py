@@ -207,7 +207,8 @@ def test_a_short_table_row_is_quoted_with_the_line_above_and_verifies() -> None:
 @pytest.mark.parametrize(
     ("sentence", "lang", "state", "shown"),
     [
-        ("Status: no fixed firmware is available at this time.", "en", "unfixed", "no fixed"),
+        ("Status: no fixed firmware is available at this time.", "en", "unfixed",
+         "no fixed firmware is available at this time"),
         ("État : aucune version corrigée n'est publiée.", "fr", "unfixed",
          "aucune version corrigée"),
         ("The flaw is fixed in 2.4.1.", "en", "fixed", "fixed in 2.4.1"),

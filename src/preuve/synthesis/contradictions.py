@@ -25,9 +25,10 @@ name a subject the same way each time they mean the same thing.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from preuve.core.numbers import Locale
+from preuve.synthesis.contradiction_rows import split_rows
 from preuve.synthesis.findings import (
     Contradiction,
     Finding,
@@ -57,26 +58,40 @@ class ValueGroup:
     attribute: str
     values: tuple[SourcedValue, ...]
     context: str = ""
+    # (doc id, value as the group shows it) -> the passage of that document stating it
+    quotes: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
 
-def _add(values: list[tuple[str, list[str]]], value: str, doc_id: str, locale: Locale) -> None:
+def _add(
+    values: list[tuple[str, list[str]]], value: str, doc_id: str, locale: Locale, *,
+    passages: dict[tuple[str, str], str] | None = None, quote: str = "",
+) -> None:  # fmt: skip
     """``value`` of ``doc_id`` joins the value it agrees with (which then shows the more
-    specific spelling: ``fixed in 7.2.4`` rather than ``Resolved``), else is a new one."""
+    specific spelling: ``fixed in 7.2.4`` rather than ``Resolved``), else is a new one; its
+    passage is kept under the (doc id, first spelling) it joins."""
     at = next((i for i, v in enumerate(values) if values_agree(v[0], value, locale)), None)
     if at is None:
         values.append((value, [doc_id]))
+        if passages is not None:
+            passages.setdefault((doc_id, value), quote)
         return
     written, ids = values[at]
     if doc_id not in ids:
         ids.append(doc_id)
+    if passages is not None:
+        passages.setdefault((doc_id, written), quote)
     if more_specific(written, value):
         values[at] = (value, ids)
+        if passages is not None:
+            for key in [k for k in passages if k[1] == written]:
+                passages[(key[0], value)] = passages[key]
 
 
 def group_values(findings: Iterable[Finding], locale: Locale = Locale.FR) -> tuple[ValueGroup, ...]:
     """Group the per-source values of every ok finding by (subject, attribute), in order of
     first appearance; the first spelling of a subject, attribute or value is kept."""
     groups: dict[Hashable, tuple[str, str, str, list[tuple[str, list[str]]]]] = {}
+    passages: dict[Hashable, dict[tuple[str, str], str]] = {}
     for finding in findings:
         if finding.status is not FindingStatus.OK:
             continue
@@ -87,20 +102,31 @@ def group_values(findings: Iterable[Finding], locale: Locale = Locale.FR) -> tup
             entry = groups.setdefault(
                 key, (statement.subject, statement.attribute, statement.context, [])
             )
-            for doc_id, value in statement.values_by_source():
-                _add(entry[3], value, doc_id, locale)
+            for source, (doc_id, value) in zip(
+                statement.sources, statement.values_by_source(), strict=True
+            ):
+                _add(
+                    entry[3], value, doc_id, locale,
+                    passages=passages.setdefault(key, {}), quote=source.quote or "",
+                )  # fmt: skip
     return tuple(
         ValueGroup(
-            subject, attribute, tuple(SourcedValue(v, tuple(ids)) for v, ids in values), context
+            subject, attribute, tuple(SourcedValue(v, tuple(ids)) for v, ids in values), context,
+            quotes,
         )
-        for subject, attribute, context, values in _merge_related(groups, locale)
-    )
+        for subject, attribute, context, values, quotes in _merge_related(
+            groups, passages, locale
+        )
+    )  # fmt: skip
 
 
 _Entry = tuple[str, str, str, list[tuple[str, list[str]]]]
+_Passages = dict[tuple[str, str], str]
 
 
-def _merge_related(groups: dict[Hashable, _Entry], locale: Locale) -> list[_Entry]:
+def _merge_related(
+    groups: dict[Hashable, _Entry], passages: dict[Hashable, _Passages], locale: Locale
+) -> list[tuple[str, str, str, list[tuple[str, list[str]]], _Passages]]:
     """Groups of one subject and context whose attributes are related
     (:func:`~preuve.synthesis.matcher.related_attributes`) are one group when each is the
     other's only related group and no document states both (a document giving two values
@@ -136,7 +162,9 @@ def _merge_related(groups: dict[Hashable, _Entry], locale: Locale) -> list[_Entr
                 for mate in mates:
                     for value, ids in groups[key][3]:
                         for doc_id in ids:
-                            _add(groups[mate][3], value, doc_id, locale)
+                            quote = passages.get(key, {}).get((doc_id, value), "")
+                            _add(groups[mate][3], value, doc_id, locale,
+                                 passages=passages.setdefault(mate, {}), quote=quote)  # fmt: skip
                 merged.add(key)
             continue
         (mate,) = mates
@@ -144,9 +172,13 @@ def _merge_related(groups: dict[Hashable, _Entry], locale: Locale) -> list[_Entr
             continue
         for value, ids in groups[mate][3]:
             for doc_id in ids:
-                _add(groups[key][3], value, doc_id, locale)
+                quote = passages.get(mate, {}).get((doc_id, value), "")
+                _add(
+                    groups[key][3], value, doc_id, locale,
+                    passages=passages.setdefault(key, {}), quote=quote,
+                )  # fmt: skip
         merged.add(mate)
-    return [groups[k] for k in keys if k not in merged]
+    return [(*groups[k], passages.get(k, {})) for k in keys if k not in merged]
 
 
 def _free(key: Hashable) -> bool:
@@ -208,9 +240,11 @@ def find_contradictions(
     locale: Locale = Locale.FR,
 ) -> tuple[Contradiction, ...]:
     """Every contradiction among the findings, arbitrated (see the module docstring)."""
+    dates = {doc_id: info.date for doc_id, info in sources.items()}
     groups = [
-        between_documents(g)
+        between_documents(replace(g, values=values))
         for g in group_values(findings, locale)
         if not set(g.context.split()) & set(default_lexicon().not_compared)
+        for values in split_rows(g.values, g.quotes, dates)
     ]
     return tuple(contradiction_from(g, sources) for g in groups if len(g.values) > 1)

@@ -62,7 +62,12 @@ def _values(value: str, lexicon: Lexicon) -> list[Value]:
 
 @lru_cache(maxsize=4096)
 def _value_key(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
-    status = status_of(value, lexicon, "fr")
+    # an advisory's state written with the rest of its clause ("no fixed firmware is
+    # available") is that state, whatever other status word the clause holds
+    advisory = lexicon.advisory_states
+    status = (status_of(value, lexicon, "fr", advisory) if advisory else None) or status_of(
+        value, lexicon, "fr"
+    )
     if status is not None:
         return status.key
     if is_free(value, lexicon):
@@ -92,11 +97,15 @@ def same_value(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
 def _within(general: tuple[Hashable, ...], precise: tuple[Hashable, ...]) -> bool:
     """True when ``precise`` says what ``general`` says and more: a state and the same state
     with its version (``Resolved``, ``fixed in 7.2.4``), a year or a month and a day in it
-    (``2029``, ``31 décembre 2029``)."""
+    (``2029``, ``31 décembre 2029``), a licence and the same with its version (``OFUL``,
+    ``OFUL 1.0``)."""
     if general[0] == precise[0] == "status":
         return general[1] == precise[1] and general[2] is None and precise[2] is not None
     if len(general) == len(precise) == 1:
         date_a, date_b = general[0], precise[0]
+        if isinstance(date_a, tuple) and isinstance(date_b, tuple) and date_a[0] == "licence":
+            # a licence without its version ("PSAL") and with it ("PSAL 1.0")
+            return date_b[0] == "licence" and str(date_b[1]).startswith(f"{date_a[1]} ")
         if isinstance(date_a, tuple) and isinstance(date_b, tuple) and date_a[0] == "date":
             return date_b[0] == "date" and _within_day(date_a[1], date_b[1])
     return False
@@ -172,10 +181,14 @@ def _attribute_key(attribute: str, value: str, lexicon: Lexicon) -> tuple[Hashab
             extra = frozenset(stem(w) for w in distinguishing_words(attribute, concept, lexicon))
             return ("concept", concepts[0], qualifiers, kind, extra)
         return ("concept", concepts[0], qualifiers, kind)
+    # how a value was obtained ("autonomie mesurée", "claimed range") is no part of what it
+    # measures: a claim and a measurement of one quantity are compared (lexicon [grammar]
+    # mode_words)
+    modes = set(lexicon.words("mode_words"))
     words = frozenset(
         stem(w)
         for w in re.findall(r"[a-z][a-z'-]+", folded)
-        if len(w) >= 3 and w not in lexicon.stopwords
+        if len(w) >= 3 and w not in lexicon.stopwords and w not in modes
     )
     return ("words", words, qualifiers, kind)
 
@@ -200,6 +213,26 @@ def _measure_kinds(words: frozenset[Hashable], lexicon: Lexicon) -> set[str]:
     }
 
 
+_CENTRAL = frozenset({"p50", "mean"})
+
+
+def _central(a: Hashable, b: Hashable) -> bool:
+    """Qualifiers that differ only by a central value on one side ("typical" and "(median)")."""
+    if not (isinstance(a, tuple) and isinstance(b, tuple)):
+        return False
+    left, right = set(a), set(b)
+    return left != right and (left ^ right) <= _CENTRAL and not (left & right & _CENTRAL)
+
+
+def _overlapping(a: frozenset[Hashable], b: frozenset[Hashable], lex: Lexicon) -> bool:
+    """Two word sets that share at least two words, half of the smaller one's, and no word
+    of a measurement kind (which would name two quantities on purpose: "sequential read
+    speed", "sequential write speed")."""
+    named = {stem(n) for names in (lex.measures or {}).values() for n in names}
+    shared = a & b
+    return len(shared) >= 2 and 2 * len(shared) >= min(len(a), len(b)) and not shared & named
+
+
 def related_attributes(
     a: tuple[Hashable, ...], b: tuple[Hashable, ...], lexicon: Lexicon | None = None
 ) -> bool:
@@ -214,7 +247,11 @@ def related_attributes(
       "précision de positionnement (CEP 50)" and "erreur horizontale médiane", both an
       accuracy at p50; "read speed" and "write speed" share their kind word: two quantities),
       unless one's words are all the other's ("autonomie" and "autonomie mesurée sur une
-      charge": one quantity, written more fully once).
+      charge": one quantity, written more fully once);
+    - two attributes no concept names, of one kind of value, sharing two words or more and
+      half of the shorter one's, none of a measurement kind ("report generation, batch of 96
+      samples, typical" and "report batch, 96 samples (median)"), their qualifiers equal or
+      differing by a central value only (p50, mean).
     """
     lex = lexicon or default_lexicon()
     if a == b or a[0] != b[0]:
@@ -228,18 +265,20 @@ def related_attributes(
             and a[2] == b[2]
             and (not items or (len(items) == 2 and (items[0] <= items[1] or items[1] <= items[0])))
         )
-    if a[0] == "words" and a[2:] == b[2:] and isinstance(a[1], frozenset):
+    if a[0] == "words" and isinstance(a[1], frozenset) and isinstance(b[1], frozenset):
+        if a[2:] != b[2:]:
+            return a[3:] == b[3:] and _central(a[2], b[2]) and _overlapping(a[1], b[1], lex)
         other = b[1]
-        if not isinstance(other, frozenset):
-            return False
         # a word of the kind in both ("read speed", "write speed") names two quantities on
         # purpose: only synonyms ("précision", "erreur") relate two names
         named = {stem(n) for names in (lex.measures or {}).values() for n in names}
         if a[1] < other or other < a[1]:
             # one more wordy than the other about one measured kind ("autonomie" and
             # "autonomie mesurée sur une charge"): one quantity
-            return bool(a[1] & other & named)
-        return bool(_measure_kinds(a[1], lex) & _measure_kinds(other, lex)) and not (
-            a[1] & other & named
-        )
+            return bool(a[1] & other & named) or _overlapping(a[1], other, lex)
+        if _measure_kinds(a[1], lex) & _measure_kinds(other, lex):
+            return not (a[1] & other & named)
+        # most words in common, none of a measurement kind ("report generation, batch of 96
+        # samples" and "report batch, 96 samples")
+        return _overlapping(a[1], other, lex)
     return False

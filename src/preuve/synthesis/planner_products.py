@@ -221,13 +221,33 @@ _ITEM = re.compile(
 )
 
 
-def _listed_items(question: str, names: Sequence[str]) -> list[tuple[str, str]]:
+# A version or model number after a name ("Corvus Suite 11", "Halden 4.2"): the capitalized
+# name pattern stops before it, though it is part of the product's name.
+_VERSION = re.compile(r"\s+v?\d[\w.]*")
+
+
+def _listed_items(
+    question: str, names: Sequence[str], texts: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
     """(name, rest of the item) for the question's list items that start with one of
-    ``names``: candidates written one per line."""
+    ``names``: candidates written one per line. An item's name that is one of ``names``
+    followed by a version number is that longer name when documents (``texts``) write it
+    ("- **Orla Suite 7** (Orla Ltd)": the candidate is Orla Suite 7, not Orla Suite)."""
     out = []
     for item in _ITEM.finditer(question):
         head = " ".join(item.group("name").split())
-        name = next((n for n in sorted(names, key=len, reverse=True) if head == n), None)
+        ordered = sorted(names, key=len, reverse=True)
+        name = next((n for n in ordered if head == n), None)
+        if name is None and texts is not None:
+            name = next(
+                (
+                    head
+                    for n in ordered
+                    if head.startswith(n) and _VERSION.fullmatch(head[len(n) :])
+                    and any(mentions(head, t) for t in texts)
+                ),
+                None,
+            )  # fmt: skip
         if name is not None:
             out.append((name, item.group("rest")))
     return out
@@ -279,8 +299,25 @@ def question_entities(
         if name not in products
         and name not in aliases
         and name not in setting
+        and not any(p.startswith(name) and _VERSION.fullmatch(p[len(name) :]) for p in products)
+        and not _defined_term(name, question)
         and _plausible(name, lowercase_words, lex)
         and any(mentions(name, t) for t in texts)
+    )
+
+
+_ACRONYM_WORD = re.compile(r"[A-Z][A-Z0-9]{1,7}")
+
+
+def _defined_term(name: str, question: str) -> bool:
+    """An acronym the question writes only in parentheses after a common word ("la
+    prévention d'intrusion (IPS)", "certifications (CSPN, ...)"): the abbreviation of a
+    term, no organisation or product to be a subject of its own."""
+    if not _ACRONYM_WORD.fullmatch(name):
+        return False
+    starts = mentions(name, question)
+    return bool(starts) and all(
+        re.search(r"[a-zà-ÿ][\w'’-]*\s*\((?:[^()]*[,;]\s*)?$", question[:start]) for start in starts
     )
 
 
@@ -326,7 +363,7 @@ def detect_products(
             and (head := _documented_head(name, texts)) is not None
         )
     )
-    items = tuple(dict.fromkeys(name for name, _ in _listed_items(question, in_question)))
+    items = tuple(dict.fromkeys(name for name, _ in _listed_items(question, in_question, texts)))
     if len(items) >= 2:
         return items  # the candidates the question lists one per line
     listed = _enumerated(question, in_question, lex)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from preuve.synthesis.lexicon import Lexicon, fold
+from preuve.synthesis.planner_vendors import vendor_siblings
 from preuve.synthesis.statements import product_mentions, stem
 
 __all__ = [
@@ -227,6 +228,7 @@ def relevance(
     about: frozenset[str] = frozenset(), linked: frozenset[str] = frozenset(),
     strict: bool = False, head: frozenset[str] = frozenset(),
     topics: frozenset[str] = frozenset(), decided: frozenset[str] = frozenset(),
+    asked: frozenset[str] = frozenset(),
 ) -> str | None:  # fmt: skip
     """None when a document is relevant to the question, else the reason it is not: it
     names a product (or an alias, or its short form), or an identifier of ``linked`` (an
@@ -238,15 +240,31 @@ def relevance(
     project" is a disclaimer, lexicon ``[grammar] apart_cues``; or its title names a
     criterion, a word of ``topics``, and its text a word of the object); a document with
     a disclaimer about a word of the deciding sentence (``decided``: "ce dossier est
-    distinct du renouvellement des véhicules") is about something else. Without a decision
-    object: its title has a discriminating word of the question and its text (title
-    included) four, or its title two, or its text twelve."""
+    distinct du renouvellement des véhicules") is about something else. When candidates are
+    named by most documents, a document naming none is left out when it is of the least
+    reliable kind (``least_reliable``: a third-party article brings no evidence on a
+    candidate, nor the buyer's requirements), or when it sets itself apart from what the
+    question asks (``asked``, its words). Without a decision object: its title has a
+    discriminating word of the question and its text (title included) four, or its title
+    two, or its text twelve."""
     title = str(document["title"])
     body = f"{title}\n{document['text']}"
-    if product_mentions(products, body, aliases):
+    written = identifiers(body, lexicon)
+    siblings = vendor_siblings(body, products, aliases or {}, lexicon, frozenset(written))
+    if product_mentions(products, body, aliases) and not siblings:
         return None
-    if linked & identifiers(body, lexicon):
+    if linked & written:
         return None
+    if siblings and not about:  # with a decision object, the document must name it
+        return (
+            "names a candidate's vendor only, beside another of its products"
+            f" ({', '.join(siblings)})"
+        )
+    if strict and document.get("least_reliable"):
+        return (
+            "names no product of the question, and is of the least reliable kind (a"
+            " third-party article): no evidence on a candidate"
+        )
     if about:
         decided_on = ", ".join(sorted(about))
         if strict:
@@ -263,6 +281,8 @@ def relevance(
         if stems(body, lexicon) & about:
             return None
         return f"names no product of the question, nor what it decides on ({decided_on})"
+    if strict and _sets_apart(body, asked, lexicon):
+        return "names no product of the question, and says it is apart from what the question asks"
     in_title = stems(title, lexicon) & words
     in_body = stems(body, lexicon) & words
     if (
@@ -293,6 +313,7 @@ class Relevance:
     head: frozenset[str]
     topics: frozenset[str]
     decided: frozenset[str]
+    asked: frozenset[str] = frozenset()
 
     def reason(self, document: Mapping[str, Any]) -> str | None:
         """None when ``document`` (its ``title`` and ``text``) is relevant, else why not."""
@@ -308,6 +329,7 @@ class Relevance:
             head=self.head,
             topics=self.topics,
             decided=self.decided,
+            asked=self.asked,
         )
 
 
@@ -339,4 +361,5 @@ def relevance_of(
         head=decision_head(question, lexicon) if about else frozenset(),
         topics=topics,
         decided=deciding_words(question, lexicon) if about else frozenset(),
+        asked=frozenset(stems(question, lexicon)),
     )

@@ -298,8 +298,8 @@ def _rows(
     label = next((c.label(lang) for c in lexicon.concepts if c.id == "licence"), "licence")
     for value in licence_values(sentence.text, lexicon):
         subject = subject_of(value.start, label)
-        if subject is not None:
-            rows.append((value, subject, label, ()))
+        if subject is not None:  # "the 5.x branch remains under ...": that branch's licence
+            rows.append((value, with_branch(subject, sentence.text), label, ()))
     free = free_price(sentence.text, lexicon, skip)
     if free is not None and not [v for v in values if v.kind == "money"]:
         subject = subject_of(free[0].start, "")

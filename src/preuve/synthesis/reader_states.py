@@ -70,19 +70,23 @@ def _licence_at(
 
     def named(near: Callable[[int, int], bool]) -> str | None:
         hits = [
-            (abs(p - te), aliases[0])
+            (abs(p - te), -len(alias), aliases[0])
             for aliases in lexicon.licence_names
             for alias in aliases[1:]
             for p in _find(folded, alias)
             if near(p, p + len(alias))
         ]
-        return min(hits)[1] if hits else None
+        return min(hits)[2] if hits else None
 
     kinds_end = te + _kinds_length(folded[te:], lexicon)
     acronym = _ACRONYM.match(sentence[kinds_end:])
     # a name after the word ("licence MIT"), or containing it ("Business Source License"),
-    # else an acronym after it ("licence TSL"), else a name just before ("MIT license")
+    # else one the document declares ("the Orla Fair Use Licence (OFUL)"), else an acronym
+    # after it ("licence TSL"), else a name just before ("MIT license")
     canonical = named(lambda p, e: te - 1 <= p <= kinds_end + 25 or p <= ts < te <= e)
+    declared = _declared_licence(sentence, ts, te) if canonical is None else None
+    if declared is not None:
+        return declared
     if canonical is None and acronym is not None:
         name = acronym.group("n")
         if name.split()[0].rstrip("s") not in lexicon.generic_acronyms:
@@ -97,6 +101,57 @@ def _licence_at(
             return Value("licence", ts, te, written.strip(" :"),
                          ("licence-kind", " ".join(kinds)))  # fmt: skip
     return None
+
+
+# "the Orla Fair Use Licence (OFUL) 1.0": capitalized words ending with the licence word, then
+# an acronym in parentheses and a version, both optional
+_DECLARED_NAME = re.compile(r"(?:(?<=[\s(])|^)(?P<name>(?:[A-Z][\w-]*\s+){1,5})$")
+_DECLARED_TAIL = re.compile(
+    r"^\**\s*(?:\((?P<acronym>[A-Z][A-Za-z0-9-]{1,9})\))?\**\s*(?:v(?:ersion\s+)?)?"
+    r"(?P<version>\d+(?:\.\d+)*)?(?!\w|\.\d)"
+)
+
+
+def _declared_licence(sentence: str, ts: int, te: int) -> Value | None:
+    """A licence a document names itself: capitalized words ending with the licence word
+    ("the Orla Fair Use Licence (OFUL) 1.0"), keyed by its acronym when it declares one (the
+    document then writes "OFUL"), with its version."""
+    head = _DECLARED_NAME.search(sentence[:ts].replace("*", " "))
+    if head is None or not sentence[ts : ts + 1].isupper():
+        return None
+    if sentence[: head.start()].rstrip().endswith("("):
+        return None  # "licence TSL (Tessa Source License)": the expansion of a name before
+    tail = _DECLARED_TAIL.match(sentence[te:])
+    acronym = tail.group("acronym") if tail else None
+    version = tail.group("version") if tail else None
+    if acronym is None and len(head.group("name").split()) < 2:
+        return None  # "Désignation Licence ...": a label, not a name ("Orla Fair Use Licence")
+    name = " ".join(f"{head.group('name')}{sentence[ts:te]}".split())
+    shown = " ".join(x for x in (acronym or name, version) if x)
+    end = te + (tail.end() if tail else 0)
+    return Value("licence", ts, end, shown, ("licence", fold(shown)))
+
+
+_COPULA_LICENCE = re.compile(r"(?:\bis|\best|\bunder|\bsous|\bremains under|\breste sous)\s+$")
+
+
+def _bare_licences(sentence: str, folded: str, lexicon: Lexicon) -> list[Value]:
+    """A licence name of the lexicon stated without a licence word, after a copula ("Orla is
+    GPLv3", "reste sous AGPL"): the product's licence."""
+    out: list[Value] = []
+    for aliases in lexicon.licence_names:
+        for alias in aliases[1:]:
+            for p in _find(folded, alias):
+                before = folded[:p]
+                if _COPULA_LICENCE.search(before):
+                    not_current, _ = _licence_grammar(lexicon)
+                    if not not_current.search(before):
+                        written = sentence[p : p + len(alias)]  # the check finds it so
+                        out.append(
+                            Value("licence", p, p + len(alias), written,
+                                  ("licence", fold(aliases[0])))
+                        )  # fmt: skip
+    return out
 
 
 def _past(clause: str, cue: str, lexicon: Lexicon) -> bool:
@@ -117,6 +172,8 @@ def licence_values(sentence: str, lexicon: Lexicon) -> list[Value]:
         (ts, ts + len(term)) for term in _licence_terms(lexicon) for ts in _find(folded, term)
     )
     out = [v for span in spans if (v := _licence_at(sentence, folded, span, spans, lexicon))]
+    keys = {v.key for v in out}
+    out += [v for v in _bare_licences(sentence, folded, lexicon) if v.key not in keys]
     return sorted({(v.start, v.display): v for v in out}.values(), key=lambda v: v.start)
 
 
@@ -199,7 +256,18 @@ def status_of(
     if version is not None:
         shown = " ".join(sentence[start : end + version.end()].split())
         return Value("status", start, end, shown, ("status", group, version.group("v")))
+    negators = lexicon.alternation("status_negators")
+    if re.match(negators, folded[start:end]) and folded[start:end] not in set(
+        lexicon.statuses.get(group, ())
+    ):  # a state negated ("no fixed"), not a state word of its own ("aucun correctif")
+        # a negated state is shown with the rest of its clause, as written ("no fixed
+        # firmware is available"): "no fixed" alone says less than the document
+        rest = _NEGATED_REST.match(sentence[end:])
+        written = " ".join(sentence[start : end + (rest.end() if rest else 0)].split())
     return Value("status", start, end, written, ("status", group, None))
+
+
+_NEGATED_REST = re.compile(r"(?:[ \t]+(?![\d.])[^\s,;:.()!?]+){0,6}")
 
 
 _OBJECT_LEAD = re.compile(r"\s+(?:for|pour|with|avec|to|aux|au|a)(?=\s)")

@@ -392,13 +392,20 @@ def short_forms(products: Sequence[str]) -> dict[str, str]:
 _MIN_TAIL_WORDS = 2
 
 
+def _coded(word: str) -> bool:
+    """A model code or a coined word ("AF-900", "GridBlock"): a digit, or a capital inside."""
+    return any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:])
+
+
 def _tails(names: Sequence[tuple[str, str]]) -> dict[str, str]:
     """A name of three words or more without its first one, the brand documents drop
-    ("Miléa E3" for "Tarnac Miléa E3"), when it names one product only."""
+    ("Miléa E3" for "Tarnac Miléa E3"), when it names one product only; of two words, when
+    the second is a model code or a coined word ("AF-900" for "Orla AF-900", "GridBlock"
+    for "Voltaris GridBlock")."""
     tails: dict[str, set[str]] = {}
     for name, product in names:
         words = name.split()
-        if len(words) > _MIN_TAIL_WORDS:
+        if len(words) > _MIN_TAIL_WORDS or (len(words) == _MIN_TAIL_WORDS and _coded(words[1])):
             tails.setdefault(" ".join(words[1:]), set()).add(product)
     written = {n for n, _ in names}
     return {t: ps.pop() for t, ps in tails.items() if len(ps) == 1 and t not in written}

@@ -16,7 +16,7 @@ with instrumented():
     from preuve.digest.schema import CLAIMS_SCHEMA
     from preuve.memo.reader import READER_SCHEMA
     from preuve.memo.writer import MEMO_SCHEMA
-    from preuve.synthesis.findings import SYNTHESIS_SCHEMA
+    from preuve.synthesis.types import SYNTHESIS_SCHEMA
     from preuve.synthesis.planner import PLAN_SCHEMA
     from preuve.synthesis.subagent import FINDINGS_SCHEMA
 

@@ -48,10 +48,10 @@ from preuve.models.loop import LoopStatus
 from preuve.models.scripted import FunctionModel
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.dossier import load_dossier as _load_synthesis_folder
-from preuve.synthesis.findings import Synthesis, synthesis_from_dict
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model
 from preuve.synthesis.pipeline import synthesize as _synthesize
 from preuve.synthesis.synthesizer import check_candidate
+from preuve.synthesis.types import Synthesis, synthesis_from_dict
 
 __all__ = [
     "AccessState",

@@ -15,8 +15,8 @@ import pytest
 
 from preuve.models.loop import LoopStatus
 from preuve.models.replay import ReplayModel
-from preuve.synthesis.findings import FindingStatus
 from preuve.synthesis.pipeline import SynthesisRun
+from preuve.synthesis.types import FindingStatus
 from tests.cassettes.record import SYNTHESIS_CASSETTE, rerecord_hint, run_synthesis
 
 

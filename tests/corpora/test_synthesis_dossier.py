@@ -19,8 +19,8 @@ from preuve.corpora.synthesis_dossier import (
 from preuve.corpora.synthesis_texts import DOCUMENTS
 from preuve.synthesis.contradictions import candidates_of
 from preuve.synthesis.dossier import Dossier, load_dossier
-from preuve.synthesis.findings import SourcedValue
 from preuve.synthesis.ranks import arbitrate
+from preuve.synthesis.types import SourcedValue
 
 PRODUCT_WORDS = ("kestrel", "tamaris", "orvet", "gpu", "inférence", "llm", "licence")
 

@@ -13,7 +13,7 @@ from preuve.core.errors import InputError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier, grid_data
 from preuve.eval.grid import Grid, ScoreEntry, grade, grid_from_dict, load_grid
 from preuve.io.records import dump_record
-from preuve.synthesis.findings import Paragraph, Synthesis
+from preuve.synthesis.types import Paragraph, Synthesis
 from tests.synthesis import reference
 
 

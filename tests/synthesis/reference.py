@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from preuve.synthesis.findings import (
+from preuve.synthesis.types import (
     ComputedValue,
     Contradiction,
     Finding,

@@ -24,14 +24,14 @@ from preuve.synthesis.checks import (
 )
 from preuve.synthesis.contradictions import find_contradictions
 from preuve.synthesis.dossier import Dossier, load_dossier
-from preuve.synthesis.findings import (
+from preuve.synthesis.ranks import SourceInfo
+from preuve.synthesis.types import (
     Contradiction,
     Finding,
     Paragraph,
     SourcedValue,
     Synthesis,
 )
-from preuve.synthesis.ranks import SourceInfo
 from tests.synthesis import reference
 
 

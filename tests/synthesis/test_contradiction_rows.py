@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from preuve.synthesis.contradiction_rows import split_rows
-from preuve.synthesis.findings import SourcedValue
+from preuve.synthesis.types import SourcedValue
 
 _v = SourcedValue
 D = {"sheet": date(2025, 1, 10), "bench": date(2026, 3, 1), "bench2": date(2026, 9, 1),

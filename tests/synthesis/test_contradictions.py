@@ -7,8 +7,8 @@ from datetime import date
 import pytest
 
 from preuve.synthesis.contradictions import find_contradictions, group_values
-from preuve.synthesis.findings import Finding, Statement, StatementSource
 from preuve.synthesis.ranks import SourceInfo, SourceType
+from preuve.synthesis.types import Finding, Statement, StatementSource
 from tests.synthesis import reference
 
 T = SourceType

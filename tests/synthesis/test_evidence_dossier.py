@@ -17,7 +17,7 @@ from preuve.synthesis.evidence_dossier import (
     compute_values,
     describe_source,
 )
-from preuve.synthesis.findings import ComputedValue, Contradiction, Finding, Statement
+from preuve.synthesis.types import ComputedValue, Contradiction, Finding, Statement
 from tests.synthesis import reference
 
 

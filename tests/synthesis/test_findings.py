@@ -12,7 +12,7 @@ import pytest
 from preuve.core.errors import InputError
 from preuve.io.records import dump_record
 from preuve.synthesis.entries import synthesis_entry
-from preuve.synthesis.findings import (
+from preuve.synthesis.types import (
     Finding,
     FindingStatus,
     Plan,

@@ -14,13 +14,13 @@ from preuve.models import LoopStatus
 from preuve.synthesis.computations import compute_values
 from preuve.synthesis.contradictions import find_contradictions
 from preuve.synthesis.dossier import load_dossier
-from preuve.synthesis.findings import Finding, Statement
 from preuve.synthesis.lexicon import default_lexicon, load_lexicon
 from preuve.synthesis.matcher import attribute_key, group_key, same_value
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.rank_files import split_rank_section
 from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.reader import CatalogueEntry, document_reads
+from preuve.synthesis.types import Finding, Statement
 
 S = Statement.of
 

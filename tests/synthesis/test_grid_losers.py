@@ -11,7 +11,7 @@ import pytest
 
 from preuve.core.errors import InputError
 from preuve.eval.grid import grade, grid_from_dict
-from preuve.synthesis.findings import Contradiction, SourcedValue, Synthesis
+from preuve.synthesis.types import Contradiction, SourcedValue, Synthesis
 
 GRID: dict[str, Any] = {
     "documents": ["doc-01", "doc-02", "doc-03"],

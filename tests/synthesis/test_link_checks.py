@@ -17,12 +17,12 @@ from preuve.core.documents import Document
 from preuve.core.errors import InputError
 from preuve.eval.grid import load_grid
 from preuve.models.base import Completion
-from preuve.synthesis.findings import Finding, Paragraph, Statement, SubTask, Synthesis
 from preuve.synthesis.pipeline import RUN_FORMAT
 from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.subagent import check_findings
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate
 from preuve.synthesis.trajectory import run_from_data
+from preuve.synthesis.types import Finding, Paragraph, Statement, SubTask, Synthesis
 
 TEXT = "Kestrel Serve : latence p95 de 120 ms. Documentation : https://kestrel.example/docs"
 DOC = Document("doc-01", 1, "Note", "2026-02-10", "vendor note", (TEXT,))

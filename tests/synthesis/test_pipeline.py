@@ -20,12 +20,12 @@ from preuve.models import FunctionModel, Journal, LoopStatus, ScriptedModel
 from preuve.models.base import Completion, Request
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.entries import synthesis_entry
-from preuve.synthesis.findings import Contradiction, FindingStatus
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.planner import PLANNER_TASK
 from preuve.synthesis.subagent import SUBAGENT_TASK, rendered_documents
 from preuve.synthesis.synthesizer import SYNTHESIZER_TASK, synthesis_markdown
 from preuve.synthesis.trajectory import run_from_data, trajectory_data
+from preuve.synthesis.types import Contradiction, FindingStatus
 
 Handler = Callable[[Request], str | Completion]
 

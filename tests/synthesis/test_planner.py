@@ -14,7 +14,6 @@ from preuve.models import LoopStatus, ScriptedModel
 from preuve.models.base import Completion
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.entries import plan_entry
-from preuve.synthesis.findings import Plan
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.planner import (
     PLANNER_TASK,
@@ -27,6 +26,7 @@ from preuve.synthesis.planner import (
     planner_request,
     rules_plan,
 )
+from preuve.synthesis.types import Plan
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,10 @@ from preuve.models.base import Completion, Request
 from preuve.models.budget import BudgetedModel, counter_for
 from preuve.models.loop import Attempt, LoopResult, Usage
 from preuve.synthesis.dossier import Dossier
-from preuve.synthesis.findings import Plan, SubTask
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.planner import planner_request
 from preuve.synthesis.planning import merge_plans, plan_within_budget
+from preuve.synthesis.types import Plan, SubTask
 
 
 def _tokens(dossier: Dossier, products: tuple[str, ...]) -> int:

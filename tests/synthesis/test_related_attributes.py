@@ -12,12 +12,12 @@ import pytest
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.contradictions import find_contradictions
-from preuve.synthesis.findings import Finding, Statement, StatementSource
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.matcher import attribute_key, related_attributes, value_key
 from preuve.synthesis.pricing import FREE_KEY, charged_item, free_price, is_free
 from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.reader import document_reads
+from preuve.synthesis.types import Finding, Statement, StatementSource
 
 LEX = default_lexicon()
 

@@ -20,11 +20,11 @@ import pytest
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.contradictions import find_contradictions
-from preuve.synthesis.findings import Finding, Statement, StatementSource
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.matcher import group_key, same_value
 from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.reader import document_reads
+from preuve.synthesis.types import Finding, Statement, StatementSource
 
 
 @dataclass(frozen=True)

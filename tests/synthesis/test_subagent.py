@@ -14,14 +14,6 @@ from preuve.io.records import dump_record, load_data
 from preuve.models import LoopStatus, ScriptedModel, ask_verified
 from preuve.models.base import Completion, Request
 from preuve.synthesis.entries import FindingEntry, finding_entry, finding_of
-from preuve.synthesis.findings import (
-    Finding,
-    FindingStatus,
-    Statement,
-    StatementSource,
-    SubTask,
-    is_merged,
-)
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.reader import document_reads
 from preuve.synthesis.subagent import (
@@ -31,6 +23,14 @@ from preuve.synthesis.subagent import (
     rendered_documents,
     rules_findings,
     subagent_request,
+)
+from preuve.synthesis.types import (
+    Finding,
+    FindingStatus,
+    Statement,
+    StatementSource,
+    SubTask,
+    is_merged,
 )
 
 Row = tuple[str, str, str]

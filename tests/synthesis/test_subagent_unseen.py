@@ -9,11 +9,11 @@ import pytest
 
 from preuve.core.documents import Document
 from preuve.core.numbers import Locale
-from preuve.synthesis.findings import SubTask
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.planner import criteria, criterion_scores
 from preuve.synthesis.reader import document_reads
 from preuve.synthesis.subagent import rules_findings, subagent_request
+from preuve.synthesis.types import SubTask
 
 Row = tuple[str, str, str]
 

@@ -14,7 +14,10 @@ from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.evidence import Span
 from preuve.models import LoopStatus
-from preuve.synthesis.findings import (
+from preuve.synthesis.pipeline import AttemptRecord, DocumentRecord, RoleCall, SynthesisRun
+from preuve.synthesis.ranks import SourceType
+from preuve.synthesis.trajectory import run_from_data, trajectory_data
+from preuve.synthesis.types import (
     ComputedValue,
     Contradiction,
     Finding,
@@ -27,9 +30,6 @@ from preuve.synthesis.findings import (
     SubTask,
     Synthesis,
 )
-from preuve.synthesis.pipeline import AttemptRecord, DocumentRecord, RoleCall, SynthesisRun
-from preuve.synthesis.ranks import SourceType
-from preuve.synthesis.trajectory import run_from_data, trajectory_data
 
 WHERE = "run/trajectory.json"
 SPAN = Span("d1", 1, 4, 9, "12 ms", "ab" * 32, page=None)

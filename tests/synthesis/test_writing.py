@@ -17,13 +17,13 @@ from preuve.models.budget import BudgetedModel, counter_for
 from preuve.models.loop import Attempt, LoopResult
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.evidence_dossier import EvidenceDossier, build_evidence_dossier
-from preuve.synthesis.findings import Synthesis, synthesis_from_dict
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.synthesizer import (
     SYNTHESIZER_TASK,
     SynthesisContext,
     synthesizer_request,
 )
+from preuve.synthesis.types import Synthesis, synthesis_from_dict
 from preuve.synthesis.writing import Written, merge_parts, split_evidence, write_within_budget
 
 

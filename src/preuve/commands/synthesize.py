@@ -46,7 +46,6 @@ from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
 from preuve.synthesis.dossier import Dossier, load_dossier
 from preuve.synthesis.entries import synthesis_entry
-from preuve.synthesis.findings import Synthesis, synthesis_from_dict
 from preuve.synthesis.lexicon import merge_data, read_extension
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.run_files import (
@@ -59,6 +58,7 @@ from preuve.synthesis.run_files import (
 )
 from preuve.synthesis.synthesizer import SynthesisContext, check_candidate, synthesis_markdown
 from preuve.synthesis.trajectory import trajectory_data
+from preuve.synthesis.types import Synthesis, synthesis_from_dict
 
 __all__ = [
     "check_synthesis_command",

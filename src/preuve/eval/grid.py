@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 from preuve.core.errors import InputError
 from preuve.io.records import STRICT
-from preuve.synthesis.findings import Contradiction, Synthesis
+from preuve.synthesis.types import Contradiction, Synthesis
 
 __all__ = [
     "ContradictionSpec",

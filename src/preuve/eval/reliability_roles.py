@@ -46,8 +46,8 @@ from preuve.models.loop import LoopStatus
 from preuve.models.scripted import Answer, ScriptedModel
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
-from preuve.synthesis.findings import FindingStatus
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from preuve.synthesis.types import FindingStatus
 
 __all__ = ["Bench", "hostile_answer", "prepare_bench", "run_attack"]
 

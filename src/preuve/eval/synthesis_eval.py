@@ -32,8 +32,8 @@ from preuve.models.base import Model
 from preuve.models.loop import LoopStatus
 from preuve.models.usage import UsageMeter, spread
 from preuve.synthesis.dossier import Dossier, load_dossier
-from preuve.synthesis.findings import Synthesis
 from preuve.synthesis.pipeline import SynthesisRun, synthesize
+from preuve.synthesis.types import Synthesis
 
 __all__ = [
     "DossierScore",

@@ -44,7 +44,8 @@ from preuve.core.numbers import (
     same_dimensions,
 )
 from preuve.synthesis.contradictions import candidates_of, find_contradictions
-from preuve.synthesis.findings import (
+from preuve.synthesis.ranks import SourceInfo, arbitrate, rules_that_hold
+from preuve.synthesis.types import (
     ComputedValue,
     Contradiction,
     Finding,
@@ -55,7 +56,6 @@ from preuve.synthesis.findings import (
     normalize_key,
     values_agree,
 )
-from preuve.synthesis.ranks import SourceInfo, arbitrate, rules_that_hold
 
 __all__ = [
     "DossierLimits",

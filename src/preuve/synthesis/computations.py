@@ -29,7 +29,8 @@ from itertools import pairwise
 
 from preuve.core.numbers import Locale, extract_numbers
 from preuve.synthesis.checks import QuantityKind, product, total_over_periods
-from preuve.synthesis.findings import (
+from preuve.synthesis.matcher import group_key
+from preuve.synthesis.types import (
     ComputedValue,
     Contradiction,
     Finding,
@@ -37,7 +38,6 @@ from preuve.synthesis.findings import (
     Statement,
     distinct_values,
 )
-from preuve.synthesis.matcher import group_key
 from preuve.synthesis.values import Value, read_values
 
 __all__ = [

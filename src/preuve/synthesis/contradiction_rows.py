@@ -23,9 +23,9 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from preuve.synthesis.findings import SourcedValue
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, fold
 from preuve.synthesis.statements import stem
+from preuve.synthesis.types import SourcedValue
 
 __all__ = ["passage_words", "split_rows"]
 

@@ -10,7 +10,7 @@ content words (synonyms, word order and both languages tolerated), the kind of i
 included; the context (a period, a target, a reported source) kept apart. Each source of a
 statement contributes the value read in *that* document, so a merged statement (two
 documents folded into one line) still yields its contradiction. Values are compared by
-meaning (:func:`~preuve.synthesis.findings.values_agree`). A group with two or more distinct
+meaning (:func:`~preuve.synthesis.types.values_agree`). A group with two or more distinct
 values is a contradiction (:func:`between_documents`: a document stating several of a
 group's values itself, tiers, runs or two sources quoted side by side, is left out of it),
 arbitrated by :func:`~preuve.synthesis.ranks.arbitrate` with the metadata (date, source
@@ -29,16 +29,16 @@ from dataclasses import dataclass, field, replace
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.contradiction_rows import split_rows
-from preuve.synthesis.findings import (
+from preuve.synthesis.lexicon import default_lexicon
+from preuve.synthesis.matcher import group_key, more_specific, related_attributes
+from preuve.synthesis.ranks import Candidate, SourceInfo, SourceType, arbitrate
+from preuve.synthesis.types import (
     Contradiction,
     Finding,
     FindingStatus,
     SourcedValue,
     values_agree,
 )
-from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.matcher import group_key, more_specific, related_attributes
-from preuve.synthesis.ranks import Candidate, SourceInfo, SourceType, arbitrate
 
 __all__ = [
     "ValueGroup",

@@ -9,7 +9,7 @@ builds or parses these dicts by hand.
 
 A model's answers (plan, findings, synthesis) are NOT read here: they are parsed and
 checked by their roles (:func:`preuve.synthesis.planner.plan_from_dict`,
-:func:`preuve.synthesis.findings.synthesis_from_dict`), which list every defect for the
+:func:`preuve.synthesis.types.synthesis_from_dict`), which list every defect for the
 re-ask; a run file is the program's own output, read back or refused in one line.
 """
 
@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from preuve.core.defects import Defect
 from preuve.io.records import STRICT, SpanEntry
-from preuve.synthesis.findings import (
+from preuve.synthesis.types import (
     ComputedValue,
     Contradiction,
     Finding,

@@ -27,7 +27,9 @@ from preuve.io.records import dump_records
 from preuve.synthesis.checks import DossierLimits, dossier_limits
 from preuve.synthesis.computations import compute_values
 from preuve.synthesis.contradictions import find_contradictions
-from preuve.synthesis.findings import (
+from preuve.synthesis.lexicon import default_lexicon
+from preuve.synthesis.ranks import SourceInfo, SourceType
+from preuve.synthesis.types import (
     ComputedValue,
     Contradiction,
     Finding,
@@ -37,8 +39,6 @@ from preuve.synthesis.findings import (
     is_merged,
     values_agree,
 )
-from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.ranks import SourceInfo, SourceType
 
 __all__ = [
     "RULE_TEXT",

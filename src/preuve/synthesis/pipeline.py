@@ -57,14 +57,6 @@ from preuve.synthesis.evidence_dossier import (
     build_evidence_dossier,
     limit_lines,
 )
-from preuve.synthesis.findings import (
-    ComputedValue,
-    Contradiction,
-    Finding,
-    Plan,
-    SubTask,
-    Synthesis,
-)
 from preuve.synthesis.lexicon import extended_lexicon
 from preuve.synthesis.planner import (
     PLANNER_TASK,
@@ -87,6 +79,14 @@ from preuve.synthesis.subagent import (
     rules_findings,
 )
 from preuve.synthesis.synthesizer import SYNTHESIZER_TASK, SynthesisContext, rules_synthesis
+from preuve.synthesis.types import (
+    ComputedValue,
+    Contradiction,
+    Finding,
+    Plan,
+    SubTask,
+    Synthesis,
+)
 from preuve.synthesis.writing import Written, write_within_budget
 
 __all__ = [

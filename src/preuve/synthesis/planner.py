@@ -44,7 +44,6 @@ from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.loop import Checked, LoopResult
 from preuve.models.role import Role, RoleOptions, checked_answer
 from preuve.synthesis.dossier import Dossier
-from preuve.synthesis.findings import Plan, SubTask
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, extended_lexicon, fold
 from preuve.synthesis.planner_criteria import (
     Criterion,
@@ -67,6 +66,7 @@ from preuve.synthesis.planner_relevance import (
 )
 from preuve.synthesis.ranks import default_rank_table
 from preuve.synthesis.statements import mentions
+from preuve.synthesis.types import Plan, SubTask
 
 __all__ = [
     "PLANNER",

@@ -20,8 +20,8 @@ from preuve.core.errors import BudgetError
 from preuve.models.base import Model
 from preuve.models.loop import LoopResult, LoopStatus, Usage
 from preuve.synthesis.dossier import Dossier
-from preuve.synthesis.findings import Plan, SubTask
 from preuve.synthesis.planner import make_plan
+from preuve.synthesis.types import Plan, SubTask
 
 __all__ = ["merge_plans", "plan_within_budget"]
 

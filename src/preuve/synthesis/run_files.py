@@ -21,9 +21,9 @@ from __future__ import annotations
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.io.runfolder import RunFolder
-from preuve.synthesis.findings import Synthesis, synthesis_from_dict
 from preuve.synthesis.pipeline import SynthesisRun
 from preuve.synthesis.trajectory import run_from_data
+from preuve.synthesis.types import Synthesis, synthesis_from_dict
 
 __all__ = [
     "DEFECTS_FILE",

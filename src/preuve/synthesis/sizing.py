@@ -23,7 +23,7 @@ from preuve.core.documents import Document
 from preuve.core.errors import BudgetError
 from preuve.models.base import Request
 from preuve.models.budget import counter_for, fit_groups, input_budget
-from preuve.synthesis.findings import Finding, FindingStatus, SubTask
+from preuve.synthesis.types import Finding, FindingStatus, SubTask
 
 __all__ = ["merge_findings", "scope_groups"]
 

@@ -16,7 +16,7 @@ found elsewhere in the document does not count.
   the whole answer is refused, and after the re-ask the sub-task is NOT INVESTIGATED;
 - *statement* defects (no quote, a quote the check refuses, a value not read in its quote):
   the answer is re-asked with them once; a statement still failing after the re-ask is
-  dropped and counted (:class:`~preuve.synthesis.findings.RefusedStatement`), like a
+  dropped and counted (:class:`~preuve.synthesis.types.RefusedStatement`), like a
   rejected signal of workflow 1, and the verified statements are kept.
 """
 
@@ -30,8 +30,8 @@ from preuve.core.documents import Document
 from preuve.core.links import unsupported_links
 from preuve.core.quotes import QuoteChecker
 from preuve.core.stated import YesNoCues, value_outside
-from preuve.synthesis.findings import RefusedStatement, Statement, StatementSource
 from preuve.synthesis.lexicon import Lexicon, default_lexicon
+from preuve.synthesis.types import RefusedStatement, Statement, StatementSource
 
 __all__ = ["Screened", "checkers_of", "screen_answer", "yes_no_cues"]
 

@@ -35,17 +35,17 @@ from preuve.core.quotes import QuoteChecker
 from preuve.models.base import Completion, Message, Request
 from preuve.models.loop import Checked, LoopResult
 from preuve.models.role import Role, RoleOptions
-from preuve.synthesis.findings import (
-    Finding,
-    Statement,
-    StatementSource,
-    SubTask,
-)
 from preuve.synthesis.lexicon import Lexicon, extended_lexicon, fold
 from preuve.synthesis.matcher import attribute_key, group_key, value_key
 from preuve.synthesis.reader import CatalogueEntry, document_reads
 from preuve.synthesis.sources import screen_answer
 from preuve.synthesis.statements import Read, term_pattern
+from preuve.synthesis.types import (
+    Finding,
+    Statement,
+    StatementSource,
+    SubTask,
+)
 
 __all__ = [
     "FINDINGS_SCHEMA",
@@ -479,7 +479,7 @@ def finding_from_result(
 ) -> Finding:
     """The finding of a verified sub-agent; after a refusal, the verified statements of its
     last answer that parsed, when only statements failed (the others dropped and counted,
-    as :class:`~preuve.synthesis.findings.RefusedStatement`: the driver's partial value);
+    as :class:`~preuve.synthesis.types.RefusedStatement`: the driver's partial value);
     else NOT INVESTIGATED with why."""
     kept = result.partial
     if kept is not None:

@@ -1,6 +1,6 @@
 """The synthesizer role: write the synthesis from the evidence dossier, then check it in code.
 
-Both implementations answer :data:`~preuve.synthesis.findings.SYNTHESIS_SCHEMA` and see only
+Both implementations answer :data:`~preuve.synthesis.types.SYNTHESIS_SCHEMA` and see only
 the evidence dossier, never a document:
 
 - *rules* (:func:`rules_synthesis`): a French template. One paragraph per investigated
@@ -39,7 +39,10 @@ from preuve.synthesis.evidence_dossier import (
     RULE_TEXT,
     EvidenceDossier,
 )
-from preuve.synthesis.findings import (
+from preuve.synthesis.lexicon import default_lexicon
+from preuve.synthesis.matcher import group_key, value_key
+from preuve.synthesis.ranks import SourceInfo
+from preuve.synthesis.types import (
     SYNTHESIS_SCHEMA,
     ComputedValue,
     Contradiction,
@@ -47,9 +50,6 @@ from preuve.synthesis.findings import (
     Synthesis,
     synthesis_from_dict,
 )
-from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.matcher import group_key, value_key
-from preuve.synthesis.ranks import SourceInfo
 
 __all__ = [
     "SYNTHESIZER",

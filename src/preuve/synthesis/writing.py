@@ -39,15 +39,6 @@ from preuve.models.base import Model
 from preuve.models.loop import LoopResult, LoopStatus
 from preuve.synthesis.checks import DossierLimits
 from preuve.synthesis.evidence_dossier import EvidenceDossier
-from preuve.synthesis.findings import (
-    Contradiction,
-    Finding,
-    Plan,
-    Statement,
-    SubTask,
-    Synthesis,
-    values_agree,
-)
 from preuve.synthesis.matcher import group_key, subject_key
 from preuve.synthesis.synthesizer import (
     SYNTHESIZER,
@@ -55,6 +46,15 @@ from preuve.synthesis.synthesizer import (
     SynthesizerInput,
     check_candidate,
     last_candidate,
+)
+from preuve.synthesis.types import (
+    Contradiction,
+    Finding,
+    Plan,
+    Statement,
+    SubTask,
+    Synthesis,
+    values_agree,
 )
 
 __all__ = ["Written", "merge_parts", "split_evidence", "write_within_budget"]

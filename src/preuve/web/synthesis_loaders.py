@@ -14,10 +14,10 @@ from typing import Any
 from preuve.core.errors import DocumentError, PreuveError
 from preuve.io.runfolder import RunFolder
 from preuve.synthesis.evidence_dossier import RULE_TEXT
-from preuve.synthesis.findings import RefusedStatement, SourcedValue, StatementSource, is_merged
 from preuve.synthesis.pipeline import SynthesisRun
 from preuve.synthesis.ranks import SourceInfo, SourceType, rank_of
 from preuve.synthesis.run_files import read_trajectory
+from preuve.synthesis.types import RefusedStatement, SourcedValue, StatementSource, is_merged
 from preuve.web.layout import RunLayout, read_json, run_entries, scalar
 from preuve.web.pages import DocumentLibrary, Registry, span_on_page
 from preuve.web.views import (

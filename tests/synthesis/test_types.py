@@ -165,7 +165,7 @@ def test_computed_value_keeps_decimal() -> None:
 @pytest.mark.parametrize(
     ("module", "names"),
     [
-        ("findings", {
+        ("types", {
             "SYNTHESIS_SCHEMA", "ComputedValue", "Contradiction", "Finding", "FindingStatus",
             "Paragraph", "Plan", "RefusedStatement", "SourcedValue", "Statement",
             "StatementSource", "SubTask", "Synthesis", "distinct_values", "is_merged",
@@ -184,7 +184,7 @@ def test_computed_value_keeps_decimal() -> None:
             "total_over_periods",
         }),
     ],
-    ids=["findings", "dossier", "contradictions", "checks"],
+    ids=["types", "dossier", "contradictions", "checks"],
 )  # fmt: skip
 def test_public_surfaces_are_pinned(module: str, names: set[str]) -> None:
     loaded = importlib.import_module(f"preuve.synthesis.{module}")

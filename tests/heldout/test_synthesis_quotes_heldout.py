@@ -111,7 +111,10 @@ class Corrupting:
 # too short to be checked is quoted with the line(s) above it.
 # en-eprescribing's (a header's condition "timeouts (>10 s)" read as the cells' unit, and a
 # dotted leader line "Training ...... $9,600.00" cut at its dots) pass too.
-RULES_QUOTES_REFUSED: frozenset[str] = frozenset()
+# eclairage-led-saint-aurel-fr (s24, a blind writer's, never tuned on): the rules sub-agent
+# quotes a datasheet bullet "Die-cast aluminium, IP66, IK10; 6.8 kg" for a weight, and the
+# check refuses it (the statement is dropped and counted, as it must be).
+RULES_QUOTES_REFUSED: frozenset[str] = frozenset({"eclairage-led-saint-aurel-fr"})
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,8 @@ _SPLIT_HEADING_LINES = 4
 _SUPPLEMENT = re.compile(
     r"(?i)\b(?:soldes intermédiaires de gestion|indicateurs alternatifs de performance"
     r"|alternative performance measures)\b"
+    # a note whose heading is the measure itself ("Note 3 — EBITDA", "Note 12: EBE")
+    r"|^note\s+\d+(?:\.\d+)?\s*[—–:.-]\s*(?:ebitda|ebe|excédent brut d'exploitation)\s*$"
 )
 _COMMITMENTS = re.compile(
     r"(?i)\b(?:engagements hors[- ]bilan|off[- ]balance[- ]sheet (?:commitments|arrangements"

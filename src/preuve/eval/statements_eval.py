@@ -26,9 +26,11 @@ from decimal import Decimal
 from pathlib import Path
 
 from preuve.memo.covenant import covenant_ratio
+from preuve.memo.doubtful import without_doubtful
+from preuve.memo.identities import check_identities
 from preuve.memo.ratios import compute_ratios, detect_company
 from preuve.memo.statements import extract_statements
-from preuve.memo.table_fields import merged_statements
+from preuve.memo.table_fields import merged_statements, table_identities, with_table_identities
 from preuve.memo.tables import read_tables
 
 __all__ = [
@@ -247,6 +249,10 @@ def ratio_deviations(
     company = detect_company(pages)
     tables = read_tables(pages, positions)
     statements = merged_statements(pages, extract_statements(pages), (), tables)
+    # As the memo pipeline: a value a violated identity puts in doubt is no ratio input.
+    found = table_identities(pages, (), tables)
+    identities = with_table_identities(check_identities(statements), found)
+    statements = without_doubtful(statements, identities)
     computed = {
         r.id.rsplit(f"R-{company.slug}-", 1)[-1]: r for r in compute_ratios(statements, company)
     }

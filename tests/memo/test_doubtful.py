@@ -12,7 +12,13 @@ from preuve.memo.lexicon import Statement
 from preuve.memo.ratios import compute_ratios, ratios_not_computed
 from preuve.memo.statements import Field, Statements
 
-_BALANCE = {"total_assets", "total_equity_and_liabilities", "equity"}
+_BALANCE = {
+    "total_assets",
+    "total_equity_and_liabilities",
+    "equity",
+    "provisions_total",
+    "total_liabilities",
+}
 
 
 def _statements(values: dict[tuple[str, int], int]) -> Statements:
@@ -80,3 +86,23 @@ def test_a_violated_identity_keeps_its_values_out_of_the_ratios() -> None:
         "doubtful input, not used: 2025 total_assets: total_assets ="
         " total_equity_and_liabilities does not hold"
     )
+
+
+def test_french_gaap_provisions_between_equity_and_debts_are_no_violation() -> None:
+    # Total = capitaux propres (I) + provisions (II) + dettes (III): equity + liabilities
+    # alone falls short by the provisions, which is the layout, not a misread value.
+    values = {
+        ("equity", 2025): 900,
+        ("provisions_total", 2025): 100,
+        ("total_liabilities", 2025): 1400,
+        ("total_assets", 2025): 2400,
+    }
+    statements = _statements(values)
+    assert check_identities(statements).violations == ()
+    assert without_doubtful(statements, check_identities(statements)) == statements
+    without_provisions = _statements(
+        {k: v for k, v in values.items() if k[0] != "provisions_total"}
+    )
+    assert [v.identity for v in check_identities(without_provisions).violations] == [
+        "assets_equity_liabilities"
+    ]

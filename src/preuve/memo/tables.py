@@ -45,10 +45,20 @@ from preuve.memo.statements import (
     _Cut,
     _cut_rows,
     _glued_header,
-    _groups,
     _regroup,
     _Token,
     _tokenize,
+)
+from preuve.memo.table_cells import (
+    extra_columns,
+    has_notes_column,
+    joined,
+    notes_on_the_right,
+    percent_heading,
+    ratio_column,
+    run_spans,
+    without_percent_cells,
+    without_ratio_cell,
 )
 from preuve.memo.table_columns import (
     ColumnAnchors,
@@ -91,14 +101,6 @@ _SECTION = re.compile(
     r"|^(?:passifs?|actifs?|dettes) (?:(non[- ]courant(?:e)?s?)|(courant(?:e)?s?))\b"
 )
 _SECTION_END = re.compile(r"(?i)^(?:total|sous[- ]total)\b")
-_GROSS = re.compile(r"(?i)(?:^|\s)(?:brut|brute|gross)(?:\s|$)")
-_NET = re.compile(r"(?i)(?:^|\s)nets?(?:\s|$)")
-_DEPRECIATION = re.compile(r"(?i)\b(?:amort|dépréc|deprec|accumulated|provisions?\b)")
-_CHANGE = re.compile(
-    r"(?i)(?:\d|\s)(?:var\.?|variation|évol\.?|évolution|change|%|% change|chg\.?)\s*$"
-)
-_NOT_MEANINGFUL = re.compile(r"n\.\s?s\.?|n\.\s?m\.?|ns|nm|n/s|n/m")
-_PERCENT = re.compile(r"\(?[-−–+]?\d+(?:[.,]\d+)?\s?%\)?")
 _COMPACT = tuple(
     (kind, re.compile(p.pattern.replace(r"\s+", "").replace(r"\b", ""))) for kind, p in _HEADINGS
 )
@@ -249,67 +251,8 @@ def _same_columns(before: tuple[Period, ...], after: tuple[Period, ...]) -> tupl
     return after
 
 
-def _has_notes_column(block: list[str]) -> bool:
-    return any(re.search(r"(?i)(?:^|\s)notes?(?:\s|$)", line) for line in block[-3:])
-
-
-def _notes_on_the_right(block: list[str]) -> bool:
-    """Whether the heading block prints the notes column after the periods' ones
-    (``2025 2024 Notes``, ``Exercice Exercice Notes``): a line ends with the word after
-    other column headings."""
-    for line in block[-3:]:
-        words = line.split()
-        if len(words) >= 3 and re.fullmatch(r"(?i)notes?", words[-1]):
-            return True
-    return False
-
-
 _AMOUNTS_END = re.compile(r"[-−(]?\d[\d\u202f\u00a0 .,]*\)?\s+[-−(]?\d[\d\u202f\u00a0 .,]*\)?$")
 _FIGURES_SPACED = re.compile(r"\d \(?[-−–]?\d")
-
-
-def _extra_columns(block: list[str]) -> int:
-    """Value columns printed before the periods' ones: a gross and a depreciation column
-    (``Brut | Amort. et dépréc. | Net 2025 | Net 2024``, ``Gross | Accumulated
-    depreciation | Net``); the periods' values are the net ones, the last of each row."""
-    text = " ".join(block[-3:])
-    if not (_GROSS.search(text) and _NET.search(text)):
-        return 0
-    return 2 if _DEPRECIATION.search(text) else 1
-
-
-def _ratio_column(line: str) -> bool:
-    """Whether a column line ends with a change column (``2025 2024 Var.``, ``% change``)."""
-    return _CHANGE.search(line) is not None
-
-
-def _without_ratio_cell(tokens: list[_Token]) -> list[_Token]:
-    """A row's tokens without the trailing change cell (``-7,9 %``, ``12%``, ``n.s.``)."""
-    if tokens and _NOT_MEANINGFUL.fullmatch(tokens[-1].raw.casefold()):
-        return tokens[:-1]
-    if len(tokens) >= 2 and tokens[-1].raw == "%" and tokens[-2].value is not None:
-        return tokens[:-2]
-    if tokens and tokens[-1].value is None and _PERCENT.fullmatch(tokens[-1].raw):
-        return tokens[:-1]
-    return tokens
-
-
-def _percent_heading(line: str) -> bool:
-    """Whether a column line interleaves share columns with the periods' (``2025 % CA
-    2024 % CA``, ``2025 % of sales 2024 %``): a ``%`` heading before the last year."""
-    years = list(re.finditer(r"(?:19|20)\d\d", line))
-    return len(years) >= 2 and "%" in line[: years[-1].start()]
-
-
-def _without_percent_cells(tokens: list[_Token]) -> list[_Token]:
-    """A row's tokens without its share cells (``5,8 %``, ``12%``) wherever they are."""
-    kept: list[_Token] = []
-    for token in tokens:
-        if token.raw == "%" and kept and kept[-1].value is not None:
-            kept.pop()
-        elif not (token.value is None and _PERCENT.fullmatch(token.raw)):
-            kept.append(token)
-    return kept
 
 
 @dataclass(slots=True)
@@ -428,7 +371,7 @@ class _Reader:
             widened = widen_column_gaps(line, offset, lefts) if lefts else line
             self.gapped = widened != line
             if self.gapped:
-                return _joined(_tokenize(widened, self.locale), self.locale)
+                return joined(_tokenize(widened, self.locale), self.locale)
         self.gapped = False
         return _tokenize(line, self.locale)
 
@@ -471,11 +414,11 @@ class _Reader:
         self.periods = _same_columns(
             self.periods, read_periods(self.block, self._column_line(), balance)
         )
-        self.notes_column = _has_notes_column(self.block)
-        self.notes_right = _notes_on_the_right(self.block)
-        self.extra_columns = _extra_columns(self.block)
-        self.ratio_column = _ratio_column(line)
-        self.percent_columns = _percent_heading(line)
+        self.notes_column = has_notes_column(self.block)
+        self.notes_right = notes_on_the_right(self.block)
+        self.extra_columns = extra_columns(self.block)
+        self.ratio_column = ratio_column(line)
+        self.percent_columns = percent_heading(line)
         self.flush_tail()
         self.pending = ""
         self.last_row = False
@@ -501,9 +444,9 @@ class _Reader:
         if not self.periods:
             return
         if self.ratio_column:
-            tokens = _without_ratio_cell(tokens)
+            tokens = without_ratio_cell(tokens)
         if self.percent_columns:
-            tokens = _without_percent_cells(tokens)
+            tokens = without_percent_cells(tokens)
         periods = len(self.periods)
         width = periods + self.extra_columns
         tokens = self.without_note(tokens, width, periods)
@@ -572,7 +515,7 @@ class _Reader:
         if not lefts:
             return False
         tail = run[-len(self.periods) :]
-        spans = _run_spans(line, offset, [t.raw for t in run])
+        spans = run_spans(line, offset, [t.raw for t in run])
         if spans is None:
             return False
         xs = spans_xs(lefts, spans)
@@ -592,39 +535,6 @@ class _Reader:
         label = self.label(" ".join(t.raw for t in words))
         self.rows.append(TableRow(label, cells, self.page, bool(_TOTAL.match(label)), self.section))
         return True
-
-
-def _run_spans(line: str, offset: int, raws: Sequence[str]) -> list[tuple[int, int]] | None:
-    """The page span of each value ending ``line`` (found from the line's end)."""
-    spans: list[tuple[int, int]] = []
-    end = len(line)
-    for raw in reversed(raws):
-        found = list(value_pattern(raw).finditer(line, 0, end))
-        if not found:
-            return None
-        spans.insert(0, (offset + found[-1].start(), offset + found[-1].end()))
-        end = found[-1].start()
-    return spans
-
-
-def _joined(tokens: list[_Token], locale: Locale) -> list[_Token]:
-    """Tokens with each run of figures that no column gap separates read as one amount
-    (``1 286 744``), when it reads as one."""
-    out: list[_Token] = []
-    index = 0
-    while index < len(tokens):
-        end = index + 1
-        if tokens[index].value is not None:
-            while end < len(tokens) and tokens[end].value is not None and not tokens[end].spaced:
-                end += 1
-        group = _groups(tuple(tokens[index:end]), locale) if end - index > 1 else None
-        if group is None:
-            out.append(tokens[index])
-            index += 1
-            continue
-        out.append(dataclasses.replace(group[0], spaced=tokens[index].spaced))
-        index = end
-    return out
 
 
 def _sections(

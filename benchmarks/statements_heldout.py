@@ -115,9 +115,12 @@ def main() -> int:
                 f" wrong {wrong}, missed {missed}"
             )
     for gold_path in [*sorted(REPORTS.glob("*.gold.json")), *sorted(BLIND.glob("*.gold.json"))]:
-        pages = load_pages(gold_path.with_name(gold_path.name.replace(".gold.json", ".pdf")))
-        deviations = ratio_deviations(gold_path, pages)
-        loose = ratio_deviations(gold_path, pages, variants=True)
+        pdf = gold_path.with_name(gold_path.name.replace(".gold.json", ".pdf"))
+        pages = load_pages(pdf)
+        # Ratios from the tables as the memo pipeline reads them (x-positions included).
+        positions = pdf_positions(pdf, pages)
+        deviations = ratio_deviations(gold_path, pages, positions=positions)
+        loose = ratio_deviations(gold_path, pages, variants=True, positions=positions)
         done = [d for d in deviations.values() if d is not None]
         worst = max(done, default=0.0)
         within = sum(1 for d in done if d <= 0.005)

@@ -59,6 +59,12 @@ CASES: dict[str, tuple[str, Covenant | None]] = {
         "\nLe ratio de levier s'établit à 2,4 à la clôture.",
         None,
     ),
+    "a second covenant's threshold is not the first one's published ratio": (
+        "The revolving facility covenant caps net debt to EBITDA at no more than 2.75x. Its "
+        "fixed charge cover must be at least 1.5x at every test date.\nAt the year end the "
+        "leverage ratio stood at 2.40x and fixed charge cover at 1.9x.",
+        Covenant(Decimal("2.40"), Decimal("2.75"), True, 1, 2),
+    ),
     "a bound that names no ratio": (
         "La société vise une croissance du chiffre d'affaires d'au moins 2x en cinq ans et "
         "l'a atteinte à 2,2x cette année.",

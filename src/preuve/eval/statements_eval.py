@@ -26,9 +26,11 @@ from decimal import Decimal
 from pathlib import Path
 
 from preuve.memo.covenant import covenant_ratio
+from preuve.memo.doubtful import without_doubtful
+from preuve.memo.identities import check_identities
 from preuve.memo.ratios import compute_ratios, detect_company
 from preuve.memo.statements import extract_statements
-from preuve.memo.table_fields import merged_statements
+from preuve.memo.table_fields import merged_statements, table_identities, with_table_identities
 from preuve.memo.tables import read_tables
 
 __all__ = [
@@ -119,10 +121,15 @@ def load_gold_rows(path: Path) -> list[GoldRow]:
 
 
 def _amount(value: object, places: object) -> Decimal:
-    """A gold amount as a Decimal (an int, a float or a string in the JSON)."""
+    """A gold amount as a Decimal (an int, a float or a string in the JSON). The report's
+    precision only removes a float's binary noise (``0.30000000000000004``): an amount
+    printed with more decimals than the statements' (earnings per share, ``0.52`` in a
+    report in whole thousands) keeps them."""
     amount = Decimal(str(value))
     if isinstance(places, int) and not isinstance(value, int):
-        amount = amount.quantize(Decimal(1).scaleb(-places))
+        rounded = amount.quantize(Decimal(1).scaleb(-places))
+        if abs(rounded - amount) < Decimal("1e-9"):
+            amount = rounded
     return amount
 
 
@@ -225,16 +232,27 @@ def listed_variants(entry: object) -> tuple[Decimal, ...]:
 
 
 def ratio_deviations(
-    gold_path: Path, pages: Sequence[str], *, variants: bool = False
+    gold_path: Path,
+    pages: Sequence[str],
+    *,
+    variants: bool = False,
+    positions: Callable[[int], Sequence[float]] | None = None,
 ) -> dict[str, float | None]:
     """Relative deviation of each gold ratio value (``name year``) from the memo's R- fact
-    computed on ``pages``; None when the fact was not computed for that year. With
-    ``variants``, the smallest deviation from the gold value or a variant it lists."""
+    computed on ``pages`` (``positions``: the characters' x-positions of page N, as the
+    memo pipeline reads them from a PDF); None when the fact was not computed for that
+    year. With ``variants``, the smallest deviation from the gold value or a variant it
+    lists."""
 
     document = json.loads(gold_path.read_text(encoding="utf-8"))
     gold = dict(document["ratios"])
     company = detect_company(pages)
-    statements = merged_statements(pages, extract_statements(pages))
+    tables = read_tables(pages, positions)
+    statements = merged_statements(pages, extract_statements(pages), (), tables)
+    # As the memo pipeline: a value a violated identity puts in doubt is no ratio input.
+    found = table_identities(pages, (), tables)
+    identities = with_table_identities(check_identities(statements), found)
+    statements = without_doubtful(statements, identities)
     computed = {
         r.id.rsplit(f"R-{company.slug}-", 1)[-1]: r for r in compute_ratios(statements, company)
     }

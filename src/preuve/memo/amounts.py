@@ -41,6 +41,7 @@ def shown_decimal(shown: str, locale: Locale) -> Decimal:
 
 def _unit_label(unit: str) -> str:
     french = {"$ millions": "M$", "$ thousands": "k$", "$ billions": "Md$"}
+    french |= {"£ millions": "M£", "£ thousands": "k£", "£ billions": "Md£"}
     french |= {"millions": "millions", "thousands": "milliers", "billions": "milliards"}
     return french.get(unit, unit)
 

@@ -88,12 +88,15 @@ def _outside_parentheses(text: str, start: int) -> bool:
 
 
 def _published(window: str, skip: tuple[int, int]) -> tuple[Decimal, int] | None:
+    """The first ``x`` figure of ``window`` that is no threshold: neither the one at
+    ``skip`` nor one a bound word states (a second covenant's "at least 4.0x")."""
+    thresholds = {b.start("figure") for b in _BOUND.finditer(window)}
     for match in _ANY_FIGURE.finditer(window):
         if match.span() == skip or skip[0] <= match.start() < skip[1]:
             continue
-        if _outside_parentheses(window, match.start()) and not _BOUND.match(
-            window, max(0, match.start() - 90)
-        ):
+        if match.start("figure") in thresholds:
+            continue
+        if _outside_parentheses(window, match.start()):
             return _decimal(match.group("figure"))
     return None
 

@@ -43,6 +43,9 @@ RATIO_NAMES_EN: dict[str, str] = {
 # The operands' French words and their English ones (longest first when replacing).
 _TERMS: dict[str, str] = {
     "(résultat d'exploitation + amortissements)": "(operating income + D&A)",
+    "(résultat d'exploitation + amortissements + amortissements des incorporels)": (
+        "(operating income + depreciation + amortization of intangibles)"
+    ),
     "(dettes financières - trésorerie)": "(borrowings - cash)",
     "(emprunts et dettes financières - disponibilités)": "(borrowings - cash)",
     "(ventes de marchandises + production vendue)": "(sales of goods + production sold)",

@@ -86,6 +86,8 @@ IDENTITIES: tuple[Identity, ...] = (
         (("equity", _P), ("total_liabilities", _P)),
         _B,
         subtotal=True,
+        # French GAAP prints provisions (II) between equity (I) and debts (III).
+        unless=("provisions_total",),
     ),
     Identity("net_debt", "net_debt", (("gross_debt", _P), ("cash", _M)), _B),
     Identity("free_cash_flow", "free_cash_flow", (("operating_cash_flow", _P), ("capex", _O)), _F),

@@ -128,6 +128,19 @@ def ebitda(st: Statements, year: int) -> Operand | None:
     if reported is not None:
         return Operand(reported.amount, "EBITDA", (reported,))
     operating, depreciation = _get(st, "operating_income", year), _get(st, "depreciation", year)
+    amortization = _get(st, "amortization", year)
+    if (
+        operating is not None
+        and depreciation is not None
+        and amortization is not None
+        and "amort" not in depreciation.label.casefold()
+    ):
+        # Depreciation and the amortization of intangibles printed as two lines: D&A is both.
+        return Operand(
+            operating.amount + abs(depreciation.amount) + abs(amortization.amount),
+            "(résultat d'exploitation + amortissements + amortissements des incorporels)",
+            (operating, depreciation, amortization),
+        )
     if operating is not None and depreciation is not None:
         return Operand(
             operating.amount + abs(depreciation.amount),

@@ -63,6 +63,12 @@ _MONTH_DAY = re.compile(
 )
 _YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 _DATE = re.compile(r"^\(?(\d{1,2})[/.-](\d{1,2})[/.-]((?:19|20)\d\d)\)?[,;:]?$")
+# A fiscal year over two calendar years (``2024/2025``, ``2024-25``): it ends in the second.
+_SPAN = re.compile(r"^\(?((?:19|20)\d\d)[/-]((?:19|20)?\d\d)\)?[,;:]?$")
+# A share column's heading between the periods' (``2025 % CA 2024 % CA``, ``% of sales``).
+_SHARE_HEADING = re.compile(
+    r"(?:^|\s)%(?:\s+(?:du |of )?(?:ca|c\.a\.|sales|net sales|revenue))?(?=\s|$)"
+)
 _FILLER = re.compile(r"^(?:notes?|\(?unaudited\)?|\(?non audité\)?|\$|€|,|and|et)$", re.I)
 
 
@@ -97,7 +103,8 @@ def _plain(line: str) -> str:
 def years_of_line(line: str) -> list[tuple[int, int, int]] | None:
     """The (year, month, day) of each column a line names, when the line is a column line:
     only years or dates, plus a few filler words (``Notes``, ``$``, ``(In millions)``)."""
-    words = _plain(line).replace("(in millions)", "").replace("(in thousands)", "").split()
+    plain = _plain(line).replace("(in millions)", "").replace("(in thousands)", "")
+    words = _SHARE_HEADING.sub(" ", plain).split()
     found: list[tuple[int, int, int]] = []
     others = 0
     trailing = True
@@ -112,7 +119,10 @@ def years_of_line(line: str) -> list[tuple[int, int, int]] | None:
             continue
         date = _DATE.match(word)
         bare = word.strip("(),;:*")
-        if date:
+        span = _SPAN.match(word)
+        if span and int(span.group(2)[-2:]) == (int(span.group(1)) + 1) % 100:
+            found.append((int(span.group(1)) + 1, 0, 0))
+        elif date:
             found.append((int(date.group(3)), int(date.group(2)), int(date.group(1))))
         elif _YEAR.match(bare):
             found.append((int(bare), 0, 0))

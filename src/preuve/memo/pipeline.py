@@ -27,6 +27,7 @@ from preuve.core.documents import Document
 from preuve.core.facts import Fact
 from preuve.core.numbers import Locale
 from preuve.memo.covenant import covenant_ratio
+from preuve.memo.doubtful import without_doubtful
 from preuve.memo.facts_builder import build_facts
 from preuve.memo.identities import IdentityReport, check_identities
 from preuve.memo.lexicon import LabelRule
@@ -142,6 +143,7 @@ def analyse_report(
     found = table_identities(pages, mapping, tables)
     identities = with_table_identities(check_identities(statements), found)
     lang = language or statements.locale
+    statements = without_doubtful(statements, identities)  # no ratio from a doubtful value
     ratios = compute_ratios(statements, company, lang)
     latest = statements.years[0] if statements.years else None
     covenant = covenant_ratio(pages, company, latest, lang)  # as the report publishes it

@@ -326,7 +326,8 @@ def _annual_refusal(definition: RatioDef, st: Statements) -> str | None:
 def ratios_not_computed(statements: Statements) -> tuple[str, ...]:
     """For each ratio and extracted year it could not be computed for, which input is
     missing (or why the value would mean nothing): no ratio is ever made up."""
-    reasons: list[str] = []
+    # An input left out as doubtful (an identity it is in does not hold) is said first.
+    reasons: list[str] = [f"doubtful input, not used: {d}" for d in statements.doubtful]
     for definition in RATIOS:
         refusal = _annual_refusal(definition, statements)
         if refusal is not None:

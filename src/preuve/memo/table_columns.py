@@ -19,9 +19,20 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["ColumnAnchors", "digit_x", "header_xs", "place", "place_run", "value_pattern"]
+__all__ = [
+    "ColumnAnchors",
+    "aligned",
+    "digit_x",
+    "header_xs",
+    "place",
+    "place_run",
+    "spans_xs",
+    "value_pattern",
+    "widen_column_gaps",
+]
 
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+# A year, or a fiscal year over two (``2024/2025``): its last digit ends the column.
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?:[/-](?:19|20)?\d\d)?(?!\d)")
 
 
 def value_pattern(raw: str) -> re.Pattern[str]:
@@ -92,6 +103,24 @@ def place(xs: Sequence[float], anchors: Sequence[float]) -> list[int] | None:
     return chosen
 
 
+def aligned(xs: Sequence[float], anchors: Sequence[float]) -> bool:
+    """Whether values ending at ``xs`` (one per column, in order) sit in their columns:
+    each last digit within half the narrowest column gap of its column's anchor."""
+    if len(anchors) < 2 or len(xs) != len(anchors):
+        return False
+    gaps = [b - a for a, b in itertools.pairwise(anchors)]
+    if min(gaps) <= 0:
+        return False
+    tolerance = min(gaps) / 2
+    return all(abs(x - a) < tolerance for x, a in zip(xs, anchors, strict=True))
+
+
+def spans_xs(lefts: Sequence[float], spans: Sequence[tuple[int, int]]) -> list[float] | None:
+    """The x of each span's last digit, or None when any is unknown."""
+    xs = [digit_x(lefts, a, b) for a, b in spans]
+    return None if None in xs else [x for x in xs if x is not None]
+
+
 def place_run(
     line: str, offset: int, raws: Sequence[str], lefts: Sequence[float], anchors: ColumnAnchors
 ) -> list[tuple[int, int, int]] | None:
@@ -112,3 +141,34 @@ def place_run(
     if columns is None:
         return None
     return [(column, a, b) for column, (a, b) in zip(columns, spans, strict=True)]
+
+
+_SPACE_BETWEEN_FIGURES = re.compile(r"(?<=[\d)]) (?=[-−–(]?\d)")
+# A blank between two figures wider than this many digit advances is a column gap, never
+# a thousands separator (a separator is one space: about 1.5 advances).
+_COLUMN_GAP = 3.0
+
+
+def widen_column_gaps(line: str, offset: int, lefts: Sequence[float]) -> str:
+    """``line`` with each single blank between two figures that the page prints as a
+    column gap (``186 420      201 870``, which PDF text gives as ``186 420 201 870``)
+    doubled, so that a reader never joins the two columns' figures into one amount."""
+    advances = [
+        b - a
+        for i, (a, b) in enumerate(itertools.pairwise(lefts[offset : offset + len(line)]))
+        if line[i].isdigit() and line[i + 1].isdigit() and b > a
+    ]
+    if not advances:
+        return line
+    advance = statistics.median(advances)
+    pieces: list[str] = []
+    last = 0
+    for match in _SPACE_BETWEEN_FIGURES.finditer(line):
+        before, after = offset + match.start() - 1, offset + match.end()
+        if after >= len(lefts):
+            break
+        gap = lefts[after] - lefts[before]
+        if not math.isnan(gap) and gap > _COLUMN_GAP * advance:
+            pieces.append(line[last : match.start()] + "  ")
+            last = match.end()
+    return "".join(pieces) + line[last:] if pieces else line

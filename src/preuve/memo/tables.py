@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -40,8 +41,33 @@ from preuve.memo.lexicon import (
     unit_of,
 )
 from preuve.memo.periods import Period, read_periods, years_of_line
-from preuve.memo.statements import _Cut, _cut_rows, _glued_header, _regroup, _Token, _tokenize
-from preuve.memo.table_columns import ColumnAnchors, place_run, value_pattern
+from preuve.memo.statements import (
+    _Cut,
+    _cut_rows,
+    _glued_header,
+    _regroup,
+    _Token,
+    _tokenize,
+)
+from preuve.memo.table_cells import (
+    extra_columns,
+    has_notes_column,
+    joined,
+    notes_on_the_right,
+    percent_heading,
+    ratio_column,
+    run_spans,
+    without_percent_cells,
+    without_ratio_cell,
+)
+from preuve.memo.table_columns import (
+    ColumnAnchors,
+    aligned,
+    place_run,
+    spans_xs,
+    value_pattern,
+    widen_column_gaps,
+)
 
 __all__ = ["Cell", "StatementTable", "TableRow", "read_tables"]
 
@@ -61,6 +87,8 @@ _SPLIT_HEADING_LINES = 4
 _SUPPLEMENT = re.compile(
     r"(?i)\b(?:soldes intermédiaires de gestion|indicateurs alternatifs de performance"
     r"|alternative performance measures)\b"
+    # a note whose heading is the measure itself ("Note 3 — EBITDA", "Note 12: EBE")
+    r"|^note\s+\d+(?:\.\d+)?\s*[—–:.-]\s*(?:ebitda|ebe|excédent brut d'exploitation)\s*$"
 )
 _COMMITMENTS = re.compile(
     r"(?i)\b(?:engagements hors[- ]bilan|off[- ]balance[- ]sheet (?:commitments|arrangements"
@@ -73,14 +101,6 @@ _SECTION = re.compile(
     r"|^(?:passifs?|actifs?|dettes) (?:(non[- ]courant(?:e)?s?)|(courant(?:e)?s?))\b"
 )
 _SECTION_END = re.compile(r"(?i)^(?:total|sous[- ]total)\b")
-_GROSS = re.compile(r"(?i)(?:^|\s)(?:brut|brute|gross)(?:\s|$)")
-_NET = re.compile(r"(?i)(?:^|\s)nets?(?:\s|$)")
-_DEPRECIATION = re.compile(r"(?i)\b(?:amort|dépréc|deprec|accumulated|provisions?\b)")
-_CHANGE = re.compile(
-    r"(?i)(?:\d|\s)(?:var\.?|variation|évol\.?|évolution|change|%|% change|chg\.?)\s*$"
-)
-_NOT_MEANINGFUL = re.compile(r"n\.\s?s\.?|n\.\s?m\.?|ns|nm|n/s|n/m")
-_PERCENT = re.compile(r"\(?[-−–+]?\d+(?:[.,]\d+)?\s?%\)?")
 _COMPACT = tuple(
     (kind, re.compile(p.pattern.replace(r"\s+", "").replace(r"\b", ""))) for kind, p in _HEADINGS
 )
@@ -165,6 +185,10 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
     line = lines[index]
     if any(ch.isdigit() for ch in line) and years_of_line(line) is None:
         found, kind = heading_kind(line)
+        if found and _AMOUNTS_END.search(line):
+            # A row whose label names a statement or the notes ("income statement charge
+            # (1.4) (1.3)", "Produits annexes 61 200 58 900") is no heading.
+            return None
         return (1, kind) if found else None
     found, kind = heading_kind(line)
     if not found:
@@ -180,7 +204,8 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
         if len(nxt.split()) > 3 or any(ch.isdigit() for ch in nxt) or not nxt.strip():
             break
         joined.append(nxt)
-        if len(line.split()) <= 3:
+        words = line.split()
+        if len(words) <= 3 or (len(words) <= 6 and words[-1].casefold() in _CONNECTORS):
             found, kind = _compact_kind(" ".join(joined))
             if found:
                 return extra + 1, kind
@@ -226,34 +251,8 @@ def _same_columns(before: tuple[Period, ...], after: tuple[Period, ...]) -> tupl
     return after
 
 
-def _has_notes_column(block: list[str]) -> bool:
-    return any(re.search(r"(?i)(?:^|\s)notes?(?:\s|$)", line) for line in block[-3:])
-
-
-def _extra_columns(block: list[str]) -> int:
-    """Value columns printed before the periods' ones: a gross and a depreciation column
-    (``Brut | Amort. et dépréc. | Net 2025 | Net 2024``, ``Gross | Accumulated
-    depreciation | Net``); the periods' values are the net ones, the last of each row."""
-    text = " ".join(block[-3:])
-    if not (_GROSS.search(text) and _NET.search(text)):
-        return 0
-    return 2 if _DEPRECIATION.search(text) else 1
-
-
-def _ratio_column(line: str) -> bool:
-    """Whether a column line ends with a change column (``2025 2024 Var.``, ``% change``)."""
-    return _CHANGE.search(line) is not None
-
-
-def _without_ratio_cell(tokens: list[_Token]) -> list[_Token]:
-    """A row's tokens without the trailing change cell (``-7,9 %``, ``12%``, ``n.s.``)."""
-    if tokens and _NOT_MEANINGFUL.fullmatch(tokens[-1].raw.casefold()):
-        return tokens[:-1]
-    if len(tokens) >= 2 and tokens[-1].raw == "%" and tokens[-2].value is not None:
-        return tokens[:-2]
-    if tokens and tokens[-1].value is None and _PERCENT.fullmatch(tokens[-1].raw):
-        return tokens[:-1]
-    return tokens
+_AMOUNTS_END = re.compile(r"[-−(]?\d[\d\u202f\u00a0 .,]*\)?\s+[-−(]?\d[\d\u202f\u00a0 .,]*\)?$")
+_FIGURES_SPACED = re.compile(r"\d \(?[-−–]?\d")
 
 
 @dataclass(slots=True)
@@ -264,8 +263,10 @@ class _Reader:
     locale: Locale
     periods: tuple[Period, ...] = ()
     notes_column: bool = False
+    notes_right: bool = False  # the notes column after the periods' ones
     extra_columns: int = 0  # gross and depreciation columns before the periods' ones
     ratio_column: bool = False  # a change column (Var. %) after them
+    percent_columns: bool = False  # share columns between them (2025 % CA 2024 % CA)
     pending: str = ""
     last_row: bool = False  # the line before was a row (its label may wrap below it)
     tail: bool = False  # ``pending`` may end the label of the row above
@@ -275,6 +276,7 @@ class _Reader:
     lefts: Callable[[], Sequence[float]] | None = None  # the page's x-positions, when known
     anchors: ColumnAnchors | None = None
     section: str = ""  # the balance-sheet section the next rows are under
+    gapped: bool = False  # the current line shows column gaps on the page
 
     def _column_line(self) -> str:
         """The columns of the heading block: years stacked one a line ("July 2," / "2023"
@@ -287,11 +289,21 @@ class _Reader:
         return " ".join(self.column_lines)
 
     def cells(
-        self, line: str, offset: int, raws: Sequence[str], values: Sequence[Decimal]
+        self,
+        line: str,
+        offset: int,
+        raws: Sequence[str],
+        values: Sequence[Decimal],
+        skip: int = 0,
     ) -> list[Cell]:
+        """The cells of a row's last values (``skip``: the values of other columns before
+        them, passed over so that a value printed twice gets its own column's span)."""
         cells: list[Cell] = []
         position = 0
-        for period, raw, value in zip(self.periods, raws, values, strict=False):
+        for raw in raws[:skip]:
+            match = value_pattern(raw).search(line, position)
+            position = match.end() if match else position
+        for period, raw, value in zip(self.periods, raws[skip:], values[skip:], strict=False):
             match = value_pattern(raw).search(line, position)
             start, end = (match.start(), match.end()) if match else (position, position)
             position = end
@@ -351,24 +363,74 @@ class _Reader:
         if _SECTION_END.match(label):
             self.section = ""  # "Total current liabilities" closes its section
 
+    def tokens(self, line: str, offset: int) -> list[_Token]:
+        """The line's words; once the columns are known, figures a column gap apart on the
+        page (x-positions) are never joined into one amount (``186 420 | 201 870``)."""
+        if self.periods and self.lefts is not None and _FIGURES_SPACED.search(line):
+            lefts = self.lefts()
+            widened = widen_column_gaps(line, offset, lefts) if lefts else line
+            self.gapped = widened != line
+            if self.gapped:
+                return joined(_tokenize(widened, self.locale), self.locale)
+        self.gapped = False
+        return _tokenize(line, self.locale)
+
+    def misplaced(self, cells: Sequence[Cell]) -> bool:
+        """Whether a row of amounts read from space-grouped figures, on a line whose page
+        shows its column gaps, has a value that is not in its column (a misread grouping:
+        ``1 286 | 744`` for ``1 286 744``): such a row is doubtful and left out (missed,
+        never misread)."""
+        if not self.gapped or self.anchors is None or self.lefts is None:
+            return False  # a line drawn as one string shows no columns to check against
+        if len(cells) != len(self.periods):
+            return False
+        if not any(re.search(r"\d[\u202f\u00a0 ]\d", c.raw) for c in cells):
+            return False
+        lefts = self.lefts()
+        xs = spans_xs(lefts, [(c.start, c.end) for c in cells]) if lefts else None
+        anchors = self.anchors.anchors(lefts) if lefts else ()
+        # Columns whose place is unknown cannot tell: the row is kept as read.
+        return xs is not None and len(anchors) == len(xs) and not aligned(xs, anchors)
+
+    def without_note(self, tokens: list[_Token], width: int, periods: int) -> list[_Token]:
+        """A row's tokens without the note reference that ends it, when the notes column
+        is printed after the periods' ones (``186 420 201 870 4.1``) and the row still
+        reads as ``width`` values without it."""
+        if (
+            self.notes_right
+            and len(tokens) >= 3
+            and tokens[-1].value is not None
+            and tokens[-2].value is not None
+            and _NOTE_REF.match(tokens[-1].raw)
+            and _cut_rows(tokens[:-1], width, self.locale, periods)
+        ):
+            return tokens[:-1]
+        return tokens
+
+    def columns_line(self, line: str, offset: int, balance: bool) -> None:
+        """A line naming the columns: the periods and the other columns' layout."""
+        self.block.append(line)
+        self.column_lines.append(line)
+        self.periods = _same_columns(
+            self.periods, read_periods(self.block, self._column_line(), balance)
+        )
+        self.notes_column = has_notes_column(self.block)
+        self.notes_right = notes_on_the_right(self.block)
+        self.extra_columns = extra_columns(self.block)
+        self.ratio_column = ratio_column(line)
+        self.percent_columns = percent_heading(line)
+        self.flush_tail()
+        self.pending = ""
+        self.last_row = False
+        self.anchors = ColumnAnchors(line, offset, len(self.periods))
+
     def line(self, line: str, offset: int, balance: bool) -> None:
-        tokens = _tokenize(line, self.locale)
+        tokens = self.tokens(line, offset)
         columns = years_of_line(line)
         if columns is not None and not any(
             t.value is not None and t.year is None and not t.is_day for t in tokens
         ):
-            self.block.append(line)
-            self.column_lines.append(line)
-            self.periods = _same_columns(
-                self.periods, read_periods(self.block, self._column_line(), balance)
-            )
-            self.notes_column = _has_notes_column(self.block)
-            self.extra_columns = _extra_columns(self.block)
-            self.ratio_column = _ratio_column(line)
-            self.flush_tail()
-            self.pending = ""
-            self.last_row = False
-            self.anchors = ColumnAnchors(line, offset, len(self.periods))
+            self.columns_line(line, offset, balance)
             return
         if all(t.value is None or t.year is not None or t.is_day for t in tokens):
             self.block.append(line)
@@ -382,9 +444,12 @@ class _Reader:
         if not self.periods:
             return
         if self.ratio_column:
-            tokens = _without_ratio_cell(tokens)
+            tokens = without_ratio_cell(tokens)
+        if self.percent_columns:
+            tokens = without_percent_cells(tokens)
         periods = len(self.periods)
         width = periods + self.extra_columns
+        tokens = self.without_note(tokens, width, periods)
         cuts = _cut_rows(tokens, width, self.locale, periods)
         if not cuts and all(t.value is not None for t in tokens):
             # Values alone: a total printed without a label, or the values of the label
@@ -393,17 +458,19 @@ class _Reader:
             if len(run) >= width:
                 cuts = [_Cut("", tuple(run[-width:]))]
         # The periods' values are the last of each row (gross and depreciation before).
-        cuts = [_Cut(cut.label, cut.values[-periods:]) for cut in cuts]
         position = 0
         for number, cut in enumerate(cuts):
             label = self.label(cut.label) if number == 0 else cut.label
-            if any(_BARE_YEAR.match(t.raw) for t in cut.values):
+            if any(_BARE_YEAR.match(t.raw) for t in cut.values[-periods:]):
                 continue  # "Company — Annual report 2025 — 4": a page footer, not a row
-            values = [t.value for t in cut.values if t.value is not None]
+            values = [t.value if t.value is not None else Decimal(0) for t in cut.values]
             raws = [t.raw for t in cut.values]
-            cells = self.cells(line[position:], offset + position, raws, values)
+            skip = len(raws) - periods
+            cells = self.cells(line[position:], offset + position, raws, values, skip)
             if cells:
                 position = cells[-1].end - offset
+            if self.misplaced(cells):
+                continue
             self.add_row(label, cells)
             if self.anchors is not None:
                 self.anchors.observe([(c.start, c.end) for c in cells])
@@ -423,6 +490,8 @@ class _Reader:
         run = tokens[first:]
         if first == 0 or not run or any(_BARE_YEAR.match(t.raw) for t in run):
             return False
+        if len(run) > len(self.periods):
+            return self.period_tail(line, offset, tokens[:first], run)
         placed = place_run(line, offset, [t.raw for t in run], self.lefts(), self.anchors)
         if placed is None:
             return False
@@ -432,6 +501,38 @@ class _Reader:
             if token.value is not None
         )
         label = self.label(" ".join(t.raw for t in tokens[:first]))
+        self.rows.append(TableRow(label, cells, self.page, bool(_TOTAL.match(label)), self.section))
+        return True
+
+    def period_tail(self, line: str, offset: int, words: list[_Token], run: list[_Token]) -> bool:
+        """A row printing other columns before the periods' ones (``France | Export |
+        2025 | 2024``; ``Brut | Amort. | Net`` with a blank cell): its last values are the
+        periods' when each sits in its period column on the page and the value before
+        them is left of the first one. False when that cannot be told surely."""
+        if self.anchors is None or self.lefts is None:
+            return False
+        lefts = self.lefts()
+        if not lefts:
+            return False
+        tail = run[-len(self.periods) :]
+        spans = run_spans(line, offset, [t.raw for t in run])
+        if spans is None:
+            return False
+        xs = spans_xs(lefts, spans)
+        anchors = self.anchors.anchors(lefts)
+        if xs is None or len(anchors) != len(tail) or not aligned(xs[-len(tail) :], anchors):
+            return False
+        gap = min(b - a for a, b in itertools.pairwise(anchors))
+        if xs[-len(tail) - 1] > anchors[0] - gap / 2:
+            return False
+        cells = tuple(
+            Cell(period, token.value, token.raw, self.page, start, end)
+            for period, token, (start, end) in zip(
+                self.periods, tail, spans[-len(tail) :], strict=True
+            )
+            if token.value is not None
+        )
+        label = self.label(" ".join(t.raw for t in words))
         self.rows.append(TableRow(label, cells, self.page, bool(_TOTAL.match(label)), self.section))
         return True
 
@@ -464,9 +565,18 @@ def _sections(
             and table is not None
             and table.supplement
             and reader.rows
-            and len(lines[index].split()) >= _PROSE_LINE_WORDS
+            and sum(any(c.isalpha() for c in w) for w in lines[index].split()) >= _PROSE_LINE_WORDS
         ):
             heading = (1, None)  # prose after a note table ends it
+        if (
+            heading is not None
+            and reader is not None
+            and table is not None
+            and heading[1] is table.statement
+            and reader.periods
+            and not any(years_of_line(ln) for ln in lines[index + 1 : index + 5])
+        ):
+            heading = None  # a section title naming the statement ("Flux de trésorerie liés à")
         if heading is not None:
             taken, kind = heading
             if reader is not None and table is not None:

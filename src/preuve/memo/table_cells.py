@@ -1,0 +1,132 @@
+"""Column layouts of a statement table's rows, around the periods' columns.
+
+The heading block says which other columns a table prints: a notes column (between label
+and values, or after the periods'), a gross and a depreciation column before the net ones,
+a change column after them, share columns between them (``2025 % CA 2024 % CA``). These
+helpers read those layouts from the heading block and take a row's tokens apart
+accordingly; on a PDF page, figures no column gap separates are one amount (``1 286 744``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from preuve.core.numbers import Locale
+from preuve.memo.statements import _groups, _Token
+from preuve.memo.table_columns import value_pattern
+
+__all__ = [
+    "extra_columns",
+    "has_notes_column",
+    "joined",
+    "notes_on_the_right",
+    "percent_heading",
+    "ratio_column",
+    "run_spans",
+    "without_percent_cells",
+    "without_ratio_cell",
+]
+
+
+_GROSS = re.compile(r"(?i)(?:^|\s)(?:brut|brute|gross)(?:\s|$)")
+_NET = re.compile(r"(?i)(?:^|\s)nets?(?:\s|$)")
+_DEPRECIATION = re.compile(r"(?i)\b(?:amort|dépréc|deprec|accumulated|provisions?\b)")
+_CHANGE = re.compile(
+    r"(?i)(?:\d|\s)(?:var\.?|variation|évol\.?|évolution|change|%|% change|chg\.?)\s*$"
+)
+_NOT_MEANINGFUL = re.compile(r"n\.\s?s\.?|n\.\s?m\.?|ns|nm|n/s|n/m")
+_PERCENT = re.compile(r"\(?[-−–+]?\d+(?:[.,]\d+)?\s?%\)?")
+
+
+def has_notes_column(block: list[str]) -> bool:
+    return any(re.search(r"(?i)(?:^|\s)notes?(?:\s|$)", line) for line in block[-3:])
+
+
+def notes_on_the_right(block: list[str]) -> bool:
+    """Whether the heading block prints the notes column after the periods' ones
+    (``2025 2024 Notes``, ``Exercice Exercice Notes``): a line ends with the word after
+    other column headings."""
+    for line in block[-3:]:
+        words = line.split()
+        if len(words) >= 3 and re.fullmatch(r"(?i)notes?", words[-1]):
+            return True
+    return False
+
+
+def extra_columns(block: list[str]) -> int:
+    """Value columns printed before the periods' ones: a gross and a depreciation column
+    (``Brut | Amort. et dépréc. | Net 2025 | Net 2024``, ``Gross | Accumulated
+    depreciation | Net``); the periods' values are the net ones, the last of each row."""
+    text = " ".join(block[-3:])
+    if not (_GROSS.search(text) and _NET.search(text)):
+        return 0
+    return 2 if _DEPRECIATION.search(text) else 1
+
+
+def ratio_column(line: str) -> bool:
+    """Whether a column line ends with a change column (``2025 2024 Var.``, ``% change``)."""
+    return _CHANGE.search(line) is not None
+
+
+def without_ratio_cell(tokens: list[_Token]) -> list[_Token]:
+    """A row's tokens without the trailing change cell (``-7,9 %``, ``12%``, ``n.s.``)."""
+    if tokens and _NOT_MEANINGFUL.fullmatch(tokens[-1].raw.casefold()):
+        return tokens[:-1]
+    if len(tokens) >= 2 and tokens[-1].raw == "%" and tokens[-2].value is not None:
+        return tokens[:-2]
+    if tokens and tokens[-1].value is None and _PERCENT.fullmatch(tokens[-1].raw):
+        return tokens[:-1]
+    return tokens
+
+
+def percent_heading(line: str) -> bool:
+    """Whether a column line interleaves share columns with the periods' (``2025 % CA
+    2024 % CA``, ``2025 % of sales 2024 %``): a ``%`` heading before the last year."""
+    years = list(re.finditer(r"(?:19|20)\d\d", line))
+    return len(years) >= 2 and "%" in line[: years[-1].start()]
+
+
+def without_percent_cells(tokens: list[_Token]) -> list[_Token]:
+    """A row's tokens without its share cells (``5,8 %``, ``12%``) wherever they are."""
+    kept: list[_Token] = []
+    for token in tokens:
+        if token.raw == "%" and kept and kept[-1].value is not None:
+            kept.pop()
+        elif not (token.value is None and _PERCENT.fullmatch(token.raw)):
+            kept.append(token)
+    return kept
+
+
+def run_spans(line: str, offset: int, raws: Sequence[str]) -> list[tuple[int, int]] | None:
+    """The page span of each value ending ``line`` (found from the line's end)."""
+    spans: list[tuple[int, int]] = []
+    end = len(line)
+    for raw in reversed(raws):
+        found = list(value_pattern(raw).finditer(line, 0, end))
+        if not found:
+            return None
+        spans.insert(0, (offset + found[-1].start(), offset + found[-1].end()))
+        end = found[-1].start()
+    return spans
+
+
+def joined(tokens: list[_Token], locale: Locale) -> list[_Token]:
+    """Tokens with each run of figures that no column gap separates read as one amount
+    (``1 286 744``), when it reads as one."""
+    out: list[_Token] = []
+    index = 0
+    while index < len(tokens):
+        end = index + 1
+        if tokens[index].value is not None:
+            while end < len(tokens) and tokens[end].value is not None and not tokens[end].spaced:
+                end += 1
+        group = _groups(tuple(tokens[index:end]), locale) if end - index > 1 else None
+        if group is None:
+            out.append(tokens[index])
+            index += 1
+            continue
+        out.append(dataclasses.replace(group[0], spaced=tokens[index].spaced))
+        index = end
+    return out

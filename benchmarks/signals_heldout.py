@@ -24,10 +24,10 @@ from pathlib import Path
 from preuve.core.documents import Document
 from preuve.io.pdf import load_pages
 from preuve.memo.company import detect_company
-from preuve.memo.reader import read_signals
+from preuve.memo.reader import VerifiedSignal, read_signals
 from preuve.memo.rules_engine import memo_rules_model
 
-__all__ = ["LABELS", "kept_sentences", "main"]
+__all__ = ["LABELS", "kept_sentences", "main", "verified_signals"]
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "tests" / "heldout" / "financebench" / "signals.labels.json"
@@ -42,12 +42,17 @@ def _key(doc: str, page: int, sentence: str) -> Key:
     return doc, page, " ".join(sentence.split())[:160].rstrip().rstrip(".")
 
 
-def kept_sentences(pdf: Path) -> list[tuple[Key, str]]:
-    """(key, category) of every signal the rules reader keeps on ``pdf``."""
+def verified_signals(pdf: Path) -> tuple[VerifiedSignal, ...]:
+    """Every signal the rules reader keeps on ``pdf``, as in ``preuve memo`` (quote check
+    included)."""
     pages = load_pages(pdf)
     report = Document.from_pages(pdf.name, pages)
-    reading = read_signals(memo_rules_model(), detect_company(pages).name, report)
-    return [(_key(pdf.stem, s.page, s.matched), s.category) for s in reading.verified]
+    return read_signals(memo_rules_model(), detect_company(pages).name, report).verified
+
+
+def kept_sentences(pdf: Path) -> list[tuple[Key, str]]:
+    """(key, category) of every signal the rules reader keeps on ``pdf``."""
+    return [(_key(pdf.stem, s.page, s.matched), s.category) for s in verified_signals(pdf)]
 
 
 def main() -> int:

@@ -21,11 +21,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from preuve.core.documents import Document
-from preuve.io.pdf import load_pages
-from preuve.memo.company import detect_company
-from preuve.memo.reader import read_signals
-from preuve.memo.rules_engine import memo_rules_model
+from benchmarks.signals_heldout import verified_signals
 
 __all__ = ["FOLDERS", "main"]
 
@@ -47,11 +43,7 @@ def _matches(kept: str, gold: str) -> bool:
 
 
 def _kept(pdf: Path) -> list[str]:
-    pages = load_pages(pdf)
-    reading = read_signals(
-        memo_rules_model(), detect_company(pages).name, Document.from_pages(pdf.name, pages)
-    )
-    return [_plain(s.matched) for s in reading.verified]
+    return [_plain(s.matched) for s in verified_signals(pdf)]
 
 
 def main() -> int:

@@ -12,14 +12,11 @@ identity's violation stays a defect in the dashboard.
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from preuve.memo.identities import IdentityReport
 from preuve.memo.statements import Statements
 
 __all__ = ["without_doubtful"]
-
-_CONCEPT = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{3,}")
 
 
 def without_doubtful(statements: Statements, identities: IdentityReport) -> Statements:
@@ -27,7 +24,7 @@ def without_doubtful(statements: Statements, identities: IdentityReport) -> Stat
     known = {f.key for f in statements.fields}
     doubtful: dict[tuple[str, int], str] = {}
     for violation in identities.violations:
-        names = set(_CONCEPT.findall(violation.formula)) | {key for key, _ in violation.parts}
+        names = {violation.total} | {key for key, _ in violation.parts}
         for key in sorted(names & known):
             doubtful.setdefault((key, violation.year), f"{violation.formula} does not hold")
     if not doubtful:

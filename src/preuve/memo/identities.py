@@ -181,6 +181,7 @@ class Violation:
 
     identity: str
     formula: str
+    total: str  # the key of the reported total; ``parts`` holds the keys it is summed from
     year: int
     reported: Decimal
     computed: Decimal
@@ -271,6 +272,7 @@ def _check(identity: Identity, statements: Statements, year: int) -> tuple[bool,
     return True, Violation(
         identity=identity.name,
         formula=identity.formula,
+        total=identity.total,
         year=year,
         reported=total.value,
         computed=computed,

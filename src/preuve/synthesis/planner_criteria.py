@@ -140,7 +140,8 @@ def criteria(question: str, products: Sequence[str], lexicon: Lexicon) -> tuple[
         label = _bare_label(text, lexicon)
         if any(c.words == words and c.phrases == phrases for c in out):
             continue
-        order = sorted(words, key=lambda w: fold(label).find(w[:4]))
+        # by position in the label, then by the word: a set's order changes with the hash seed
+        order = sorted(words, key=lambda w: (fold(label).find(w[:4]), w))
         out.append(
             Criterion("-".join(order[:3]) or f"c{len(out) + 1}", label, frozenset(words), phrases)
         )

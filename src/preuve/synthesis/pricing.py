@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
+from preuve.core.patterns import compiled
 from preuve.synthesis.lexicon import Lexicon, fold, fold1
 from preuve.synthesis.statements import term_pattern
 from preuve.synthesis.values import Value
@@ -50,7 +51,7 @@ class PricingCue:
 
 def _find(folded: str, word: str) -> list[int]:
     pattern = rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])"
-    return [m.start() for m in re.finditer(pattern, folded)]
+    return [m.start() for m in compiled(pattern).finditer(folded)]
 
 
 @lru_cache(maxsize=16)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from preuve.core.numbers import Locale
+from preuve.core.patterns import compiled
 from preuve.synthesis.lexicon import Concept, Lexicon, fold
 from preuve.synthesis.price_items import free_attribute, part_of, price_of
 from preuve.synthesis.pricing import charged_item, free_price
@@ -232,7 +233,7 @@ def _names_concept(sentence: Sentence, lexicon: Lexicon) -> bool:
         sentence.label is not None
         and not sentence.table
         and any(
-            re.search(term_pattern(t), fold(sentence.label))
+            compiled(term_pattern(t)).search(fold(sentence.label))
             for c in lexicon.concepts
             for t in c.terms
         )

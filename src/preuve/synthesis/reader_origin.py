@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from preuve.core.patterns import compiled
 from preuve.synthesis.lexicon import Lexicon, fold, fold1, normalize_type_name
 from preuve.synthesis.values import Value
 
@@ -34,15 +35,15 @@ def _mentioned_types(clause: str, lexicon: Lexicon) -> set[str]:
     found = {
         canonical
         for alias, canonical in lexicon.source_aliases.items()
-        if re.search(rf"(?<![a-z]){re.escape(alias)}(?![a-z])", name)
+        if compiled(rf"(?<![a-z]){re.escape(alias)}(?![a-z])").search(name)
     }
     return found | {
-        t for t in lexicon.source_ranks if re.search(rf"(?<![a-z]){re.escape(t)}\b", name)
+        t for t in lexicon.source_ranks if compiled(rf"(?<![a-z]){re.escape(t)}\b").search(name)
     }
 
 
 def _names_id(folded: str, doc_id: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(doc_id.lower())}(?![\w-])", folded) is not None
+    return compiled(rf"(?<![\w-]){re.escape(doc_id.lower())}(?![\w-])").search(folded) is not None
 
 
 def _identify(

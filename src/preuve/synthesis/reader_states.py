@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from preuve.core.patterns import compiled
 from preuve.synthesis.lexicon import Lexicon, fold, fold1
 from preuve.synthesis.values import Value
 
@@ -52,7 +53,7 @@ def _licence_terms(lexicon: Lexicon) -> tuple[str, ...]:
 
 def _find(folded: str, word: str, start: int = 0) -> list[int]:
     pattern = rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])"
-    return [m.start() for m in re.compile(pattern).finditer(folded, start)]
+    return [m.start() for m in compiled(pattern).finditer(folded, start)]
 
 
 def _licence_at(

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from preuve.core.numbers import Locale
+from preuve.core.patterns import compiled
 from preuve.synthesis.lexicon import Concept, Lexicon, fold, fold1
 from preuve.synthesis.sentences import Sentence, mentions, sentences, table_sentences
 from preuve.synthesis.values import Value, date_value, read_values
@@ -102,7 +103,9 @@ def _term_positions(folded: str, concepts: Sequence[Concept]) -> list[tuple[int,
     out = []
     for concept in concepts:
         for term in concept.terms:
-            out += [(m.start(), m.end(), concept) for m in re.finditer(term_pattern(term), folded)]
+            out += [
+                (m.start(), m.end(), concept) for m in compiled(term_pattern(term)).finditer(folded)
+            ]
     # a term inside a longer one is that one's ("erreur" in "taux d'erreur")
     return [
         t for t in out if not any(o[0] <= t[0] and t[1] <= o[1] and o[1] - o[0] > t[1] - t[0]
@@ -298,7 +301,7 @@ def _modality(plain: str, left: int, right: int, value: Value, lexicon: Lexicon)
         name
         for name, cues in lexicon.modality.items()
         if name not in lexicon.not_compared
-        and any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", unvalued) for c in cues)
+        and any(compiled(rf"(?<![a-z]){re.escape(c)}(?![a-z])").search(unvalued) for c in cues)
     )
     bounded = any(
         re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", plain[left : value.start])

@@ -20,7 +20,8 @@ from preuve.eval.grid import load_grid
 from preuve.eval.synthesis_eval import evaluate_synthesis, heldout_dossiers
 from preuve.models import LoopStatus
 from preuve.synthesis.dossier import load_dossier
-from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from preuve.synthesis.pipeline import synthesize
+from tests.heldout.rules_cache import CachedRules, dossier_group
 
 HERE = Path(__file__).parent / "synthesis"
 DOSSIERS = heldout_dossiers(HERE)
@@ -90,18 +91,19 @@ def test_the_held_out_dossiers_are_there() -> None:
     [
         pytest.param(
             d,
-            marks=pytest.mark.xfail(
-                d.name in SPURIOUS, reason="issue 15: a spurious contradiction", strict=True
-            ),
+            marks=[
+                pytest.mark.xfail(
+                    d.name in SPURIOUS, reason="issue 15: a spurious contradiction", strict=True
+                ),
+                dossier_group(d.name),
+            ],
         )
         for d in DOSSIERS
     ],
     ids=[d.name for d in DOSSIERS],
 )
 def test_rules_engine_on_a_held_out_dossier(folder: Path) -> None:
-    result = evaluate_synthesis(
-        load_dossier(folder), synthesis_rules_model, load_grid(folder / "grid.json")
-    )
+    result = evaluate_synthesis(load_dossier(folder), CachedRules, load_grid(folder / "grid.json"))
     [run] = result.runs
     print(f"\n{folder.name}, --model rules:", *run.score.lines(), sep="\n  ")
     assert run.status is LoopStatus.VALID
@@ -111,20 +113,23 @@ def test_rules_engine_on_a_held_out_dossier(folder: Path) -> None:
     assert result.worst == result.mean  # the rules engine gives the same run every time
 
 
+@dossier_group("en-backup-service")
 def test_the_engineer_s_own_dossier_scores_full_marks() -> None:
     folder = HERE / "en-backup-service"
-    result = evaluate_synthesis(
-        load_dossier(folder), synthesis_rules_model, load_grid(folder / "grid.json")
-    )
+    result = evaluate_synthesis(load_dossier(folder), CachedRules, load_grid(folder / "grid.json"))
     assert result.worst == 100.0
 
 
-@pytest.mark.parametrize("folder", DOSSIERS, ids=[d.name for d in DOSSIERS])
+@pytest.mark.parametrize(
+    "folder",
+    [pytest.param(d, marks=dossier_group(d.name)) for d in DOSSIERS],
+    ids=[d.name for d in DOSSIERS],
+)
 def test_every_rules_statement_rests_on_a_verbatim_quote_of_its_source(folder: Path) -> None:
     """Each source of a statement carries the passage it was read in (plain data); the quote
     check of the core finds it verbatim (normalized) in that document, never a paraphrase."""
     dossier = load_dossier(folder)
-    run = synthesize(dossier, synthesis_rules_model())
+    run = synthesize(dossier, CachedRules())
     checkers = {d.doc_id: QuoteChecker([d.text]) for d in dossier.documents}
     checked = 0
     for finding in run.findings:

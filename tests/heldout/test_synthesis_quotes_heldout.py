@@ -24,8 +24,9 @@ from preuve.eval.synthesis_eval import heldout_dossiers
 from preuve.models import FunctionModel, LoopStatus
 from preuve.models.base import Request
 from preuve.synthesis.dossier import load_dossier
-from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from preuve.synthesis.pipeline import synthesize
 from preuve.synthesis.subagent import SUBAGENT_TASK, rendered_documents
+from tests.heldout.rules_cache import CachedRules, dossier_group
 
 HERE = Path(__file__).parent / "synthesis"
 DOSSIERS = heldout_dossiers(HERE)
@@ -82,7 +83,7 @@ class Corrupting:
     records what it added and how many statements the rules answer had, per sub-task."""
 
     def __init__(self) -> None:
-        self.rules = synthesis_rules_model()
+        self.rules = CachedRules()
         self.added: dict[str, dict[str, str]] = {}  # sub-task -> case -> quote
         self.clean: dict[str, int] = {}
         self.lock = threading.Lock()
@@ -122,11 +123,14 @@ RULES_QUOTES_REFUSED: frozenset[str] = frozenset({"eclairage-led-saint-aurel-fr"
     [
         pytest.param(
             d,
-            marks=pytest.mark.xfail(
-                d.name in RULES_QUOTES_REFUSED,
-                reason="issues 13/15: the rules sub-agent quotes table rows the check refuses",
-                strict=True,
-            ),
+            marks=[
+                pytest.mark.xfail(
+                    d.name in RULES_QUOTES_REFUSED,
+                    reason="issues 13/15: the rules sub-agent quotes table rows the check refuses",
+                    strict=True,
+                ),
+                dossier_group(d.name),
+            ],
         )
         for d in DOSSIERS
     ],

@@ -97,6 +97,25 @@ SIGNALS = {
         "n'a été arrêté.",
         "dependency",
     ),
+    "a loss at completion on a contract (French)": (
+        "Une perte à terminaison de 1 800 k€ a été constatée sur le chantier du tramway, dont "
+        "le coût final dépasse le prix du marché.",
+        "activity",
+    ),
+    "cost overruns with their amount (English)": (
+        "We recorded $38 million of cost overruns on the transit signalling contract in 2025.",
+        "activity",
+    ),
+    "a fire that destroyed a plant (French)": (
+        "Un incendie a détruit en août 2025 l'atelier de cuisson de Vire, dont la production "
+        "a été transférée sur deux autres sites.",
+        "activity",
+    ),
+    "a product recall carried out (French)": (
+        "En avril 2025, le groupe a procédé au rappel de 14 lots de compotes après la "
+        "détection d'une contamination.",
+        "regulatory",
+    ),
     "milk price not passed on (French)": (
         "La hausse de 12 % du prix du lait payé aux producteurs n'a pas été répercutée aux "
         "enseignes de la grande distribution.",
@@ -146,6 +165,16 @@ NOT_SIGNALS = {
     ),
     "a pension accounting method": (
         "Les engagements de retraite sont évalués selon la méthode des unités de crédit projetées."
+    ),
+    "a loss-at-completion policy": "Une perte à terminaison est provisionnée dès qu'elle est "
+    "probable.",
+    "a fire that could happen": "A fire or flood at one of our plants could disrupt production.",
+    "a recall completed": (
+        "The voluntary recall of three lots announced last year was completed and all costs "
+        "were recovered from our insurer."
+    ),
+    "cost overruns as a contract type": (
+        "We carry the entire burden of cost overruns under fixed-price contracts."
     ),
     "a rate rise that changes nothing": (
         "All our borrowings bear fixed rates, so a rise in Euribor would not change our "

@@ -116,6 +116,44 @@ SIGNALS = {
         "détection d'une contamination.",
         "regulatory",
     ),
+    "the standard going-concern formula (French)": (
+        "Il existe une incertitude significative susceptible de jeter un doute important sur "
+        "la capacité de la société à poursuivre son exploitation.",
+        "going_concern",
+    ),
+    "the standard going-concern formula (English)": (
+        "There is a material uncertainty that may cast significant doubt on the Group's "
+        "ability to continue as a going concern.",
+        "going_concern",
+    ),
+    "a major contract expiring and put out to tender (French)": (
+        "Le contrat de maintenance conclu avec l'exploitant ferroviaire, qui représente 9,4 M€ "
+        "de chiffre d'affaires annuel, expire en mars 2026 et fait l'objet d'un appel d'offres.",
+        "activity",
+    ),
+    "a guarantee given for a subsidiary (French)": (
+        "Le groupe a consenti une garantie à première demande de 6 M€ au profit de la banque "
+        "de sa filiale brésilienne.",
+        "liquidity",
+    ),
+    "a key manager gone and not replaced (French)": (
+        "Le départ du directeur technique en janvier 2026 n'a pas encore été compensé.",
+        "dependency",
+    ),
+    "cash that covers a few months (English)": (
+        "Cash and cash equivalents declined to $8.2 million, which covers less than three "
+        "months of operating expenses.",
+        "liquidity",
+    ),
+    "a tax adjustment contested (English)": (
+        "The tax authority issued a notice of proposed adjustment of $12.4 million relating "
+        "to our transfer pricing, which we are contesting.",
+        "litigation",
+    ),
+    "open positions (English)": (
+        "We had 85 open driver positions at year end, and overtime costs rose 22%.",
+        "workforce",
+    ),
     "milk price not passed on (French)": (
         "La hausse de 12 % du prix du lait payé aux producteurs n'a pas été répercutée aux "
         "enseignes de la grande distribution.",
@@ -175,6 +213,17 @@ NOT_SIGNALS = {
     ),
     "cost overruns as a contract type": (
         "We carry the entire burden of cost overruns under fixed-price contracts."
+    ),
+    "a contract won from a competitor": (
+        "Le groupe a remporté en 2025 le contrat de maintenance du réseau de Lille, "
+        "auparavant attribué à un concurrent."
+    ),
+    "how covenants are calculated": (
+        "Les covenants sont calculés sur la base des comptes consolidés annuels."
+    ),
+    "a gas purchase hedge in place": (
+        "We hedge approximately 90% of our anticipated natural gas purchases for the next "
+        "twelve months."
     ),
     "a rate rise that changes nothing": (
         "All our borrowings bear fixed rates, so a rise in Euribor would not change our "

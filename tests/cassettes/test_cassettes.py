@@ -30,13 +30,13 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> list[Document]:
     return first_pages(tmp_path_factory.mktemp("cassette-corpus"))
 
 
-# What SmolLM2 (through llama.cpp's server) did on the recorded prompts: in copy mode it
-# quoted the company's name as a covenant twice, once misspelt ("Maisons"), which the quote
-# check rejected and the re-ask did not mend (the name itself is on the page, so it stands:
-# the check proves a quote is the report's, not that it is a risk); in select mode it
-# selected no sentence.
+# What SmolLM2 (through llama.cpp's server) did on the recorded prompts (re-recorded when
+# issue 14 added risk categories to the reader's prompt): in copy mode it repeated a
+# timestamp-like "quote" as a covenant until the token cap cut its answer, twice (refused as
+# truncated, so no signal stands); in select mode it selected no sentence. With no signal in
+# either mode the writer gets the same facts, so its two calls (answer, re-ask) serve both.
 RECORDED = {
-    "copy": (("Maison Ferlac SAS",), 2, ["quote_not_found"]),
+    "copy": ((), 2, ["truncated"]),
     "select": ((), 1, []),
 }
 
@@ -46,7 +46,7 @@ def test_recorded_smollm2_memo_replays_through_every_check(
     reports: list[Document], tmp_path: Path, quotes: str
 ) -> None:
     model = ReplayModel(CASSETTE)
-    assert model.identity.name == "openai:smollm2" and len(model) == 7
+    assert model.identity.name == "openai:smollm2" and len(model) == 5
     with Journal(tmp_path / "journal.sqlite") as journal:
         run = run_memo(reports, model, journal=journal, quotes=quotes)
     reader_calls = [c for c in run.calls if c.task == READER_TASK]

@@ -11,14 +11,24 @@ import pytest
 from preuve.core.documents import Document
 from preuve.core.errors import BudgetError
 from preuve.core.facts import Fact
-from preuve.memo.reader import READER_SYSTEM, read_signals, reader_requests, rendered_pages
+from preuve.memo.reader import (
+    READER_SYSTEM,
+    read_signals,
+    reader_request,
+    reader_requests,
+    rendered_pages,
+)
 from preuve.memo.writer import WRITER_SYSTEM, writer_request
 from preuve.models.base import Completion, Message, ModelIdentity, Request
 from preuve.models.budget import counter_for
 
 PAGES = ("a" * 300, "b" * 300, "c" * 300, "d" * 900)
-# Prompt sizes of this reader request (system prompt, headers, pages), in characters:
-# page 1 alone 1676, pages 1-2 1993, 1-3 2310, 1-4 3227, 3 alone 1676, 3-4 2593, 4 alone 2276.
+
+
+def prompt_size(*numbers: int) -> int:
+    """The size in characters of the reader request for these pages (system prompt, headers,
+    pages): the windows below are read from it, so the categories the prompt lists may grow."""
+    return sum(len(m.content) for m in reader_request("Acme SA", PAGES, numbers).messages)
 
 
 class WindowedModel:
@@ -46,7 +56,11 @@ def pages_of(request: Request) -> list[int]:
 
 @pytest.mark.parametrize(
     ("window", "groups"),
-    [(3227, [[1, 2, 3, 4]]), (2593, [[1, 2, 3], [4]]), (2309, [[1, 2], [3], [4]])],
+    [
+        (prompt_size(1, 2, 3, 4), [[1, 2, 3, 4]]),
+        (prompt_size(3, 4), [[1, 2, 3], [4]]),  # pages 1-3 fit it, 1-4 do not
+        (prompt_size(1, 2, 3) - 1, [[1, 2], [3], [4]]),  # and 3-4 do not fit it either
+    ],
     ids=["all-fit", "two-chunks", "three-chunks"],
 )
 def test_reader_chunks_fit_the_window_less_the_answer_room(
@@ -60,8 +74,9 @@ def test_reader_chunks_fit_the_window_less_the_answer_room(
 
 
 def test_a_page_that_cannot_fit_alone_is_refused_before_any_call() -> None:
-    model = WindowedModel(2048 + 2275)  # page 4 alone needs 2276
-    with pytest.raises(BudgetError, match=r"2276 tokens .* over its budget of 2275; nothing was"):
+    need = prompt_size(4)  # page 4 alone
+    model = WindowedModel(2048 + need - 1)
+    with pytest.raises(BudgetError, match=rf"{need} tokens .* budget of {need - 1}; nothing was"):
         read_signals(model, "Acme SA", Document.from_pages("acme", PAGES))
     assert model.requests == []
 

@@ -106,9 +106,13 @@ def test_page_sentences_follow_pdf_lines(index: int, expected: str) -> None:
         ),
         pytest.param("Our senior notes mature in 2027.", "refinancing", id="en-maturity"),
         pytest.param(
-            "Les lignes de crédit non tirées s'élèvent à 3 000 k€.", "liquidity", id="undrawn-fr"
+            "Les lignes de crédit non tirées sont ramenées à 3 000 k€.",
+            "liquidity",
+            id="undrawn-fr-reduced",
         ),
-        pytest.param("We had $18 million of undrawn capacity.", "liquidity", id="undrawn-en"),
+        pytest.param(
+            "We had only $18 million of undrawn capacity.", "liquidity", id="undrawn-en-only"
+        ),
         pytest.param(
             "Le groupe est partie à un contentieux douanier.", "litigation", id="contentieux"
         ),
@@ -152,6 +156,9 @@ def test_risk_cues(sentence: str, category: str) -> None:
             "Le flux de trésorerie disponible est négatif de 47 225 k€.", id="fcf-is-not-cash"
         ),
         pytest.param("Net sales increased 6% to $412 million.", id="en-neutral"),
+        # issue 14: cash or undrawn lines stated with no limit are a resource, not a signal
+        pytest.param("Les lignes de crédit non tirées s'élèvent à 3 000 k€.", id="undrawn-fr"),
+        pytest.param("We had $18 million of undrawn capacity.", id="undrawn-en"),
     ],
 )
 def test_neutral_sentences_carry_no_cue(sentence: str) -> None:
@@ -198,8 +205,8 @@ EN_RISKS = {
     "3.75 to 1.00, and we were close to this limit at year end.",
     "refinancing": "Our $250 million senior notes mature in March 2027, and we may not be able "
     "to refinance them on acceptable terms.",
-    "liquidity": "As of December 31, 2025, we had $18 million of undrawn borrowing capacity "
-    "under our revolving credit facility.",
+    "liquidity": "As of December 31, 2025, we had only $18 million of undrawn borrowing "
+    "capacity under our revolving credit facility.",
     "litigation": "We are a defendant in a patent infringement lawsuit filed in the District of "
     "Delaware seeking damages of $35 million.",
     "dependency": "We rely on a single supplier for the titanium forgings used in our landing "

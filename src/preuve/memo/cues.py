@@ -9,11 +9,10 @@ The rules reader must work on reports it has never seen, so nothing here knows a
   split after ``. ! ?`` followed by a capital, a digit or an opening quote, except after an
   abbreviation or an initial. Each :class:`Sentence` keeps its offsets in the page text.
 - :func:`classify_sentence` (from :mod:`preuve.memo.risk_cues`) gives a sentence its risk
-  category from the declared cues of ``data/cues.json`` in French and English
-  (concentration, covenant, refinancing, liquidity, litigation, dependency, going concern,
-  activity: an order book or demand falling; asset value: a small impairment headroom, idle
-  assets not written down),
-  matched on a folded copy (lower case, no accents, straight apostrophes).
+  category from the declared cues of ``data/cues.json`` in French and English, matched on a
+  folded copy (lower case, no accents, straight apostrophes). The categories themselves
+  (name, labels, what each covers) are declared there too: :data:`CATEGORIES` lists them in
+  the order they are tried.
 """
 
 from __future__ import annotations
@@ -21,10 +20,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from preuve.memo.risk_cues import classify_sentence, fold
+from preuve.memo.risk_cues import Category, bundled_cues, classify_sentence, fold
 
 __all__ = [
     "CATEGORIES",
+    "CATEGORY_INFO",
     "CATEGORY_LABELS",
     "Sentence",
     "classify_sentence",
@@ -32,29 +32,11 @@ __all__ = [
     "page_sentences",
 ]
 
-CATEGORIES: tuple[str, ...] = (
-    "concentration",
-    "covenant",
-    "refinancing",
-    "liquidity",
-    "litigation",
-    "dependency",
-    "going_concern",
-    "activity",
-    "asset_value",
-)
-
-CATEGORY_LABELS: dict[str, str] = {
-    "concentration": "Concentration",
-    "covenant": "Covenant",
-    "refinancing": "Refinancement",
-    "liquidity": "Liquidité",
-    "litigation": "Litige",
-    "dependency": "Dépendance",
-    "going_concern": "Continuité d'exploitation",
-    "activity": "Activité",
-    "asset_value": "Valeur des actifs",
-}
+# The categories are declared data (``data/cues.json``): their names, in the order they are
+# tried, are what a reader may answer; their labels name them in the memo.
+CATEGORY_INFO: tuple[Category, ...] = bundled_cues().described
+CATEGORIES: tuple[str, ...] = tuple(c.name for c in CATEGORY_INFO)
+CATEGORY_LABELS: dict[str, str] = {c.name: c.label_fr for c in CATEGORY_INFO}
 
 # A line shorter than this share of the page's usual prose line ends its block.
 _SHORT_LINE = 0.75
@@ -65,6 +47,7 @@ _MAX_DIGIT_SHARE = 0.4  # more numbers than this among the words: a table row, n
 _HEADING_WORD = 4  # letters: shorter words (and, of, the, et, des) keep their case in titles
 _HEADING_MIN_WORDS = 3
 _HEADING_SHARE = 0.8
+_TITLE_MAX_WORDS = 7  # a line this short with no final punctuation is a title, not a sentence
 _FIGURE_TOKEN = re.compile(r"[\d$€£%]")
 _ABBREVIATIONS = frozenset(
     {"m", "mm", "mme", "mlle", "dr", "me", "st", "ste", "cf", "art", "no", "n°", "nos"}
@@ -77,6 +60,7 @@ _WORD_BEFORE = re.compile(r"([\w°.]+)$")
 _NUMBERED_TITLE = re.compile(
     r"(?i)(?:note|annexe|section|chapitre|partie|part|item|article)\s+\d+(?:\.\d+)*\s*[–—:.-]\s"
 )
+_ENDS = (".", "!", "?", ":", ";", "…")
 _TABLE_CELL = re.compile(r"\(?[-−–+]?\d[\d,\u00a0\u202f]*(?:[.,]\d+)?\)?%?")
 
 
@@ -171,6 +155,8 @@ def _is_prose(text: str) -> bool:
     if _NUMBERED_TITLE.match(text) and not text.rstrip().endswith((".", "!", "?")):
         return False  # "Note 6 – Debt and covenants": a numbered title, not a sentence
     words = text.split()
+    if len(words) <= _TITLE_MAX_WORDS and not text.rstrip('»"”’)').endswith(_ENDS):
+        return False  # "Going concern and viability statement": a title standing alone
     if words and _TABLE_CELL.fullmatch(words[-1]):
         return False  # ends on a figure: a table row (prose ends on a word or a period)
     lettered = [w for w in words if any(c.isalpha() for c in w)]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
+from preuve.memo.cues import CATEGORY_INFO
+
 __all__ = [
     "CATEGORY_LABELS_EN",
     "KNOWN_LIMITS_EN",
@@ -84,17 +86,7 @@ _TERMS: dict[str, str] = {
 }
 _MONTHS = re.compile(r" \(sur (\d+) mois\)")
 
-CATEGORY_LABELS_EN: dict[str, str] = {
-    "concentration": "Concentration",
-    "covenant": "Covenant",
-    "refinancing": "Refinancing",
-    "liquidity": "Liquidity",
-    "litigation": "Litigation",
-    "dependency": "Dependency",
-    "going_concern": "Going concern",
-    "activity": "Activity",
-    "asset_value": "Asset value",
-}
+CATEGORY_LABELS_EN: dict[str, str] = {c.name: c.label_en for c in CATEGORY_INFO}  # data/cues.json
 
 KNOWN_LIMITS_EN: tuple[str, ...] = (
     "A causal claim without a number is not checked (for example “free cash flow driven by "

@@ -41,7 +41,7 @@ from preuve.core.documents import Document
 from preuve.core.errors import ConfigError
 from preuve.core.evidence import Span
 from preuve.core.quotes import QuoteChecker, QuoteResult
-from preuve.memo.cues import CATEGORIES, classify_sentence, fold, page_sentences
+from preuve.memo.cues import CATEGORIES, CATEGORY_INFO, classify_sentence, fold, page_sentences
 from preuve.memo.selection import (
     QUOTE_MODES,
     SELECT_SYSTEM,
@@ -104,13 +104,10 @@ READER_SCHEMA: dict[str, Any] = {
 
 READER_SYSTEM = (
     "Tu es analyste crédit. Tu lis le rapport annuel d'une entreprise et tu relèves les "
-    "signaux de risque de crédit : concentration (poids d'un client ou d'un acheteur), "
-    "covenant (ratio financier contractuel, bris, dérogation), refinancing (échéance d'une "
-    "dette à refinancer), liquidity (lignes non tirées, trésorerie disponible), litigation "
-    "(litige, contentieux), dependency (fournisseur unique, licence, contrat clé), "
-    "going_concern (continuité d'exploitation), activity (carnet de commandes ou demande en "
-    "baisse, perte d'un contrat majeur), asset_value (valeur recouvrable à peine supérieure à "
-    "la valeur comptable, actifs inutilisés non dépréciés).\n"
+    "signaux de risque de crédit : "
+    + ", ".join(f"{c.name} ({c.describe})" for c in CATEGORY_INFO)  # data/cues.json
+    + ". Une phrase qui dit qu'un risque est absent, couvert ou respecté, une définition "
+    "comptable ou une formule générale ne sont pas des signaux.\n"
     'Réponds uniquement par un objet JSON dont la seule clé, "signals", est une liste '
     'd\'objets ; chaque objet a exactement trois clés, "category", "quote" et "page" :\n'
     "- category : une valeur parmi " + ", ".join(CATEGORIES) + ".\n"

@@ -35,6 +35,7 @@ from preuve.core.errors import InputError
 
 __all__ = [
     "SPECIFIC_BONUS",
+    "Category",
     "CueSet",
     "active_cues",
     "bundled_cues",
@@ -71,8 +72,21 @@ def fold(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Category:
+    """A risk category as the bundled cues declare it: its name (what a reader answers),
+    its label in the memo (French and English) and what it covers, as the LLM reader's
+    prompt says it."""
+
+    name: str
+    label_fr: str
+    label_en: str
+    describe: str
+
+
+@dataclass(frozen=True, slots=True)
 class CueSet:
-    """Compiled cues: (category, patterns) in order, and the screens."""
+    """Compiled cues: (category, patterns) in order, and the screens; ``described`` names
+    each category of the bundled file (labels and description)."""
 
     categories: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]
     not_risk: re.Pattern[str]
@@ -82,6 +96,8 @@ class CueSet:
     hedges: re.Pattern[str]
     clause_breaks: re.Pattern[str]
     conditions: re.Pattern[str]
+    described: tuple[Category, ...] = ()
+    requires: tuple[tuple[str, re.Pattern[str]], ...] = ()
 
     def factual_clauses(self, folded: str) -> str:
         """The clauses of a folded sentence that state something as a fact: no hedge, not
@@ -111,8 +127,11 @@ class CueSet:
         # A hypothetical that states no figure is a signal only through its factual clauses.
         hedged = not specific and self.hedges.search(folded)
         read = self.factual_clauses(folded) if hedged else folded
+        needs = dict(self.requires)
         for category, patterns in self.categories:
             hits = sum(1 for pattern in patterns if pattern.search(read))
+            if hits and category in needs and not needs[category].search(read):
+                continue  # e.g. a cyber threat named with no incident that happened
             if hits:
                 return category, hits + (SPECIFIC_BONUS if specific else 0)
         return None
@@ -132,6 +151,24 @@ def _strings(data: dict[str, object], key: str, source: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise InputError(f"{source}: '{key}' must be a list of non-empty pattern strings")
     return [str(v) for v in value]
+
+
+def _entries(data: dict[str, object]) -> list[dict[str, object]]:
+    """The category entries of a cues document already checked by :func:`_categories`."""
+    entries = data.get("categories", [])
+    return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+
+
+def _described(entry: dict[str, object], where: str) -> Category:
+    """The label and description a bundled category must declare."""
+    label, describe = entry.get("label"), entry.get("describe")
+    if not isinstance(label, dict) or not all(
+        isinstance(label.get(lang), str) and label[lang] for lang in ("fr", "en")
+    ):
+        raise InputError(f"{where}: 'label' must give the category's 'fr' and 'en' labels")
+    if not isinstance(describe, str) or not describe:
+        raise InputError(f"{where}: 'describe' must say what the category covers")
+    return Category(str(entry["category"]), str(label["fr"]), str(label["en"]), describe)
 
 
 def _categories(data: dict[str, object], source: str, share: str) -> list[tuple[str, list[str]]]:
@@ -173,6 +210,23 @@ def parse_cues(data: object, source: str, base: CueSet | None = None) -> CueSet:
         for key in _LISTS:
             screens[key].append(getattr(base, key).pattern)
     never = r"(?!x)x"
+    described = (
+        base.described
+        if base is not None
+        else tuple(
+            _described(entry, f"{source}: category {number} ({entry['category']})")
+            for number, entry in enumerate(_entries(data), start=1)
+        )
+    )
+    requires = (
+        base.requires
+        if base is not None
+        else tuple(
+            (str(entry["category"]), _compile("|".join(needs), f"{source}: {entry['category']}"))
+            for entry in _entries(data)
+            if (needs := _strings(entry, "requires", f"{source}: {entry['category']}"))
+        )
+    )
     return CueSet(
         tuple((name, tuple(compiled[name])) for name in known),
         re.compile("|".join(screens["not_risk"]) or never),
@@ -182,6 +236,8 @@ def parse_cues(data: object, source: str, base: CueSet | None = None) -> CueSet:
         re.compile("|".join(screens["hedges"]) or never),
         re.compile("|".join(screens["clause_breaks"]) or never),
         re.compile("|".join(screens["conditions"]) or never),
+        described,
+        requires,
     )
 
 

@@ -67,7 +67,13 @@ _TERMS: dict[str, str] = {
     "stocks": "inventories",
     "coût de l'endettement net": "net cost of debt",
     "(- résultat financier)": "(- financial result)",
+    "investissements corporels et incorporels": (
+        "capital expenditure on tangible and intangible assets"
+    ),
     "investissements corporels": "capital expenditure",
+    "(charges financières - produits financiers)": "(financial charges - financial income)",
+    "capitaux propres part du groupe": "equity attributable to the parent",
+    "intérêts minoritaires": "minority interests",
     "résultat opérationnel": "operating income",
     "charges financières": "financial charges",
     "dettes de location": "lease liabilities",

@@ -37,7 +37,8 @@ MATURITY_HEADING = re.compile(
     r"|liabilities by maturity)\b"
 )
 # What each column holds, as its header's first words say it (stacked headers keep their
-# first line in column order: "Montant  À un an  À plus" over "brut  au plus  d'un an").
+# first line in column order: "Montant  À un an  De un à  À plus" over "brut  au plus  cinq
+# ans  de cinq ans": "de un à" opens a column of its own, whatever its end).
 COLUMN_WORDS: dict[str, re.Pattern[str]] = {
     "gross": re.compile(r"(?i)\b(?:montant|total|gross|amount)\b"),
     "within_one_year": re.compile(
@@ -45,7 +46,7 @@ COLUMN_WORDS: dict[str, re.Pattern[str]] = {
         r"|\bwithin (?:one|1) year|\b(?:one|1) year or less\b|≤ ?1 an)"
     ),
     "beyond": re.compile(
-        r"(?i)(?:\bà plus\b|\bplus d'un an\b|\bde (?:un|1) à \d+ ans\b|\bmore than\b"
+        r"(?i)(?:\bà plus\b|\bplus d'un an\b|\bde (?:un|1) à\b|\bmore than\b"
         r"|\bafter (?:one|1) year\b|\b(?:1|one)\s*(?:-|to)\s*\d+ years\b|> ?1 an)"
     ),
 }
@@ -67,7 +68,8 @@ def _columns(header: str) -> list[tuple[str, str]]:
             if not any(a < match.end() and match.start() < b for a, b in taken):
                 found.append((match.start(), name, match.group(0)))
                 taken.append((match.start(), match.end()))
-                break
+                if name != "beyond":
+                    break  # one gross and one within-a-year column; several beyond it
     return [(name, words) for _, name, words in sorted(found)]
 
 
@@ -75,18 +77,22 @@ def _table_field(
     lines: list[str], page: int, year: int, locale: Locale, unit: tuple[str, int]
 ) -> Field | None:
     header: list[str] = []
+    rows = False  # past the header: a line without figures is a label wrapped over lines
     for line in lines:
         if len(_columns(line)) >= 2 and not header:
             header.append(line)  # the column header (its figures, "1 à 5 ans", are words)
             continue
         tokens = _tokenize(line, locale)
         if not any(t.value is not None for t in tokens):
+            if rows:
+                continue
             if not header or len(header) >= _HEADER_LINES:
                 return None
             header.append(line)  # a header stacked over lines: "brut  au plus  d'un an"
             continue
         if not header:
             return None
+        rows = True
         columns = _columns(header[0])
         names = [name for name, _ in columns]
         if "within_one_year" not in names or "gross" not in names or len(columns) < 3:

@@ -151,9 +151,19 @@ def ebitda(st: Statements, year: int) -> Operand | None:
 
 
 def equity(st: Statements, year: int) -> Operand | None:
-    return field("equity", "capitaux propres")(st, year) or field(
-        "parent_equity", "capitaux propres"
-    )(st, year)
+    """Total equity, else the group's share plus the minority interests (a consolidated
+    balance sheet that prints no total of the two), else the group's share."""
+    total = field("equity", "capitaux propres")(st, year)
+    if total is not None:
+        return total
+    parent, minority = _get(st, "parent_equity", year), _get(st, "minority_interests", year)
+    if parent is not None and minority is not None:
+        return Operand(
+            parent.amount + minority.amount,
+            "(capitaux propres part du groupe + intérêts minoritaires)",
+            (parent, minority),
+        )
+    return field("parent_equity", "capitaux propres")(st, year)
 
 
 def net_debt_leases(st: Statements, year: int) -> Operand | None:
@@ -189,10 +199,31 @@ def interest(st: Statements, year: int) -> Operand | None:
     result = _get(st, "financial_result", year)
     if result is not None and result.amount < 0:
         return Operand(-result.amount, "(- résultat financier)", (result,))
+    charges, income = _get(st, "financial_charges", year), _get(st, "financial_income", year)
+    if result is None and charges is not None and income is not None:
+        # Finance costs and finance income printed apart, with no result line: the net charge.
+        return Operand(
+            abs(charges.amount) - abs(income.amount),
+            "(charges financières - produits financiers)",
+            (charges, income),
+        )
     return _magnitude("financial_charges", "charges financières")(st, year)
 
 
-capex = _magnitude("capex", "investissements corporels")
+def capex(st: Statements, year: int) -> Operand | None:
+    """Capital expenditure as a positive amount: the purchases of property, plant and
+    equipment, plus those of intangible assets when the cash-flow statement prints them
+    on a line of their own."""
+    tangible, intangible = _get(st, "capex", year), _get(st, "capex_intangible", year)
+    if tangible is None:
+        return None
+    if intangible is None:
+        return Operand(abs(tangible.amount), "investissements corporels", (tangible,))
+    return Operand(
+        abs(tangible.amount) + abs(intangible.amount),
+        "investissements corporels et incorporels",
+        (tangible, intangible),
+    )
 
 
 def cost_base(st: Statements, year: int) -> Operand | None:
@@ -215,13 +246,13 @@ def free_cash_flow(st: Statements, year: int) -> Operand | None:
     reported = _get(st, "free_cash_flow", year)
     if reported is not None:
         return Operand(reported.amount, "free cash-flow", (reported,))
-    operating, spent = _get(st, "operating_cash_flow", year), _get(st, "capex", year)
+    operating, spent = _get(st, "operating_cash_flow", year), capex(st, year)
     if operating is None or spent is None:
         return None
     return Operand(
-        operating.amount - abs(spent.amount),
-        "(flux de trésorerie d'exploitation - investissements corporels)",
-        (operating, spent),
+        operating.amount - spent.value,
+        f"(flux de trésorerie d'exploitation - {spent.formula})",
+        (operating, *spent.inputs),
     )
 
 

@@ -1,0 +1,184 @@
+"""Ratio inputs as analysts take them (issue 14, s25): the consolidated whole over the
+group's share, net finance costs from the costs and income printed apart, capital
+expenditure with the intangible assets bought, and the French GAAP notes a ratio needs
+(a maturity table with several columns beyond one year and labels wrapped over lines, a
+note on the leasing commitments alone). Made-up reports and wording."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+
+from preuve.core.numbers import Locale
+from preuve.memo import operands as op
+from preuve.memo.lexicon import Statement
+from preuve.memo.maturity import maturity_fields
+from preuve.memo.statements import Field, Statements
+from preuve.memo.table_fields import table_statements
+
+INCOME = """Compte de résultat consolidé (en milliers d'euros)
+2025 2024
+Chiffre d'affaires 52 000 48 000
+Résultat opérationnel 3 100 2 900
+Résultat net (part du groupe) 1 100 980
+Intérêts minoritaires 140 120
+Résultat net de l'ensemble consolidé 1 240 1 100
+"""
+
+
+def _fields(pages: list[str], key: str) -> dict[int, Decimal]:
+    return {f.year: f.value for f in table_statements(pages) if f.key == key}
+
+
+def test_the_consolidated_net_income_beats_the_group_share() -> None:
+    assert _fields([INCOME], "net_income") == {2025: Decimal(1240), 2024: Decimal(1100)}
+
+
+def test_the_group_share_alone_is_the_net_income() -> None:
+    page = "\n".join(line for line in INCOME.splitlines() if "ensemble" not in line)
+    assert _fields([page], "net_income") == {2025: Decimal(1100), 2024: Decimal(980)}
+
+
+def _field(key: str, value: int, statement: Statement = Statement.INCOME) -> Field:
+    return Field(key, key, 2025, Decimal(value), 1, "k€", statement, str(value), 1000, 12)
+
+
+def _st(*fields: Field) -> Statements:
+    return Statements(fields=fields, locale=Locale.FR)
+
+
+B = Statement.BALANCE
+C = Statement.CASHFLOW
+
+OPERANDS: dict[str, tuple[op.Getter, Statements, tuple[Decimal, str] | None]] = {
+    "equity: the total when printed": (
+        op.equity,
+        _st(_field("equity", 900, B), _field("parent_equity", 850, B)),
+        (Decimal(900_000), "capitaux propres"),
+    ),
+    "equity: group share plus minority interests without a total": (
+        op.equity,
+        _st(_field("parent_equity", 850, B), _field("minority_interests", 50, B)),
+        (Decimal(900_000), "(capitaux propres part du groupe + intérêts minoritaires)"),
+    ),
+    "equity: the group share alone": (
+        op.equity,
+        _st(_field("parent_equity", 850, B)),
+        (Decimal(850_000), "capitaux propres"),
+    ),
+    "interest: finance costs less finance income, no result line": (
+        op.interest,
+        _st(_field("financial_charges", -164), _field("financial_income", 9)),
+        (Decimal(155_000), "(charges financières - produits financiers)"),
+    ),
+    "interest: the financial result wins over costs and income": (
+        op.interest,
+        _st(
+            _field("financial_result", -150),
+            _field("financial_charges", -164),
+            _field("financial_income", 9),
+        ),
+        (Decimal(150_000), "(- résultat financier)"),
+    ),
+    "interest: finance costs alone": (
+        op.interest,
+        _st(_field("financial_charges", -164)),
+        (Decimal(164_000), "charges financières"),
+    ),
+    "capex: tangible and intangible purchases": (
+        op.capex,
+        _st(_field("capex", -348, C), _field("capex_intangible", -24, C)),
+        (Decimal(372_000), "investissements corporels et incorporels"),
+    ),
+    "capex: intangible purchases alone are no capex": (
+        op.capex,
+        _st(_field("capex_intangible", -24, C)),
+        None,
+    ),
+    "free cash flow: operating cash flow less both purchases": (
+        op.free_cash_flow,
+        _st(
+            _field("operating_cash_flow", 566, C),
+            _field("capex", -348, C),
+            _field("capex_intangible", -24, C),
+        ),
+        (
+            Decimal(194_000),
+            "(flux de trésorerie d'exploitation - investissements corporels et incorporels)",
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", OPERANDS)
+def test_operands(case: str) -> None:
+    getter, statements, expected = OPERANDS[case]
+    found = getter(statements, 2025)
+    assert (None if found is None else (found.value, found.formula)) == expected
+
+
+def test_the_purchases_of_intangible_assets_are_their_own_concept() -> None:
+    page = """Consolidated cash flow statement (£ million)
+2025 2024
+Net cash from operating activities 56.6 71.2
+Purchase of property, plant and equipment (34.8) (28.9)
+Purchase of intangible assets (2.4) (2.7)
+Net cash used in investing activities (37.2) (31.6)
+"""
+    assert _fields([page], "capex_intangible") == {2025: Decimal("-2.4"), 2024: Decimal("-2.7")}
+    assert _fields([page], "capex") == {2025: Decimal("-34.8"), 2024: Decimal("-28.9")}
+
+
+# Thousands grouped by narrow no-break spaces, as pypdfium2 gives a PDF's figures.
+MATURITY = """Note 6 — État des échéances des dettes au 31 décembre 2025
+(en euros)  Montant brut  À un an  De un à  À plus
+au plus  cinq ans  de cinq ans
+Emprunts et dettes auprès des
+établissements de crédit  2 400 000  600 000  1 500 000  300 000
+Dettes fournisseurs et comptes
+rattachés  1 100 000  1 100 000
+TOTAL  3 500 000  1 700 000  1 500 000  300 000
+"""
+MATURITY = re.sub(r"(?<=\d) (?=\d{3}\b)", "\u202f", MATURITY)
+
+
+def test_a_maturity_note_with_two_columns_beyond_a_year_and_wrapped_labels() -> None:
+    (found,) = maturity_fields(["Bilan", MATURITY], Locale.FR, ("€", 1))
+    assert (found.key, found.year, found.value, found.page, found.label) == (
+        "current_liabilities",
+        2025,
+        Decimal(1_700_000),
+        2,
+        "TOTAL — À un an",
+    )
+
+
+def test_a_maturity_total_that_is_not_the_sum_of_its_columns_gives_nothing() -> None:
+    note = MATURITY.replace("TOTAL  3\u202f500", "TOTAL  3\u202f600")
+    assert maturity_fields(["Bilan", note], Locale.FR, ("€", 1)) == ()
+
+
+BALANCE = """Bilan au 31 décembre 2025 (en euros)
+PASSIF 2025 2024
+Capital social 3 000 000 3 000 000
+Réserves 2 600 000 2 400 000
+TOTAL (I) 5 600 000 5 400 000
+Emprunts et dettes auprès des établissements de crédit 4 700 000 5 100 000
+TOTAL (II) 4 700 000 5 100 000
+TOTAL GÉNÉRAL (I + II) 10 300 000 10 500 000
+"""
+
+LEASING = """Note 11 — Engagements de crédit-bail
+(en euros) 31/12/2025 31/12/2024
+Redevances payées au cours de l'exercice 310 000 295 000
+Capital restant dû 990 000 1 210 000
+"""
+
+
+def test_a_note_on_the_leasing_commitments_alone_gives_the_principal() -> None:
+    assert _fields([BALANCE, LEASING], "off_balance_lease_principal") == {
+        2025: Decimal(990_000),
+        2024: Decimal(1_210_000),
+    }

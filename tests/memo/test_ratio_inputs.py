@@ -15,6 +15,7 @@ from preuve.core.numbers import Locale
 from preuve.memo import operands as op
 from preuve.memo.lexicon import Statement
 from preuve.memo.maturity import maturity_fields
+from preuve.memo.note_sentences import sentence_fields
 from preuve.memo.statements import Field, Statements
 from preuve.memo.table_fields import table_statements
 
@@ -182,3 +183,68 @@ def test_a_note_on_the_leasing_commitments_alone_gives_the_principal() -> None:
         2025: Decimal(990_000),
         2024: Decimal(1_210_000),
     }
+
+
+NOTE = "Note 14 — Informations complémentaires\n{}\n"
+DATES = [(2025, 12, 31), (2024, 12, 31)]
+
+SENTENCES: dict[str, tuple[str, set[tuple[str, int, Decimal, int]]]] = {
+    "debts within a year, the date opening the sentence, a 'dont' left alone": (
+        "À la clôture du 31 décembre 2024, les dettes à un an au plus atteignaient 18 450 k€, "
+        "dont 1 200 k€ de concours bancaires.",
+        set(),  # "À la clôture du" is no date the sentence opens with: nothing read
+    ),
+    "debts within a year, 'Au <date>,' first": (
+        "Au 31 décembre 2024, les dettes à moins d'un an s'élevaient à 18 450 k€, dont 1 200 k€ "
+        "de concours bancaires.",
+        {("current_liabilities", 2024, Decimal(18450), 1000)},
+    ),
+    "rents still due, both years": (
+        "Les loyers restant dus au titre des contrats de location simple d'engins s'élèvent à "
+        "1 750 k€ au 31 décembre 2025 (1 320 k€ au 31 décembre 2024).",
+        {
+            ("off_balance_lease_commitments", 2025, Decimal(1750), 1000),
+            ("off_balance_lease_commitments", 2024, Decimal(1320), 1000),
+        },
+    ),
+    "no unit: nothing": (
+        "Au 31 décembre 2024, les dettes à moins d'un an s'élevaient à 18 450.",
+        set(),
+    ),
+    "no date: nothing": (
+        "Les dettes à moins d'un an s'élèvent à 18 450 k€.",
+        set(),
+    ),
+    "a date the balance sheet does not print: nothing": (
+        "Au 30 juin 2025, les dettes à moins d'un an s'élevaient à 18 450 k€.",
+        set(),
+    ),
+    "the subject far from its amount: nothing": (
+        "Les dettes à moins d'un an, qui comprennent les avances reçues des clients et les "
+        "dettes sociales de fin d'année versées en janvier, s'élèvent à 18 450 k€ au 31 "
+        "décembre 2025.",
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", SENTENCES)
+def test_amounts_a_note_states_in_a_sentence(case: str) -> None:
+    sentence, expected = SENTENCES[case]
+    found = sentence_fields(["Bilan", NOTE.format(sentence)], DATES)
+    assert {(f.key, f.year, f.value, f.scale) for f in found} == expected
+    assert all(f.page == 2 and f.statement is Statement.BALANCE and f.months == 0 for f in found)
+
+
+def test_leverage_with_leases_from_the_rents_still_due() -> None:
+    st = _st(
+        _field("gross_debt", 4000, B),
+        _field("cash", 500, B),
+        _field("off_balance_lease_commitments", 1750, B),
+    )
+    found = op.net_debt_leases(st, 2025)
+    assert found is not None
+    assert (found.value, found.formula) == (
+        Decimal(5_250_000),
+        "((dette brute - trésorerie) + loyers restant dus des contrats de location hors bilan)",
+    )

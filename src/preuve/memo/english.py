@@ -80,6 +80,9 @@ _TERMS: dict[str, str] = {
     "capital restant dû des contrats de location hors bilan": (
         "principal outstanding of the off-balance-sheet leases"
     ),
+    "loyers restant dus des contrats de location hors bilan": (
+        "rents still due on the off-balance-sheet leases"
+    ),
     "chiffre d'affaires": "revenue",
     "capitaux propres": "equity",
     "passif courant": "current liabilities",

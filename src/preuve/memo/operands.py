@@ -169,7 +169,8 @@ def equity(st: Statements, year: int) -> Operand | None:
 def net_debt_leases(st: Statements, year: int) -> Operand | None:
     """Net debt plus the lease liabilities on the balance sheet (IFRS 16), else plus the
     principal outstanding of the leases the off-balance-sheet commitments note lists
-    (French GAAP leasing, "capital restant dû du crédit-bail")."""
+    (French GAAP leasing, "capital restant dû du crédit-bail"), else plus the rents still
+    due on the leases kept off the balance sheet ("loyers restant dus")."""
     debt = net_debt(st, year)
     long_term = _get(st, "lease_liabilities_noncurrent", year)
     current = _get(st, "lease_liabilities_current", year)
@@ -179,6 +180,14 @@ def net_debt_leases(st: Statements, year: int) -> Operand | None:
             debt.value + off_balance.amount,
             f"({debt.formula} + capital restant dû des contrats de location hors bilan)",
             (*debt.inputs, off_balance),
+        )
+    rents = _get(st, "off_balance_lease_commitments", year)
+    if debt is not None and long_term is None and rents is not None:
+        # Operating leases off the balance sheet with no principal stated: the rents still due.
+        return Operand(
+            debt.value + rents.amount,
+            f"({debt.formula} + loyers restant dus des contrats de location hors bilan)",
+            (*debt.inputs, rents),
         )
     if debt is None or long_term is None:
         return None

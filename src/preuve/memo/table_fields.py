@@ -25,6 +25,7 @@ from preuve.core.numbers import detect_locale
 from preuve.memo.identities import IDENTITY_VIOLATED, IdentityReport
 from preuve.memo.lexicon import LabelRule, Statement
 from preuve.memo.maturity import maturity_fields
+from preuve.memo.note_sentences import sentence_fields
 from preuve.memo.periods import Period
 from preuve.memo.statements import Field, Statements
 from preuve.memo.table_checks import Identity, checked_table
@@ -167,6 +168,10 @@ def merged_statements(
             for f in maturity_fields(pages, locale, (balance.unit, balance.scale))
             if (f.key, f.year) not in have
         ]
+        # What the notes state in a sentence, at a date the balance sheet prints.
+        dates = [(p.year, p.month, p.day) for p in balance.periods if p.months == 0 and p.month]
+        have = {(f.key, f.year) for f in fields}
+        fields += [f for f in sentence_fields(pages, dates) if (f.key, f.year) not in have]
     months = chosen_duration(tables) or 12
     return Statements(
         fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months

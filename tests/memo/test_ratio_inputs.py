@@ -16,8 +16,8 @@ from preuve.memo import operands as op
 from preuve.memo.lexicon import Statement
 from preuve.memo.maturity import maturity_fields
 from preuve.memo.note_sentences import sentence_fields
-from preuve.memo.statements import Field, Statements
-from preuve.memo.table_fields import table_statements
+from preuve.memo.statements import Field, Statements, extract_statements
+from preuve.memo.table_fields import merged_statements, table_statements
 
 INCOME = """Compte de résultat consolidé (en milliers d'euros)
 2025 2024
@@ -248,3 +248,73 @@ def test_leverage_with_leases_from_the_rents_still_due() -> None:
         Decimal(5_250_000),
         "((dette brute - trésorerie) + loyers restant dus des contrats de location hors bilan)",
     )
+
+
+GAAP = """Bilan consolidé au 31 décembre 2025 (en milliers d'euros)
+ACTIF 31/12/2025 31/12/2024
+Immobilisations corporelles 30 000 28 000
+Stocks 4 000 3 500
+Clients et comptes rattachés 6 000 5 500
+Disponibilités 2 000 2 500
+Actif circulant 12 000 11 500
+Total de l'actif 42 000 39 500
+PASSIF 31/12/2025 31/12/2024
+Capital 5 000 5 000
+Réserves 9 000 8 000
+Capitaux propres 14 000 13 000
+Emprunts et dettes financières 16 000 15 000
+Fournisseurs et comptes rattachés 7 000 6 500
+Dettes fiscales et sociales 5 000 5 000
+Dettes 28 000 26 500
+Total du passif 42 000 39 500
+"""
+
+SCHEDULE = """Note 8 — Échéancier
+31/12/2025, en milliers d'euros  Total  < 1 an  1 à 5 ans  > 5 ans
+Emprunts bancaires  16 000  3 000  11 000  2 000
+Total dettes financières  16 000  3 000  11 000  2 000
+"""
+SCHEDULE = re.sub(r"(?<=\d) (?=\d{3}\b)", "\u202f", SCHEDULE)
+
+
+def _merged_gaap(pages: list[str]) -> Statements:
+    return merged_statements(pages, extract_statements(pages))
+
+
+def test_current_liabilities_from_a_schedule_of_the_financial_debts() -> None:
+    statements = _merged_gaap([GAAP, SCHEDULE])
+    found = op.current_liabilities(statements, 2025)
+    assert found is not None
+    assert (found.value, found.formula) == (
+        Decimal(28_000 - 16_000 + 3_000) * 1000,
+        "(dettes - dettes financières + dettes financières à moins d'un an)",
+    )
+    assert [(f.key, f.page, f.raw) for f in found.inputs] == [
+        ("debts_total", 1, "28\u202f000"),
+        ("gross_debt", 1, "16\u202f000"),
+        ("financial_debts_within_one_year", 2, "3\u202f000"),
+    ]
+    # the schedule is dated 2025: 2024's current liabilities are not guessed
+    assert op.current_liabilities(statements, 2024) is None
+
+
+def test_a_schedule_that_is_neither_the_debts_nor_the_financial_debts_gives_nothing() -> None:
+    other = SCHEDULE.replace(
+        "16\u202f000  3\u202f000  11\u202f000", "17\u202f000  4\u202f000  11\u202f000"
+    )
+    statements = _merged_gaap([GAAP, other])
+    assert op.current_liabilities(statements, 2025) is None
+    assert not [f for f in statements.fields if f.key.startswith(("debts", "financial_debts"))]
+
+
+def test_a_schedule_of_all_the_debts_gives_the_current_liabilities() -> None:
+    note = """Note 8 — Échéancier
+31/12/2025, en milliers d'euros  Total  < 1 an  1 à 5 ans  > 5 ans
+Emprunts et dettes financières  16 000  3 000  11 000  2 000
+Fournisseurs et dettes fiscales  12 000  12 000  —  —
+Total  28 000  15 000  11 000  2 000
+"""
+    statements = _merged_gaap([GAAP, re.sub(r"(?<=\d) (?=\d{3}\b)", "\u202f", note)])
+    found = op.current_liabilities(statements, 2025)
+    assert found is not None
+    assert (found.value, found.formula) == (Decimal(15_000_000), "passif courant")

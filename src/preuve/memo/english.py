@@ -73,6 +73,9 @@ _TERMS: dict[str, str] = {
     "investissements corporels": "capital expenditure",
     "(charges financières - produits financiers)": "(financial charges - financial income)",
     "capitaux propres part du groupe": "equity attributable to the parent",
+    "(dettes - dettes financières + dettes financières à moins d'un an)": (
+        "(liabilities - financial debts + financial debts due within one year)"
+    ),
     "intérêts minoritaires": "minority interests",
     "résultat opérationnel": "operating income",
     "charges financières": "financial charges",

@@ -25,6 +25,7 @@ __all__ = [
     "capex",
     "cost_base",
     "current_assets_less_inventories",
+    "current_liabilities",
     "durations",
     "ebitda",
     "equity",
@@ -241,6 +242,42 @@ def cost_base(st: Statements, year: int) -> Operand | None:
     return _magnitude("cost_of_sales", "coût des ventes")(st, year) or _magnitude(
         "purchases", "achats consommés"
     )(st, year)
+
+
+_FINANCIAL_DEBTS = (
+    "gross_debt",
+    "bank_borrowings",
+    "bond_debt",
+    "other_borrowings",
+    "long_term_debt",
+    "current_debt",
+    "lease_liabilities_noncurrent",
+    "lease_liabilities_current",
+)
+
+
+def current_liabilities(st: Statements, year: int) -> Operand | None:
+    """The current liabilities printed (or a maturity note's total due within a year), else
+    (French GAAP, debts by nature) the balance sheet's debts less its financial debts plus
+    the financial debts due within one year a dated maturity note gives, the note's gross
+    amount being those financial debts (checked where the note is read)."""
+    printed = _get(st, "current_liabilities", year)
+    if printed is not None:
+        return Operand(printed.amount, "passif courant", (printed,))
+    debts, within = _get(st, "debts_total", year), _get(st, "financial_debts_within_one_year", year)
+    financial = [
+        found
+        for key in _FINANCIAL_DEBTS
+        if (found := _get(st, key, year)) is not None and found.statement is Statement.BALANCE
+    ]
+    if debts is None or within is None or not financial:
+        return None
+    value = debts.amount - sum((f.amount for f in financial), Decimal(0)) + within.amount
+    return Operand(
+        value,
+        "(dettes - dettes financières + dettes financières à moins d'un an)",
+        (debts, *financial, within),
+    )
 
 
 def current_assets_less_inventories(st: Statements, year: int) -> Operand | None:

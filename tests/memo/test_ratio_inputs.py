@@ -13,6 +13,7 @@ import pytest
 
 from preuve.core.numbers import Locale
 from preuve.memo import operands as op
+from preuve.memo.english import formula_en
 from preuve.memo.lexicon import Statement
 from preuve.memo.maturity import maturity_fields
 from preuve.memo.note_sentences import sentence_fields
@@ -318,3 +319,29 @@ Total  28 000  15 000  11 000  2 000
     found = op.current_liabilities(statements, 2025)
     assert found is not None
     assert (found.value, found.formula) == (Decimal(15_000_000), "passif courant")
+
+
+@pytest.mark.parametrize(
+    ("french", "english"),
+    [
+        (
+            "(flux de trésorerie d'exploitation - investissements corporels et incorporels)",
+            "(operating cash flow - capital expenditure on tangible and intangible assets)",
+        ),
+        (
+            "résultat opérationnel / (charges financières - produits financiers)",
+            "operating income / (financial charges - financial income)",
+        ),
+        (
+            "dette nette / (capitaux propres part du groupe + intérêts minoritaires)",
+            "net debt / (equity attributable to the parent + minority interests)",
+        ),
+        (
+            "actif courant / (dettes - dettes financières + dettes financières à moins d'un an)",
+            "current assets / (liabilities - financial debts"
+            " + financial debts due within one year)",
+        ),
+    ],
+)
+def test_the_new_formulas_in_english(french: str, english: str) -> None:
+    assert formula_en(french) == english

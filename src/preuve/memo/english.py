@@ -54,6 +54,7 @@ _TERMS: dict[str, str] = {
     "(flux de trésorerie d'exploitation - investissements corporels)": (
         "(operating cash flow - capital expenditure)"
     ),
+    "flux de trésorerie d'exploitation": "operating cash flow",
     "(actif courant - stocks)": "(current assets - inventories)",
     "immobilisations corporelles": "property, plant and equipment",
     "dettes fournisseurs": "trade payables",

@@ -65,6 +65,32 @@ CASES: dict[str, tuple[str, Covenant | None]] = {
         "leverage ratio stood at 2.40x and fixed charge cover at 1.9x.",
         Covenant(Decimal("2.40"), Decimal("2.75"), True, 1, 2),
     ),
+    "a US credit agreement's 'to 1.00' figures, the threshold in parentheses": (
+        "Under the credit agreement, the consolidated net leverage ratio was 2.61 to 1.00 "
+        "(maximum 3.25 to 1.00) at the end of the fiscal year.",
+        Covenant(Decimal("2.61"), Decimal("3.25"), True, 1, 2),
+    ),
+    "a threshold's schedule is not the published ratio": (
+        "The maximum net leverage ratio steps down from 3.25 to 1.00 to 3.00 to 1.00 from "
+        "the second quarter of 2026.\nThe company expects to remain within it.",
+        None,
+    ),
+    "a sentence naming leverage, published ratio after the threshold": (
+        "Under the loan agreement, leverage is net debt over EBITDA; it must not exceed "
+        "3.00x, and was 2.48x at the year end (2.20x a year earlier).",
+        Covenant(Decimal("2.48"), Decimal("3.00"), True, 1, 2),
+    ),
+    "without x, the published ratio after the threshold in its sentence": (
+        "Le ratio de levier défini au contrat de prêt ne doit pas excéder 3,50 ; il s'établit "
+        "à 2,95 à la clôture contre 2,40 un an plus tôt.",
+        Covenant(Decimal("2.95"), Decimal("3.50"), True, 1, 2),
+    ),
+    "without x, the published ratio two sentences later, far from the word ratio": (
+        "Le ratio A rapporte la dette nette à l'EBE ; il doit rester inférieur ou égal à 2,00."
+        "\nLe ratio B rapporte la dette nette aux fonds propres et ne doit pas excéder 1,00."
+        "\nÀ la clôture, le ratio A calculé selon la définition du contrat ressort à 1,72.",
+        Covenant(Decimal("1.72"), Decimal("2.00"), True, 1, 2),
+    ),
     "a bound that names no ratio": (
         "La société vise une croissance du chiffre d'affaires d'au moins 2x en cinq ans et "
         "l'a atteinte à 2,2x cette année.",

@@ -219,16 +219,73 @@ RATIO_IDS = {
 }
 
 
-_VARIANT = re.compile(r"(?i)\bvariantes?\b(.*)$", re.S)
-_DECIMAL = re.compile(r"-?\d+\.\d+")
+# Gold ``inputs`` texts give the computation first, then other readings writers differ on
+# ("Variantes : ...", "Alternative with ...: 2.3857", "Including leases: 1.4769 / 1.3824"):
+# a later sentence with a variant word or a colon lists them.
+_SENTENCES = re.compile(r"(?<=[.\d)])\.?\s+(?=[A-ZÀ-Ý])")
+_VARIANT_WORD = re.compile(r"(?i)\b(?:variantes?|variants?|alternatives?)\b\s*:?")
+_ASIDE = re.compile(r"\([^()]*\)")
+_NUMBER = re.compile(r"[-\u2212]?(?:\d{1,3}(?:[\u00a0\u202f ]\d{3})+|\d+)(?:[.,]\d+)*")
 
 
-def listed_variants(entry: object) -> tuple[Decimal, ...]:
-    """The values a gold ratio's ``inputs`` text lists as variants (``Variante(s) : ...``:
-    every decimal number after the word), for a ratio whose definition writers differ on."""
+def _number(raw: str) -> Decimal:
+    """A gold text's number: spaces and a comma before exactly three digits group
+    thousands (``1 477 531``, ``2,388``); another comma is a decimal one (``0,6818``)."""
+    text = re.sub(r"[\u00a0\u202f ]", "", raw).replace("\u2212", "-")
+    if re.fullmatch(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
+        text = text.replace(",", "")
+    return Decimal(text.replace(",", "."))
+
+
+def _by_year(clause: str, years: Sequence[str]) -> dict[str, list[Decimal]]:
+    """The values a variant clause gives each year: after the year when it names them
+    (``2025 1.4228, 2024 0.5259``), else in the order of the gold's years when there are as
+    many (``0.4372 / 1.3113``), else one value for the latest year."""
+    clause = _ASIDE.sub(" ", clause)
+    parts = re.split(r"(?<![\d\u00a0\u202f])\b((?:19|20)\d\d)\b(?=\s*[:\s][-\u2212\d])", clause)
+    found: dict[str, list[Decimal]] = {}
+    if len(parts) > 1:
+        for year, text in zip(parts[1::2], parts[2::2], strict=True):
+            if year in years:
+                found.setdefault(year, []).extend(_number(n) for n in _NUMBER.findall(text))
+        return found
+    numbers = [_number(n) for n in _NUMBER.findall(clause)]
+    if len(numbers) == len(years):
+        return {year: [value] for year, value in zip(years, numbers, strict=True)}
+    if len(numbers) == 1 and years:
+        return {years[0]: numbers}
+    return {}
+
+
+def listed_variants(entry: object, year: str | None = None) -> tuple[Decimal, ...]:
+    """The values a gold ratio's ``inputs`` text lists as variants of its definition (for a
+    ratio whose definition writers differ on): in each sentence after the first that has a
+    variant word (``Variante(s)``, ``Variant(s)``, ``Alternative``) or a colon, the figures
+    after it, per year (``year``: that year's only; None: every year's)."""
     text = entry.get("inputs", "") if isinstance(entry, dict) else ""
-    found = _VARIANT.search(text) if isinstance(text, str) else None
-    return tuple(Decimal(n) for n in _DECIMAL.findall(found.group(1))) if found else ()
+    if not isinstance(entry, dict) or not isinstance(text, str):
+        return ()
+    years = [str(k) for k in entry if str(k).isdigit()]
+    values: list[Decimal] = []
+    first, *later = _SENTENCES.split(text)
+    # The computation's own sentence may end on a reading of its own ("... ; part du groupe :
+    # 0.4372 / 1.3113"): its clauses after the first, asides left out, that have a colon.
+    while _ASIDE.search(first):
+        first = _ASIDE.sub(" ", first)
+    own = [c for c in first.split(";")[1:] if ":" in c]
+    for sentence in [*own, *later]:
+        marker = _VARIANT_WORD.search(sentence)
+        if marker is None and ":" not in sentence:
+            continue
+        for clause in sentence.split(";"):
+            start = marker.end() if marker is not None and marker.start() < len(clause) else 0
+            head, colon, tail = clause[start:].rpartition(":")
+            found = _by_year(tail if colon else head + tail, years)
+            for key, numbers in found.items():
+                if year is None or key == year:
+                    values.extend(numbers)
+            marker = None  # the word opens the sentence's first clause only
+    return tuple(values)
 
 
 def ratio_deviations(
@@ -271,7 +328,7 @@ def ratio_deviations(
             ratio = computed.get(suffix)
             got = None if ratio is None else ratio.value(int(year))
             targets = [Decimal(str(expected))]
-            targets += list(listed_variants(gold.get(name))) if variants else []
+            targets += list(listed_variants(gold.get(name), year)) if variants else []
             deviations[f"{name} {year}"] = (
                 None
                 if got is None

@@ -3,7 +3,9 @@
 Every row keeps its label; a row whose label a rule knows also gets that rule's concept.
 When several rows of one table map to one concept (``Net sales`` and ``Total revenues``;
 ``Property, plant and equipment, gross`` and ``..., net``), the *total beats the component*:
-a total row (a ``Total ...`` label) wins, then the shorter label (a qualified label is a
+a total row (a ``Total ...`` label) wins, then a label that names no share of it (the
+consolidated net income over its ``part du groupe``: ``components`` in the mapping), then the
+shorter label (a qualified label is a
 component: ``Résultat opérationnel`` over ``Résultat opérationnel courant``, ``Net income``
 over ``Net income attributable to ...``), then the row printed first. The others stay in the table
 as rows of their own, unmapped for that concept, so no figure counts twice. A row printed
@@ -17,7 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from preuve.memo.lexicon import LEXICON, LabelRule, lookup_label, normalize_label
+from preuve.memo.lexicon import (
+    COMPONENT_LABELS,
+    LEXICON,
+    LabelRule,
+    lookup_label,
+    normalize_label,
+)
 from preuve.memo.tables import StatementTable, TableRow
 
 __all__ = ["MappedRow", "map_concepts"]
@@ -47,8 +55,10 @@ def _qualified(row: TableRow) -> tuple[str, ...]:
     return (*(f.format(label=row.label) for f in forms), row.label)
 
 
-def _rank(index: int, row: TableRow) -> tuple[bool, int, int]:
-    return (row.total, -len(normalize_label(row.label)), -index)
+def _rank(index: int, row: TableRow) -> tuple[bool, bool, int, int]:
+    label = normalize_label(row.label)
+    whole = not any(p.search(label) for p in COMPONENT_LABELS)
+    return (row.total, whole, -len(label), -index)
 
 
 def map_concepts(table: StatementTable, user_rules: tuple[LabelRule, ...] = ()) -> list[MappedRow]:

@@ -6,11 +6,13 @@ one the report *publishes*, never recomputed from the statements under another
 definition. What code computes is the headroom: threshold - ratio for a maximum, ratio -
 threshold for a minimum (negative: the covenant is breached).
 
-A threshold is a figure in ``x`` (``3,0x``, ``1.15 times``) right after a bound word
-declared in ``data/cues.json`` (``covenant_limits``: "inférieur ou égal à", "plafond",
-"not to exceed", "at least"...) in a sentence that names a ratio or a covenant. The
-published ratio is the first other ``x`` figure of that sentence or of the two after it,
-outside parentheses (where a report puts the year before). A threshold without a
+A threshold is a figure in ``x`` (``3,0x``, ``1.15 times``, ``2.75 to 1.00``) right after a
+bound word declared in ``data/cues.json`` (``covenant_limits``: "inférieur ou égal à",
+"plafond", "not to exceed", "at least"...) in a sentence that names a ratio or a covenant
+(or leverage, gearing, interest cover). The published ratio is the first other ``x`` figure
+of that sentence or of the two after it, outside parentheses (where a report puts the year
+before), that is no threshold: neither one a bound word states nor one of the threshold's
+schedule ("from 2.75 to 1.00 to 2.50 to 1.00"). A threshold without a
 published ratio gives no fact.
 """
 
@@ -36,7 +38,11 @@ __all__ = ["Covenant", "covenant_ratio", "find_covenant"]
 _DATA = json.loads((Path(__file__).with_name("data") / "cues.json").read_text(encoding="utf-8"))[
     "covenant_limits"
 ]
-_FIGURE = r"(?P<figure>\d{1,2}(?:[.,]\d{1,2})?)\s?(?:x|fois|times)(?![a-z])"
+# A ratio's figure: "3,0x", "1.15 times", or as US credit agreements print it, "2.42 to 1.00".
+_FIGURE = (
+    r"(?P<figure>\d{1,2}(?:[.,]\d{1,2})?)"
+    r"(?:\s?(?:x|fois|times)(?![a-z])|\s?(?:to |:\s?)1(?:[.,]00?)?(?![\d.,]*\d))"
+)
 _BOUND = re.compile(
     rf"(?:(?P<max>{'|'.join(_DATA['maximum'])})|(?P<min>{'|'.join(_DATA['minimum'])}))"
     rf"[^\d]{{0,80}}?{_FIGURE}"
@@ -54,10 +60,21 @@ _BARE_BOUND = re.compile(
     rf"[^\d]{{0,12}}?{_BARE}"
 )
 _BARE_PUBLISHED = re.compile(
-    r"\bratio\b[^;]{0,30}?\b(?:de|a|of|was|is|:|=|ressort a|s'etablit a|stood at)\s" + _BARE
+    r"\bratio\b[^;]{0,60}?\b(?:de|a|of|was|is|:|=|ressort a|s'etablit a|stood at)\s" + _BARE
 )
+# The published figure in the threshold's own sentence, after it: "ne doit pas excéder 3,00 ;
+# il s'établit à 2,66", "must not exceed 2.50, and was 2.36".
+_BARE_AFTER = re.compile(
+    r"^[^\d]{0,40}?\b(?:s'etablit a|ressort a|etait de|est de|atteint|was|stood at|is)\s" + _BARE
+)
+# A threshold's schedule: "steps down from 2.75 to 1.00 to 2.50 to 1.00", "3,0x puis 2,75x".
+_SCHEDULE = re.compile(r"\s*(?:to|a|then|puis|and then|et|,)\s*")
 _RATIO_NAME = re.compile(r"\bratios? (?!de\b|of\b|d')([a-z]{1,3}\d{0,2}|\d[a-z]?)\b")
-_NAMES_RATIO = re.compile(r"\bratios?\b|\bcovenants?\b|\bengagements? financiers?\b")
+# A sentence about a covenant names a ratio, a covenant, or the usual ratios themselves.
+_NAMES_RATIO = re.compile(
+    r"\bratios?\b|\bcovenants?\b|\bengagements? financiers?\b|\bleverage\b|\blevier\b"
+    r"|\bgearing\b|\binterest cover(?:age)?\b|\bcouverture des (?:frais financiers|interets)\b"
+)
 _FOLLOWING = 2  # sentences after the threshold's where the published ratio may be
 
 
@@ -91,10 +108,15 @@ def _published(window: str, skip: tuple[int, int]) -> tuple[Decimal, int] | None
     """The first ``x`` figure of ``window`` that is no threshold: neither the one at
     ``skip`` nor one a bound word states (a second covenant's "at least 4.0x")."""
     thresholds = {b.start("figure") for b in _BOUND.finditer(window)}
+    limit_end = -1  # where the last threshold figure ends (its schedule follows it)
     for match in _ANY_FIGURE.finditer(window):
         if match.span() == skip or skip[0] <= match.start() < skip[1]:
+            limit_end = match.end()
             continue
-        if match.start("figure") in thresholds:
+        if match.start("figure") in thresholds or (
+            limit_end >= 0 and _SCHEDULE.fullmatch(window[limit_end : match.start()])
+        ):
+            limit_end = match.end()
             continue
         if _outside_parentheses(window, match.start()):
             return _decimal(match.group("figure"))
@@ -116,6 +138,12 @@ def _bare_covenant(pages: Sequence[str]) -> Covenant | None:
             if bound is None or not _NAMES_RATIO.search(sentence):
                 continue
             name = _name_before(sentence, bound.start())
+            limit, limit_places = _decimal(bound.group("figure"))
+            maximum = bound.group("max") is not None
+            same = _BARE_AFTER.match(sentence[bound.end("figure") :])
+            if same is not None:
+                value, places = _decimal(same.group("figure"))
+                return Covenant(value, limit, maximum, number, max(places, limit_places))
             for later in sentences[index + 1 : index + 1 + _FOLLOWING]:
                 thresholds = {b.end("figure") for b in _BARE_BOUND.finditer(later)}
                 for published in _BARE_PUBLISHED.finditer(later):
@@ -124,9 +152,7 @@ def _bare_covenant(pages: Sequence[str]) -> Covenant | None:
                     other = _name_before(later, published.start("figure"))
                     if name and other and name != other:
                         continue
-                    limit, limit_places = _decimal(bound.group("figure"))
                     value, places = _decimal(published.group("figure"))
-                    maximum = bound.group("max") is not None
                     return Covenant(value, limit, maximum, number, max(places, limit_places))
     return None
 

@@ -56,6 +56,7 @@ _TERMS: dict[str, str] = {
     "(flux de trésorerie d'exploitation - investissements corporels)": (
         "(operating cash flow - capital expenditure)"
     ),
+    "flux de trésorerie d'exploitation": "operating cash flow",
     "(actif courant - stocks)": "(current assets - inventories)",
     "immobilisations corporelles": "property, plant and equipment",
     "dettes fournisseurs": "trade payables",
@@ -69,12 +70,24 @@ _TERMS: dict[str, str] = {
     "stocks": "inventories",
     "coût de l'endettement net": "net cost of debt",
     "(- résultat financier)": "(- financial result)",
+    "investissements corporels et incorporels": (
+        "capital expenditure on tangible and intangible assets"
+    ),
     "investissements corporels": "capital expenditure",
+    "(charges financières - produits financiers)": "(financial charges - financial income)",
+    "capitaux propres part du groupe": "equity attributable to the parent",
+    "(dettes - dettes financières + dettes financières à moins d'un an)": (
+        "(liabilities - financial debts + financial debts due within one year)"
+    ),
+    "intérêts minoritaires": "minority interests",
     "résultat opérationnel": "operating income",
     "charges financières": "financial charges",
     "dettes de location": "lease liabilities",
     "capital restant dû des contrats de location hors bilan": (
         "principal outstanding of the off-balance-sheet leases"
+    ),
+    "loyers restant dus des contrats de location hors bilan": (
+        "rents still due on the off-balance-sheet leases"
     ),
     "chiffre d'affaires": "revenue",
     "capitaux propres": "equity",

@@ -24,6 +24,7 @@ from pathlib import Path
 from preuve.core.errors import InputError
 
 __all__ = [
+    "COMPONENT_LABELS",
     "DERIVED",
     "DERIVED_EXCLUDE",
     "LEXICON",
@@ -129,6 +130,11 @@ DERIVED: tuple[tuple[str, Statement, frozenset[str]], ...] = tuple(
 DERIVED_EXCLUDE: dict[str, frozenset[str]] = {
     str(d["concept"]): frozenset(d.get("parts_exclude", [])) for d in _BUNDLED.get("derived", [])
 }
+
+# Labels that name a share of their concept (``part du groupe``): components, see concepts.py.
+COMPONENT_LABELS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(rf"\b(?:{p})\b") for p in _BUNDLED.get("components", {}).get("labels", [])
+)
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
 _NOTE_SUFFIX = re.compile(r"(?:\s+(?:notes?\s+)?\d{1,2}(?:\s*[.,]\s*\d{1,2})?[a-z]?)+$")

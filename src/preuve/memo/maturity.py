@@ -11,9 +11,16 @@ split; its notes give the split in a maturity table (``État des échéances des
   the order of those words in the header is the order of the values;
 - its ``Total`` row, with exactly one value per named column and its gross amount the sum
   of the maturity columns (so plain-space thousands are never misread), gives the total due
-  within one year: a ``current_liabilities`` field, at the table's date, with its page and raw
-  text. Anything else (no total, another number of values, no within-one-year column)
-  gives nothing: missed, never misread.
+  within one year, at the table's date, with its page and raw text: a
+  ``current_liabilities`` field when its gross amount is the balance sheet's debts
+  subtotal, a ``financial_debts_within_one_year`` field when it is the financial debts among
+  them (a schedule of the borrowings alone: the current liabilities are then the debts less
+  the financial debts plus that part, :func:`preuve.memo.operands.current_liabilities`).
+  Anything else (no total, another number of values, no within-one-year column, a gross
+  amount that is neither) gives nothing: missed, never misread.
+
+The date is the heading's (``au 31 décembre 2025``), else a numeric one in the column header
+(``31/12/2025, en milliers d'euros  Total  < 1 an  1 à 5 ans  > 5 ans``).
 
 The words are declared here, French and English, for a user to read; the rows are cut by
 the statements reader's tokenizer (plain-space thousands read soundly).
@@ -22,31 +29,41 @@ the statements reader's tokenizer (plain-space thousands read soundly).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from preuve.core.numbers import Locale
 from preuve.memo.lexicon import Statement
 from preuve.memo.statements import Field, _cut_rows, _tokenize
 
-__all__ = ["COLUMN_WORDS", "MATURITY_HEADING", "maturity_fields"]
+__all__ = [
+    "COLUMN_WORDS",
+    "MATURITY_HEADING",
+    "MaturityTotal",
+    "maturity_fields",
+    "maturity_totals",
+]
 
 MATURITY_HEADING = re.compile(
     r"(?i)\b(?:(?:état|etat|tableau) des échéances|échéances? des dettes"
-    r"|échéancier des dettes|maturit(?:y|ies) of (?:liabilities|debts?)"
-    r"|liabilities by maturity)\b"
+    r"|échéanciers?(?: des dettes)?|maturit(?:y|ies) of (?:liabilities|debts?)"
+    r"|liabilities by maturity|maturity (?:analysis|schedule))\b"
 )
 # What each column holds, as its header's first words say it (stacked headers keep their
-# first line in column order: "Montant  À un an  À plus" over "brut  au plus  d'un an").
+# first line in column order: "Montant  À un an  De un à  À plus" over "brut  au plus  cinq
+# ans  de cinq ans": "de un à" opens a column of its own, whatever its end).
 COLUMN_WORDS: dict[str, re.Pattern[str]] = {
     "gross": re.compile(r"(?i)\b(?:montant|total|gross|amount)\b"),
     "within_one_year": re.compile(
         r"(?i)(?:\bà un an\b|\bà moins d'un an\b|\bmoins d'un an\b|\bless than (?:one|1) year"
-        r"|\bwithin (?:one|1) year|\b(?:one|1) year or less\b|≤ ?1 an)"
+        r"|\bwithin (?:one|1) year|\b(?:one|1) year or less\b|[≤<] ?(?:1|un) an\b"
+        r"|[≤<] ?(?:1|one) year\b)"
     ),
     "beyond": re.compile(
-        r"(?i)(?:\bà plus\b|\bplus d'un an\b|\bde (?:un|1) à \d+ ans\b|\bmore than\b"
-        r"|\bafter (?:one|1) year\b|\b(?:1|one)\s*(?:-|to)\s*\d+ years\b|> ?1 an)"
+        r"(?i)(?:\bà plus\b|\bplus d'un an\b|\bde (?:un|1) à\b|\bmore than\b"
+        r"|\bafter (?:one|1) year\b|\b(?:1|one)\s*(?:-|to)\s*\d+ years\b|[>≥] ?\d+ ans?\b"
+        r"|[>≥] ?\d+ years?\b|\b(?:de )?\d+ à \d+ ans\b)"
     ),
 }
 _DATE = re.compile(
@@ -54,6 +71,7 @@ _DATE = re.compile(
     r"|juillet|août|septembre|octobre|novembre|décembre|january|february|march|april|may"
     r"|june|july|august|september|october|november|december)\s+(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b"
 )
+_NUMERIC_DATE = re.compile(r"\b\d{1,2}/\d{1,2}/((?:19|20)\d\d)\b")
 _TOTAL = re.compile(r"(?i)^total\b")
 _HEADER_LINES = 3
 
@@ -67,26 +85,42 @@ def _columns(header: str) -> list[tuple[str, str]]:
             if not any(a < match.end() and match.start() < b for a, b in taken):
                 found.append((match.start(), name, match.group(0)))
                 taken.append((match.start(), match.end()))
-                break
+                if name != "beyond":
+                    break  # one gross and one within-a-year column; several beyond it
     return [(name, words) for _, name, words in sorted(found)]
 
 
-def _table_field(
-    lines: list[str], page: int, year: int, locale: Locale, unit: tuple[str, int]
-) -> Field | None:
+@dataclass(frozen=True, slots=True)
+class MaturityTotal:
+    """A dated maturity table's ``Total`` row: its gross amount and the part due within one
+    year (as printed: ``raw``), with the row's label and the column's words."""
+
+    year: int
+    label: str
+    gross: Decimal
+    within: Decimal
+    raw: str
+    page: int
+
+
+def _table_total(lines: list[str], page: int, year: int, locale: Locale) -> MaturityTotal | None:
     header: list[str] = []
+    rows = False  # past the header: a line without figures is a label wrapped over lines
     for line in lines:
         if len(_columns(line)) >= 2 and not header:
             header.append(line)  # the column header (its figures, "1 à 5 ans", are words)
             continue
         tokens = _tokenize(line, locale)
         if not any(t.value is not None for t in tokens):
+            if rows:
+                continue
             if not header or len(header) >= _HEADER_LINES:
                 return None
             header.append(line)  # a header stacked over lines: "brut  au plus  d'un an"
             continue
         if not header:
             return None
+        rows = True
         columns = _columns(header[0])
         names = [name for name, _ in columns]
         if "within_one_year" not in names or "gross" not in names or len(columns) < 3:
@@ -101,36 +135,76 @@ def _table_field(
                 if cell.value is None or abs(gross - (sum(values) - gross)) > len(values):
                     return None  # the gross amount is the sum of the maturities: read soundly
                 label = f"{cut.label} — {columns[within][1]}"
-                return Field(
-                    "current_liabilities",
-                    label,
-                    year,
-                    cell.value,
-                    page,
-                    unit[0],
-                    Statement.BALANCE,
-                    cell.raw,
-                    unit[1],
-                    0,
-                )
+                return MaturityTotal(year, label, gross, cell.value, cell.raw, page)
     return None
 
 
-def maturity_fields(
-    pages: Sequence[str], locale: Locale, unit: tuple[str, int]
-) -> tuple[Field, ...]:
-    """The total due within one year of each dated maturity table in ``pages``."""
-    fields: list[Field] = []
+def _year(lines: list[str], index: int) -> int | None:
+    """The table's date: in its heading (``au 31 décembre 2025``), else a numeric date in its
+    column header (``31/12/2025, en milliers d'euros  Total  < 1 an ...``)."""
+    heading = _DATE.search(lines[index]) or _NUMERIC_DATE.search(lines[index])
+    if heading is not None:
+        return int(heading.group(1))
+    for line in lines[index + 1 : index + 1 + _HEADER_LINES]:
+        if len(_columns(line)) >= 2:
+            found = _DATE.search(line) or _NUMERIC_DATE.search(line)
+            return int(found.group(1)) if found is not None else None
+    return None
+
+
+def maturity_totals(pages: Sequence[str], locale: Locale) -> tuple[MaturityTotal, ...]:
+    """The ``Total`` row of each dated maturity table in ``pages``."""
+    found: list[MaturityTotal] = []
     for number, text in enumerate(pages, start=1):
         lines = text.split("\n")
         for index, line in enumerate(lines):
             if MATURITY_HEADING.search(line) is None or len(line.split()) > 14:
                 continue
-            date = _DATE.search(line)
-            if date is None:
+            year = _year(lines, index)
+            if year is None:
                 continue
-            year = int(date.group(1))
-            found = _table_field(lines[index + 1 : index + 40], number, year, locale, unit)
-            if found is not None:
-                fields.append(found)
+            total = _table_total(lines[index + 1 : index + 40], number, year, locale)
+            if total is not None:
+                found.append(total)
+    return tuple(found)
+
+
+def _close(a: Decimal, b: Decimal) -> bool:
+    return abs(a - b) <= 1
+
+
+def maturity_fields(
+    pages: Sequence[str],
+    locale: Locale,
+    unit: tuple[str, int],
+    debts: Mapping[int, Decimal] | None = None,
+    financial: Mapping[int, Decimal] | None = None,
+) -> tuple[Field, ...]:
+    """The total due within one year of each dated maturity table in ``pages``: the debts'
+    (``current_liabilities``) when its gross amount is the balance sheet's debts (``debts``,
+    per year), the financial debts' (``financial_debts_within_one_year``) when it is the
+    balance sheet's financial debts (``financial``); any other table gives nothing. Without
+    ``debts``, every table's total is taken as the debts'."""
+    fields: list[Field] = []
+    for total in maturity_totals(pages, locale):
+        if debts is None or (total.year in debts and _close(total.gross, debts[total.year])):
+            key = "current_liabilities"
+        elif financial is not None and _close(total.gross, financial.get(total.year, Decimal(-1))):
+            key = "financial_debts_within_one_year"
+        else:
+            continue
+        fields.append(
+            Field(
+                key,
+                total.label,
+                total.year,
+                total.within,
+                total.page,
+                unit[0],
+                Statement.BALANCE,
+                total.raw,
+                unit[1],
+                0,
+            )
+        )
     return tuple(fields)

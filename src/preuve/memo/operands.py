@@ -25,6 +25,7 @@ __all__ = [
     "capex",
     "cost_base",
     "current_assets_less_inventories",
+    "current_liabilities",
     "durations",
     "ebitda",
     "equity",
@@ -151,15 +152,26 @@ def ebitda(st: Statements, year: int) -> Operand | None:
 
 
 def equity(st: Statements, year: int) -> Operand | None:
-    return field("equity", "capitaux propres")(st, year) or field(
-        "parent_equity", "capitaux propres"
-    )(st, year)
+    """Total equity, else the group's share plus the minority interests (a consolidated
+    balance sheet that prints no total of the two), else the group's share."""
+    total = field("equity", "capitaux propres")(st, year)
+    if total is not None:
+        return total
+    parent, minority = _get(st, "parent_equity", year), _get(st, "minority_interests", year)
+    if parent is not None and minority is not None:
+        return Operand(
+            parent.amount + minority.amount,
+            "(capitaux propres part du groupe + intérêts minoritaires)",
+            (parent, minority),
+        )
+    return field("parent_equity", "capitaux propres")(st, year)
 
 
 def net_debt_leases(st: Statements, year: int) -> Operand | None:
     """Net debt plus the lease liabilities on the balance sheet (IFRS 16), else plus the
     principal outstanding of the leases the off-balance-sheet commitments note lists
-    (French GAAP leasing, "capital restant dû du crédit-bail")."""
+    (French GAAP leasing, "capital restant dû du crédit-bail"), else plus the rents still
+    due on the leases kept off the balance sheet ("loyers restant dus")."""
     debt = net_debt(st, year)
     long_term = _get(st, "lease_liabilities_noncurrent", year)
     current = _get(st, "lease_liabilities_current", year)
@@ -169,6 +181,14 @@ def net_debt_leases(st: Statements, year: int) -> Operand | None:
             debt.value + off_balance.amount,
             f"({debt.formula} + capital restant dû des contrats de location hors bilan)",
             (*debt.inputs, off_balance),
+        )
+    rents = _get(st, "off_balance_lease_commitments", year)
+    if debt is not None and long_term is None and rents is not None:
+        # Operating leases off the balance sheet with no principal stated: the rents still due.
+        return Operand(
+            debt.value + rents.amount,
+            f"({debt.formula} + loyers restant dus des contrats de location hors bilan)",
+            (*debt.inputs, rents),
         )
     if debt is None or long_term is None:
         return None
@@ -189,10 +209,31 @@ def interest(st: Statements, year: int) -> Operand | None:
     result = _get(st, "financial_result", year)
     if result is not None and result.amount < 0:
         return Operand(-result.amount, "(- résultat financier)", (result,))
+    charges, income = _get(st, "financial_charges", year), _get(st, "financial_income", year)
+    if result is None and charges is not None and income is not None:
+        # Finance costs and finance income printed apart, with no result line: the net charge.
+        return Operand(
+            abs(charges.amount) - abs(income.amount),
+            "(charges financières - produits financiers)",
+            (charges, income),
+        )
     return _magnitude("financial_charges", "charges financières")(st, year)
 
 
-capex = _magnitude("capex", "investissements corporels")
+def capex(st: Statements, year: int) -> Operand | None:
+    """Capital expenditure as a positive amount: the purchases of property, plant and
+    equipment, plus those of intangible assets when the cash-flow statement prints them
+    on a line of their own."""
+    tangible, intangible = _get(st, "capex", year), _get(st, "capex_intangible", year)
+    if tangible is None:
+        return None
+    if intangible is None:
+        return Operand(abs(tangible.amount), "investissements corporels", (tangible,))
+    return Operand(
+        abs(tangible.amount) + abs(intangible.amount),
+        "investissements corporels et incorporels",
+        (tangible, intangible),
+    )
 
 
 def cost_base(st: Statements, year: int) -> Operand | None:
@@ -201,6 +242,42 @@ def cost_base(st: Statements, year: int) -> Operand | None:
     return _magnitude("cost_of_sales", "coût des ventes")(st, year) or _magnitude(
         "purchases", "achats consommés"
     )(st, year)
+
+
+_FINANCIAL_DEBTS = (
+    "gross_debt",
+    "bank_borrowings",
+    "bond_debt",
+    "other_borrowings",
+    "long_term_debt",
+    "current_debt",
+    "lease_liabilities_noncurrent",
+    "lease_liabilities_current",
+)
+
+
+def current_liabilities(st: Statements, year: int) -> Operand | None:
+    """The current liabilities printed (or a maturity note's total due within a year), else
+    (French GAAP, debts by nature) the balance sheet's debts less its financial debts plus
+    the financial debts due within one year a dated maturity note gives, the note's gross
+    amount being those financial debts (checked where the note is read)."""
+    printed = _get(st, "current_liabilities", year)
+    if printed is not None:
+        return Operand(printed.amount, "passif courant", (printed,))
+    debts, within = _get(st, "debts_total", year), _get(st, "financial_debts_within_one_year", year)
+    financial = [
+        found
+        for key in _FINANCIAL_DEBTS
+        if (found := _get(st, key, year)) is not None and found.statement is Statement.BALANCE
+    ]
+    if debts is None or within is None or not financial:
+        return None
+    value = debts.amount - sum((f.amount for f in financial), Decimal(0)) + within.amount
+    return Operand(
+        value,
+        "(dettes - dettes financières + dettes financières à moins d'un an)",
+        (debts, *financial, within),
+    )
 
 
 def current_assets_less_inventories(st: Statements, year: int) -> Operand | None:
@@ -215,13 +292,13 @@ def free_cash_flow(st: Statements, year: int) -> Operand | None:
     reported = _get(st, "free_cash_flow", year)
     if reported is not None:
         return Operand(reported.amount, "free cash-flow", (reported,))
-    operating, spent = _get(st, "operating_cash_flow", year), _get(st, "capex", year)
+    operating, spent = _get(st, "operating_cash_flow", year), capex(st, year)
     if operating is None or spent is None:
         return None
     return Operand(
-        operating.amount - abs(spent.amount),
-        "(flux de trésorerie d'exploitation - investissements corporels)",
-        (operating, spent),
+        operating.amount - spent.value,
+        f"(flux de trésorerie d'exploitation - {spent.formula})",
+        (operating, *spent.inputs),
     )
 
 

@@ -19,19 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from decimal import Decimal
 
 from preuve.core.defects import Defect
 from preuve.core.numbers import detect_locale
 from preuve.memo.identities import IDENTITY_VIOLATED, IdentityReport
 from preuve.memo.lexicon import LabelRule, Statement
 from preuve.memo.maturity import maturity_fields
+from preuve.memo.note_sentences import sentence_fields
 from preuve.memo.periods import Period
 from preuve.memo.statements import Field, Statements
 from preuve.memo.table_checks import Identity, checked_table
 from preuve.memo.tables import StatementTable, read_tables
 
 __all__ = [
+    "FINANCIAL_DEBTS",
     "chosen_duration",
+    "debts_subtotal",
     "merged_statements",
     "table_identities",
     "table_statements",
@@ -162,15 +166,78 @@ def merged_statements(
     balance = next((t for t in tables if t.statement is Statement.BALANCE), None)
     if balance is not None:
         have = {(f.key, f.year) for f in fields}
-        fields += [
+        debts = debts_subtotal(balance, user_rules)
+        totals = {year: value for year, (value, _, _) in debts.items()}
+        financial = {year: value for year, (_, value, _) in debts.items()}
+        noted = [
             f
-            for f in maturity_fields(pages, locale, (balance.unit, balance.scale))
+            for f in maturity_fields(
+                pages, locale, (balance.unit, balance.scale), totals, financial
+            )
             if (f.key, f.year) not in have
         ]
+        # The debts subtotal is an input of the current liabilities only a note completes.
+        fields += noted + [
+            debts[f.year][2] for f in noted if f.key == "financial_debts_within_one_year"
+        ]
+        # What the notes state in a sentence, at a date the balance sheet prints.
+        dates = [(p.year, p.month, p.day) for p in balance.periods if p.months == 0 and p.month]
+        have = {(f.key, f.year) for f in fields}
+        fields += [f for f in sentence_fields(pages, dates) if (f.key, f.year) not in have]
     months = chosen_duration(tables) or 12
     return Statements(
         fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months
     )
+
+
+# Balance-sheet concepts that are financial debts (borrowings, leasing debts).
+FINANCIAL_DEBTS = frozenset(
+    {
+        "gross_debt",
+        "bank_borrowings",
+        "bond_debt",
+        "other_borrowings",
+        "long_term_debt",
+        "current_debt",
+        "lease_liabilities_noncurrent",
+        "lease_liabilities_current",
+    }
+)
+
+
+def debts_subtotal(
+    balance: StatementTable, user_rules: tuple[LabelRule, ...] = ()
+) -> dict[int, tuple[Decimal, Decimal, Field]]:
+    """Per balance-sheet year: the subtotal of the debts (the first subtotal the structure
+    finds that adds up the trade payables with other rows), the financial debts among its
+    rows, and the subtotal as a ``debts_total`` field. Empty when no such subtotal holds."""
+    rows, identities = checked_table(balance, user_rules)
+    for identity in identities:
+        parts = [rows[i] for i in identity.parts]
+        if identity.holds is not True or not any(m.concept == "trade_payables" for m in parts):
+            continue
+        total = rows[identity.row].row
+        found: dict[int, tuple[Decimal, Decimal, Field]] = {}
+        for cell in total.cells:
+            if cell.period.months != 0:
+                continue
+            debts = [m.row.value(cell.period) for m in parts if m.concept in FINANCIAL_DEBTS]
+            amount = sum((d for d in debts if d is not None), Decimal(0))
+            field = Field(
+                "debts_total",
+                total.label or "(total des dettes)",
+                cell.period.year,
+                cell.value,
+                cell.page,
+                balance.unit,
+                Statement.BALANCE,
+                cell.raw,
+                balance.scale,
+                0,
+            )
+            found.setdefault(cell.period.year, (cell.value, amount, field))
+        return found
+    return {}
 
 
 def table_identities(

@@ -92,7 +92,10 @@ _SUPPLEMENT = re.compile(
 )
 _COMMITMENTS = re.compile(
     r"(?i)\b(?:engagements hors[- ]bilan|off[- ]balance[- ]sheet (?:commitments|arrangements"
-    r"|obligations|leases))\b"
+    r"|obligations|leases)"
+    # a note on the leasing commitments alone ("Engagements de crédit-bail")
+    r"|engagements (?:de|au titre des contrats de) (?:crédit[- ]bail|location|leasing)"
+    r"|(?:finance )?lease commitments)\b"
 )
 _PROSE_LINE_WORDS = 12
 # A balance-sheet section title: the rows under it are current or non-current ones.

@@ -104,6 +104,7 @@ class _Doc:
 def _subject(
     position: int, sentence: Sentence, products: Sequence[str], fallback: str | None,
     attribute: str, *, aliases: Mapping[str, str], fallback_is_title: bool = True,
+    lexicon: Lexicon,
 ) -> str | None:  # fmt: skip
     # a product named in an aside ("support (X and firmware) : until ...") is what the
     # value covers, not whose it is
@@ -119,11 +120,22 @@ def _subject(
     label = _nominal(sentence.label)
     if label is not None and not (sentence.table or fallback_is_title or " " in label.strip()):
         label = None
-    if label is not None and fold(label) == fold(attribute):
-        label = None  # "CVE-2026-1 : fixed": the label is what the value is about, not who
+    if label is not None and _names_attribute(label, attribute, lexicon):
+        label = None  # "CVE-2026-1 : fixed", "Total HT : 355 700 €": what the value is
     if label is not None and asides and any(a < len(label) for a, _ in asides):
         label = None  # "support (X and firmware) : ...": a component described, not who
     return (before[-1] if before else None) or (after[0] if after else None) or label or fallback
+
+
+def _names_attribute(label: str, attribute: str, lexicon: Lexicon) -> bool:
+    """Whether a line's label names the attribute of its value, not a subject: the same
+    words, or a sum's with a tax word ("Total HT", "Subtotal": lexicon ``[pricing]
+    aggregates``)."""
+    if fold(label) == fold(attribute):
+        return True
+    taxes = {w for words in lexicon.taxes.values() for w in words}
+    words = set(re.findall(r"[a-z0-9-]+", fold(label))) - taxes - lexicon.stopwords
+    return bool(words) and words <= set((lexicon.pricing or {}).get("aggregates", ()))
 
 
 def _inside(position: int, spans: Sequence[tuple[int, int]]) -> bool:
@@ -391,7 +403,7 @@ def document_reads(
             ) -> str:  # fmt: skip
                 found = _subject(
                     position, sentence, products, fallback, attribute,
-                    aliases=aliases, fallback_is_title=product is None,
+                    aliases=aliases, fallback_is_title=product is None, lexicon=lexicon,
                 )  # fmt: skip
                 return found or main
 

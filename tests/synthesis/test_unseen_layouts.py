@@ -109,3 +109,35 @@ def test_two_windows_an_action_shortens_are_two_quantities() -> None:
         said("shortens cooling window", "120 s", "doc-06"),
     )
     assert find_contradictions([Finding("cycles", statements)], SOURCES) == ()
+
+
+def test_a_state_word_after_a_negated_noun_phrase_is_the_opposite_state() -> None:
+    from preuve.synthesis.reader_states import status_of
+
+    sentence = "Aucune version de micrologiciel corrigée n'est disponible."
+    found = status_of(sentence, LEX, "fr", LEX.advisory_states)
+    assert found is not None and found.key[:2] == ("status", "unfixed")
+
+
+def test_a_bold_candidate_s_parenthesis_is_its_alias() -> None:
+    from preuve.synthesis.planner_products import product_aliases
+
+    question = "Faut-il retenir la chambre froide **Frigel CF-20** (Ardane Systèmes) pour le site ?"
+    assert product_aliases(question, ("Frigel CF-20",)) == {"Ardane Systèmes": "Frigel CF-20"}
+    texts = ["Frigel CF-20 fiche\nArdane Systèmes livre la Frigel CF-20."]
+    assert detect_products(question, texts) == ("Frigel CF-20",)
+
+
+def test_a_sheet_of_another_model_of_the_candidate_s_maker_is_no_candidate_s() -> None:
+    """The title names another model (a brand word and a model code) of the maker the
+    question names beside the candidate: its rows are that model's, not the candidate's."""
+    document = {
+        "id": "doc-01",
+        "title": "Fiche technique Glacis GX-4 – armoire réfrigérée",
+        "text": "**Ardane Systèmes – gamme Glacis – fiche produit 2026**\n\n"
+        "| Paramètre | Valeur |\n|---|---|\n| Poids | 1,3 kg |\n",
+    }
+    aliases = {"Ardane Systèmes": "Frigel CF-20"}
+    reads, _ = document_reads(document, ("Frigel CF-20",), LEX, "fr", Locale.FR, aliases=aliases)
+    assert [(r.attribute, r.value) for r in reads] == [("poids", "1,3 kg")]
+    assert not any(r.subject.startswith("Frigel") for r in reads), reads

@@ -276,7 +276,7 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
     for product in products:
         for start in mentions(product, question):
             after = question[start + len(product) :]
-            remark = re.match(r"\s*\(([^()]*)\)", after)
+            remark = re.match(r"[*_]*\s*\(([^()]*)\)", after)  # ("**A** (B)" too)
             if remark is None:
                 continue
             for name in name_candidates(remark.group(1)):
@@ -338,6 +338,17 @@ def _kind_instances(question: str, texts: Sequence[str]) -> tuple[str, ...]:
 
 
 _ACRONYM_WORD = re.compile(r"[A-Z][A-Z0-9]{1,7}")
+
+
+def _parenthesized(name: str, names: Sequence[str], question: str) -> bool:
+    """Whether every mention of ``name`` in the question is a parenthesis right after
+    another of ``names`` ("la pompe **Perfalis VP-300** (Medivance Systèmes)")."""
+    starts = mentions(name, question)
+    others = [re.escape(o) for o in names if o != name]
+    if not starts or not others:
+        return False
+    before = re.compile(rf"(?:{'|'.join(others)})[*_]*\s*\(\s*$")
+    return all(before.search(question[:start]) for start in starts)
 
 
 def _defined_term(name: str, question: str) -> bool:
@@ -410,9 +421,13 @@ def detect_products(
     introduced = _introduced(question, in_question)
     if len(introduced) >= 2:
         return introduced  # the candidates a sentence introduces, one clause each
-    if in_question:  # who decides and where are no candidates
-        setting = _setting(question, lex)
-        return tuple(n for n in in_question if n not in setting) or tuple(in_question)
+    if in_question:  # who decides and where are no candidates, nor a name in parentheses
+        setting = _setting(question, lex)  # after another ("**A** (its maker)"): an alias
+        return tuple(
+            n
+            for n in in_question
+            if n not in setting and not _parenthesized(n, in_question, question)
+        ) or tuple(in_question)
     counts: Counter[str] = Counter()
     for text in texts:
         counts.update(set(name_candidates(text)))

@@ -76,12 +76,27 @@ def main_product(
         return None
     if in_title:
         return next(p for _, _, p in named if p in in_title)
+    if _other_model(title, text, {*products, *(aliases or {})}):
+        return None  # "Fiche technique Nutralis NE-20": about a product that is no candidate
     if len(named) == 1 or named[0][0] >= _DOMINANT * named[1][0]:
         return named[0][2]
     return None
 
 
 _DOMINANT = 2
+_MODEL = re.compile(r"(?<![\w-])([A-ZÀ-Ý][\w]+)[ \u00a0]([A-Z][A-Za-z]*-?\d[\w.-]*)(?![\w-])")
+
+
+def _other_model(title: str, text: str, known: set[str]) -> bool:
+    """Whether the title names a model that no candidate is: a brand word (one the text
+    never writes in lowercase) and a model code ("Nutralis NE-20")."""
+    for found in _MODEL.finditer(title):
+        name = found.group(0)
+        if any(name in k or k in name for k in known):
+            continue
+        if not re.search(rf"(?<![\w-]){re.escape(found.group(1).lower())}(?![\w-])", text):
+            return True
+    return False
 
 
 def _nominal(label: str | None) -> str | None:
@@ -384,6 +399,10 @@ def document_reads(
     written = written_names(products, f"{title}\n{text}", aliases)
     prose = sentences(text)
     headings = section_products(text, prose, products, aliases)
+    if product is None and _other_model(title, text, {*products, *aliases}):
+        # about another model ("Fiche technique Nutralis NE-20"): a heading naming the
+        # candidate's maker ("Medivance Systèmes – gamme Nutrition") says whose range it is
+        headings = [(at, None, scope) for at, _, scope in headings]
     for paragraph in [*prose, *table_sentences(text, products)]:
         carried: str | None = None
         pending: list[str] = []

@@ -153,3 +153,46 @@ def test_bundled_findings_give_the_planted_contradictions() -> None:
         ("Orvet", "ORV-SA-2026-004", reference.FIXED, 3),
         ("Kestrel Serve 2.x", "fin de support", "30 juin 2027", 3),
     ]
+
+
+def _quoted(subject: str, attribute: str, value: str, quote: str, doc_id: str) -> Statement:
+    return Statement(subject, attribute, value, quote, (StatementSource(doc_id, quote=quote),))
+
+
+def test_a_revised_quote_s_totals_follow_from_its_unit_price() -> None:
+    """Two revisions of a quote for cold-room panels: the unit price changed, so did the
+    line total, the subtotal and the tax; the unit price is the contradiction, the totals
+    its consequence (a total of other documents is still compared)."""
+    rev_a, rev_b = "doc-09", "doc-30"  # meeting minutes' rank for both: rule 3 decides
+    statements = (
+        _quoted("Frostline panel", "price", "€412.00", "| Panel FP-80 | 40 | €412.00 |", rev_a),
+        _quoted("Frostline panel", "price", "€389.00", "| Panel FP-80 | 40 | €389.00 |", rev_b),
+        _quoted("Frostline panel", "line total", "€16,480.00", "| €16,480.00 |", rev_a),
+        _quoted("Frostline panel", "line total", "€15,560.00", "| €15,560.00 |", rev_b),
+        _quoted("Frostline", "subtotal", "€18,200.00", "**Subtotal: €18,200.00**", rev_a),
+        _quoted("Frostline", "subtotal", "€17,280.00", "**Subtotal: €17,280.00**", rev_b),
+        _quoted("Frostline", "total TTC", "€21,840.00", "Total TTC : €21,840.00", rev_a),
+        _quoted("Frostline", "total TTC", "€20,736.00", "Total TTC : €20,736.00", rev_b),
+        _quoted("Frostline", "subtotal", "€9,000.00", "Subtotal: €9,000.00", "doc-02"),
+    )
+    found = find_contradictions([Finding("cost", statements)], SOURCES)
+    assert [(c.subject, c.attribute, c.retained.value if c.retained else None) for c in found] == [
+        ("Frostline panel", "price", "€389.00"),
+        ("Frostline", "subtotal", "€17,280.00"),
+    ]
+    assert [v.sources for v in found[1].rejected] == [("doc-09",), ("doc-02",)]
+
+
+def test_a_revision_repeating_an_item_row_opposes_its_rows_item_by_item() -> None:
+    """Revision B of a rail signalling quote keeps the commissioning line of revision A
+    and adds a licence line, both priced under the same subject: the licence row is B's
+    own, the commissioning row the same item as A's (same price): no contradiction."""
+    rev_a, rev_b = "doc-09", "doc-30"
+    commissioning = "| Veltra commissioning and training | $1,200.00 |"
+    licence = "| Veltra licence, 12 months per axle counter | $54.00 |"
+    statements = (
+        _quoted("Veltra", "price", "$1,200.00", commissioning, rev_a),
+        _quoted("Veltra", "price", "$1,200.00", commissioning, rev_b),
+        _quoted("Veltra", "price", "$54.00", licence, rev_b),
+    )
+    assert find_contradictions([Finding("cost", statements)], SOURCES) == ()

@@ -163,6 +163,17 @@ CASES = [
         ("Lyre L-2",),
         (("Lyre L-2", "livraison", "15 septembre 2026", ()),),
     ),
+    Case(
+        "cold storage: a quote's bold total line is the quoted product's, no subject",
+        "fr",
+        "Devis Frigel\n\n| Ligne | Désignation | Qté | Prix unitaire HT |\n|---|---|---|---|\n"
+        "| 1 | Chambre froide Frigel CF-20 | 2 | 14 200,00 € |\n\n"
+        "**Total HT : 28 400,00 €** – TVA 20 % : 5 680,00 € – **Total TTC : 34 080,00 €**\n",
+        ("Frigel CF-20",),
+        (("Frigel CF-20", "total", "28 400,00 €", ()),),
+        absent=(("Total HT", "28 400,00 €"), ("**Total HT", "28 400,00 €")),
+        title="Devis Frigel CF-20",
+    ),
 ]
 
 

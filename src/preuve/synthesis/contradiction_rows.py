@@ -7,6 +7,9 @@ A group of values (one subject, one attribute) may hold several values of one do
   written by an earlier document. It contradicts no one (the documents it quotes do);
 - a report that repeats an earlier figure beside its own ("campaign 1: 9.1, campaign 3:
   11.4", the earlier report giving 9.1) has one value of its own: that one is its statement;
+- a sheet whose rows are items (a quote's onboarding line and its subscription line) may
+  repeat an earlier document's row: when that document's passage shares the repeated row's
+  distinguishing words most, the rows are compared as a property sheet's (below);
 - a property sheet with several rows of one quantity ("throughput, firewall only: 60";
   "throughput, threat protection (TLS inspection + IPS): 18") states several values of its
   own, each under its own words. Another document's value is opposed to the row whose
@@ -74,11 +77,15 @@ def split_rows(
         return a is not None and b is not None and a < b
 
     sheets: list[tuple[str, list[int]]] = []
+    repeating: list[tuple[str, list[int], int]] = []
     for doc_id, at in by_doc.items():
         if len(at) < 2:
             continue
         own = [i for i in at if not any(earlier(o, doc_id) for o in current[i].sources)]
-        if len(own) == 1:
+        distinct = len({quotes.get((doc_id, current[i].value), "") for i in at}) == len(at)
+        if len(own) == 1 and distinct and _repeats_rows(current, doc_id, at, quotes, lexicon):
+            repeating.append((doc_id, at, own[0]))  # rows, one an earlier document's too
+        elif len(own) == 1:
             current = _without(current, doc_id, own[0])  # the earlier figure it repeats
         elif len(own) >= 2 and len(
             {quotes.get((doc_id, current[i].value), "") for i in own}
@@ -86,11 +93,39 @@ def split_rows(
             sheets.append((doc_id, own))  # fmt: skip
         else:
             current = _without(current, doc_id, None)  # it quotes others side by side
+    if not sheets and len(repeating) == 1:
+        sheets.append(repeating[0][:2])
+    elif len(sheets) != 1:
+        for doc_id, _, mine in repeating:
+            current = _without(current, doc_id, mine)
     if len(sheets) != 1:
         for doc_id, _ in sheets:
             current = _without(current, doc_id, None)
         return [tuple(v for v in current if v.sources)]
     return _by_row(current, *sheets[0], quotes, lexicon)
+
+
+def _repeats_rows(
+    values: Sequence[SourcedValue], doc_id: str, rows: list[int],
+    quotes: Mapping[tuple[str, str], str], lexicon: Lexicon | None,
+) -> bool:  # fmt: skip
+    """True when each other document stating a value ``doc_id`` repeats does so in a
+    passage sharing that row's distinguishing words most: the rows are two items of a
+    sheet (a quote's onboarding line and its subscription line), the repeated one the same
+    item of the earlier document, not an earlier figure beside the document's own."""
+    words = {i: passage_words(quotes.get((doc_id, values[i].value), ""), lexicon) for i in rows}
+    common = frozenset.intersection(*words.values())
+    checked = False
+    for row in rows:
+        for other in values[row].sources:
+            if other == doc_id:
+                continue
+            said = passage_words(quotes.get((other, values[row].value), ""), lexicon)
+            scores = {i: len(said & (words[i] - common)) for i in rows}
+            if not scores[row] or any(scores[i] >= scores[row] for i in rows if i != row):
+                return False
+            checked = True
+    return checked
 
 
 def _by_row(

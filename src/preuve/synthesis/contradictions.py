@@ -24,13 +24,15 @@ name a subject the same way each time they mean the same thing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from preuve.core.numbers import Locale
 from preuve.synthesis.contradiction_rows import split_rows
-from preuve.synthesis.lexicon import default_lexicon
+from preuve.synthesis.lexicon import default_lexicon, fold
 from preuve.synthesis.matcher import group_key, more_specific, related_attributes
+from preuve.synthesis.ranges import inside_ranges
 from preuve.synthesis.ranks import Candidate, SourceInfo, SourceType, arbitrate
 from preuve.synthesis.types import (
     Contradiction,
@@ -39,6 +41,7 @@ from preuve.synthesis.types import (
     SourcedValue,
     values_agree,
 )
+from preuve.synthesis.values import meaning
 
 __all__ = [
     "ValueGroup",
@@ -234,6 +237,19 @@ def between_documents(group: ValueGroup) -> ValueGroup:
     return replace(group, values=tuple(v for v in kept if v.sources))
 
 
+def _operating_points_apart(group: ValueGroup) -> ValueGroup:
+    """The group without the values that lie inside a range another document states for
+    its quantity (:mod:`~preuve.synthesis.ranges`): operating points, not claims."""
+    inside = inside_ranges(group.values, group.quotes)
+    if not inside:
+        return group
+    kept = tuple(
+        SourcedValue(v.value, tuple(d for d in v.sources if (d, v.value) not in inside))
+        for v in group.values
+    )
+    return replace(group, values=tuple(v for v in kept if v.sources))
+
+
 def find_contradictions(
     findings: Iterable[Finding],
     sources: Mapping[str, SourceInfo],
@@ -243,8 +259,48 @@ def find_contradictions(
     dates = {doc_id: info.date for doc_id, info in sources.items()}
     groups = [
         between_documents(replace(g, values=values))
-        for g in group_values(findings, locale)
+        for g in map(_operating_points_apart, group_values(findings, locale))
         if not set(g.context.split()) & set(default_lexicon().not_compared)
         for values in split_rows(g.values, g.quotes, dates)
     ]
-    return tuple(contradiction_from(g, sources) for g in groups if len(g.values) > 1)
+    found = tuple(contradiction_from(g, sources) for g in groups if len(g.values) > 1)
+    return tuple(c for c in found if not _follows(c, found))
+
+
+def _aggregate(attribute: str) -> bool:
+    """True for an attribute naming a sum of amounts (a total, a subtotal, a tax on them:
+    lexicon ``[pricing] aggregates``)."""
+    words = set(re.findall(r"[a-z][a-z-]*", fold(attribute)))
+    return bool(words & set((default_lexicon().pricing or {}).get("aggregates", ())))
+
+
+def _docs_of(contradiction: Contradiction) -> tuple[frozenset[str], frozenset[str]]:
+    kept = contradiction.retained.sources if contradiction.retained is not None else ()
+    dropped = {d for v in contradiction.rejected for d in v.sources}
+    return frozenset(kept), frozenset(dropped)
+
+
+def _follows(contradiction: Contradiction, found: Iterable[Contradiction]) -> bool:
+    """True when ``contradiction`` is between totals that follow from another one: a
+    revised quote's line totals, subtotal and tax change with the unit price it revises,
+    and the unit price is what the two documents disagree on. A total opposes the same
+    documents (the retained ones, and rejected ones among the other's) as a contradiction
+    on an amount that is no total; that one is listed, the totals are its consequence."""
+    if not _aggregate(contradiction.attribute) or not contradiction.resolved:
+        return False
+    kept, dropped = _docs_of(contradiction)
+    for other in found:
+        if other is contradiction or _aggregate(other.attribute) or not other.resolved:
+            continue
+        other_kept, other_dropped = _docs_of(other)
+        if kept == other_kept and dropped <= other_dropped and _amounts(other):
+            return True
+    return False
+
+
+def _amounts(contradiction: Contradiction) -> bool:
+    """True when some value of ``contradiction`` is an amount of money."""
+    return any(
+        any(isinstance(k, tuple) and k[:1] == ("money",) for k in meaning(v.value))
+        for v in contradiction.values
+    )

@@ -203,8 +203,13 @@ def attribute_key(
 def group_key(
     subject: str, attribute: str, value: str, context: str = "", lexicon: Lexicon | None = None
 ) -> tuple[Hashable, ...]:
-    """What two statements must share to be compared: subject, attribute, context."""
-    return (subject_key(subject), attribute_key(attribute, value, lexicon), subject_key(context))
+    """What two statements must share to be compared: subject, attribute, context. The
+    state of an identified advisory is compared whoever it is said of (an id names one
+    vulnerability: a bulletin titled by it and a release note of the product agree on what
+    they speak of)."""
+    key = attribute_key(attribute, value, lexicon)
+    who = "" if key[:1] == ("id",) else subject_key(subject)
+    return (who, key, subject_key(context))
 
 
 def _measure_kinds(words: frozenset[Hashable], lexicon: Lexicon) -> set[str]:
@@ -225,11 +230,13 @@ def _central(a: Hashable, b: Hashable) -> bool:
 
 
 def _overlapping(a: frozenset[Hashable], b: frozenset[Hashable], lex: Lexicon) -> bool:
-    """Two word sets that share at least two words, half of the smaller one's, and no word
-    of a measurement kind (which would name two quantities on purpose: "sequential read
-    speed", "sequential write speed")."""
+    """Two word sets that share at least two words (verbs of change aside), half of the
+    smaller one's, and no word of a measurement kind (which would name two quantities on
+    purpose: "sequential read speed", "sequential write speed")."""
     named = {stem(n) for names in (lex.measures or {}).values() for n in names}
-    shared = a & b
+    # a verb of change ("shortens the BLE window", "shortens the commissioning window") says
+    # what an action does, not which quantity: it is no shared word
+    shared = (a & b) - {stem(w) for w in lex.words("change_verbs")}
     return len(shared) >= 2 and 2 * len(shared) >= min(len(a), len(b)) and not shared & named
 
 

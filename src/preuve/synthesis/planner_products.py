@@ -155,6 +155,15 @@ def _documented_head(name: str, texts: Sequence[str]) -> str | None:
     head = re.split(r"[ \u00a0](?:d['’]|(?:de|des|du|of)[ \u00a0])", name, maxsplit=1)[0]
     if head != name and any(mentions(head, t) for t in texts):
         return head
+    # without its brand word ("Kestrel VibraSense VS-40" is written "VibraSense VS-40"): a
+    # name of two words at least, one of them a model code or a coined word
+    first, _, rest = name.partition(" ")
+    if (
+        len(rest.split()) >= 2
+        and fold(first) not in default_lexicon().stopwords  # "Should X Y": a sentence start
+        and any(mentions(rest, t) for t in texts)
+    ):
+        return rest
     return None
 
 
@@ -267,7 +276,7 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
     for product in products:
         for start in mentions(product, question):
             after = question[start + len(product) :]
-            remark = re.match(r"\s*\(([^()]*)\)", after)
+            remark = re.match(r"[*_]*\s*\(([^()]*)\)", after)  # ("**A** (B)" too)
             if remark is None:
                 continue
             for name in name_candidates(remark.group(1)):
@@ -293,7 +302,7 @@ def question_entities(
     lowercase_words = set(_LOWERCASE.findall(" ".join((question, *texts))))
     aliases = product_aliases(question, products)
     setting = _setting(question, lex)
-    return tuple(
+    named = tuple(
         name
         for name in dict.fromkeys(name_candidates(question))
         if name not in products
@@ -304,9 +313,42 @@ def question_entities(
         and _plausible(name, lowercase_words, lex)
         and any(mentions(name, t) for t in texts)
     )
+    known = [*products, *aliases, *named]
+    return named + tuple(
+        code for code in _kind_instances(question, texts) if not any(code in k for k in known)
+    )
+
+
+_MODEL_CODE = re.compile(r"(?<![\w-])([A-Z][A-Za-z]*-?\d[\w.-]*)[ \u00a0]+([a-zà-ÿ][\w-]*)")
+
+
+def _kind_instances(question: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """Model codes that the titles of two documents at least write before a kind of thing
+    the question names in lowercase ("the gateways we would reuse"; titles "KG-2 gateway –
+    lifecycle notice", "coverage with existing KG-2 gateways"): a component the question
+    names by its kind only, a subject of its own."""
+    kinds = {w.rstrip("s") for w in _LOWERCASE.findall(question) if len(w) >= 4}
+    counts: Counter[str] = Counter()
+    for text in texts:
+        title = text.split("\n", 1)[0]
+        counts.update(
+            {m.group(1) for m in _MODEL_CODE.finditer(title) if m.group(2).rstrip("s") in kinds}
+        )
+    return tuple(code for code, count in counts.most_common() if count >= 2)
 
 
 _ACRONYM_WORD = re.compile(r"[A-Z][A-Z0-9]{1,7}")
+
+
+def _parenthesized(name: str, names: Sequence[str], question: str) -> bool:
+    """Whether every mention of ``name`` in the question is a parenthesis right after
+    another of ``names`` ("la pompe **Perfalis VP-300** (Medivance Systèmes)")."""
+    starts = mentions(name, question)
+    others = [re.escape(o) for o in names if o != name]
+    if not starts or not others:
+        return False
+    before = re.compile(rf"(?:{'|'.join(others)})[*_]*\s*\(\s*$")
+    return all(before.search(question[:start]) for start in starts)
 
 
 def _defined_term(name: str, question: str) -> bool:
@@ -325,7 +367,8 @@ def _setting(question: str, lexicon: Lexicon) -> set[str]:
     """The names of the question that are the setting of the decision, not subjects of
     values: who decides (the names before the first decision verb: "The committee of Harrow
     Cooperative (HVEC) must pick") and where (a name after a place word: "built at the
-    Millbrook substation", "à Saint-Quentin"). A document's "HVEC test bay measured 86.4 %"
+    Millbrook substation", "à Saint-Quentin"), or before a place noun ("the Leyburn plant":
+    lexicon ``[grammar] place_nouns``). A document's "HVEC test bay measured 86.4 %"
     is a measurement of the candidate it names, not of the buyer."""
     verbs = _joined([*lexicon.words("decision_verbs")])
     found: set[str] = set()
@@ -338,6 +381,12 @@ def _setting(question: str, lexicon: Lexicon) -> set[str]:
     folded = fold(question)
     if len(folded) != len(question):
         return found
+    nouns = _joined(lexicon.words("place_nouns"))
+    for name in name_candidates(question):  # "the Leyburn plant", "Millbrook substation"
+        for start in mentions(name, question):
+            after = folded[start + len(name) :]
+            if re.match(rf"\s+(?:{nouns})(?!\w)", after):
+                found.add(name)
     for match in re.finditer(rf"(?<!\w)(?:{places})\s+", folded):
         if not question[match.end() : match.end() + 1].isupper():
             continue
@@ -372,8 +421,13 @@ def detect_products(
     introduced = _introduced(question, in_question)
     if len(introduced) >= 2:
         return introduced  # the candidates a sentence introduces, one clause each
-    if in_question:
-        return tuple(in_question)
+    if in_question:  # who decides and where are no candidates, nor a name in parentheses
+        setting = _setting(question, lex)  # after another ("**A** (its maker)"): an alias
+        return tuple(
+            n
+            for n in in_question
+            if n not in setting and not _parenthesized(n, in_question, question)
+        ) or tuple(in_question)
     counts: Counter[str] = Counter()
     for text in texts:
         counts.update(set(name_candidates(text)))

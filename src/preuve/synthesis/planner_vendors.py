@@ -8,11 +8,13 @@ name of its vendor only (the brand word, or an alias made of the brand and organ
 words: ``Halden Systems``, lexicon ``[grammar] organisation_words``) and the document names
 another product of that brand (``Halden Grid``: the brand followed by a name that is no
 candidate, no alias, no organisation word, no identifier), the document is about that other
-product: it is left out, with that product named in its reason.
+product: it is left out, with that product named in its reason. A name followed by a legal
+form or another organisation word (``Nordvale Mobility AB``) is a company's too.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from preuve.synthesis.lexicon import Lexicon, fold
@@ -60,11 +62,18 @@ def vendor_siblings(
     if not mentioned:
         return ()
     vendors = vendor_names(products, aliases, lexicon)
-    if any(body[start:end] not in vendors for start, end, _ in mentioned):
+    organisation = set(lexicon.words("organisation_words"))
+
+    def company(end: int) -> bool:
+        # "Nordvale Mobility AB": a name followed by a legal form is a company's
+        head = re.match(r"[ \t]+([\w.]+)", body[end:])
+        return head is not None and fold(head.group(1)).strip(".") in organisation
+
+    if any(body[start:end] not in vendors and not company(end) for start, end, _ in mentioned):
         return ()  # the product itself (or an alias of the product) is named
     brands = _brands(products, aliases, lexicon)
+    brands |= {body[start:end].split(maxsplit=1)[0] for start, end, _ in mentioned if company(end)}
     known = {*products, *aliases}
-    organisation = set(lexicon.words("organisation_words"))
     generic = {fold(a) for a in lexicon.generic_acronyms}
     found: list[str] = []
     for name in name_candidates(body):

@@ -77,12 +77,27 @@ def main_product(
         return None
     if in_title:
         return next(p for _, _, p in named if p in in_title)
+    if _other_model(title, text, {*products, *(aliases or {})}):
+        return None  # "Fiche technique Nutralis NE-20": about a product that is no candidate
     if len(named) == 1 or named[0][0] >= _DOMINANT * named[1][0]:
         return named[0][2]
     return None
 
 
 _DOMINANT = 2
+_MODEL = re.compile(r"(?<![\w-])([A-ZÀ-Ý][\w]+)[ \u00a0]([A-Z][A-Za-z]*-?\d[\w.-]*)(?![\w-])")
+
+
+def _other_model(title: str, text: str, known: set[str]) -> bool:
+    """Whether the title names a model that no candidate is: a brand word (one the text
+    never writes in lowercase) and a model code ("Nutralis NE-20")."""
+    for found in _MODEL.finditer(title):
+        name = found.group(0)
+        if any(name in k or k in name for k in known):
+            continue
+        if not re.search(rf"(?<![\w-]){re.escape(found.group(1).lower())}(?![\w-])", text):
+            return True
+    return False
 
 
 def _nominal(label: str | None) -> str | None:
@@ -105,6 +120,7 @@ class _Doc:
 def _subject(
     position: int, sentence: Sentence, products: Sequence[str], fallback: str | None,
     attribute: str, *, aliases: Mapping[str, str], fallback_is_title: bool = True,
+    lexicon: Lexicon,
 ) -> str | None:  # fmt: skip
     # a product named in an aside ("support (X and firmware) : until ...") is what the
     # value covers, not whose it is
@@ -120,11 +136,22 @@ def _subject(
     label = _nominal(sentence.label)
     if label is not None and not (sentence.table or fallback_is_title or " " in label.strip()):
         label = None
-    if label is not None and fold(label) == fold(attribute):
-        label = None  # "CVE-2026-1 : fixed": the label is what the value is about, not who
+    if label is not None and _names_attribute(label, attribute, lexicon):
+        label = None  # "CVE-2026-1 : fixed", "Total HT : 355 700 €": what the value is
     if label is not None and asides and any(a < len(label) for a, _ in asides):
         label = None  # "support (X and firmware) : ...": a component described, not who
     return (before[-1] if before else None) or (after[0] if after else None) or label or fallback
+
+
+def _names_attribute(label: str, attribute: str, lexicon: Lexicon) -> bool:
+    """Whether a line's label names the attribute of its value, not a subject: the same
+    words, or a sum's with a tax word ("Total HT", "Subtotal": lexicon ``[pricing]
+    aggregates``)."""
+    if fold(label) == fold(attribute):
+        return True
+    taxes = {w for words in lexicon.taxes.values() for w in words}
+    words = set(re.findall(r"[a-z0-9-]+", fold(label))) - taxes - lexicon.stopwords
+    return bool(words) and words <= set((lexicon.pricing or {}).get("aggregates", ()))
 
 
 def _inside(position: int, spans: Sequence[tuple[int, int]]) -> bool:
@@ -373,6 +400,10 @@ def document_reads(
     written = written_names(products, f"{title}\n{text}", aliases)
     prose = sentences(text)
     headings = section_products(text, prose, products, aliases)
+    if product is None and _other_model(title, text, {*products, *aliases}):
+        # about another model ("Fiche technique Nutralis NE-20"): a heading naming the
+        # candidate's maker ("Medivance Systèmes – gamme Nutrition") says whose range it is
+        headings = [(at, None, scope) for at, _, scope in headings]
     for paragraph in [*prose, *table_sentences(text, products)]:
         carried: str | None = None
         pending: list[str] = []
@@ -392,7 +423,7 @@ def document_reads(
             ) -> str:  # fmt: skip
                 found = _subject(
                     position, sentence, products, fallback, attribute,
-                    aliases=aliases, fallback_is_title=product is None,
+                    aliases=aliases, fallback_is_title=product is None, lexicon=lexicon,
                 )  # fmt: skip
                 return found or main
 

@@ -210,11 +210,12 @@ def _kinds_scan(rest: str, lexicon: Lexicon) -> tuple[list[str], int]:
 def _negated(
     folded: str, hit: tuple[int, int, str], lexicon: Lexicon
 ) -> tuple[int, int, str] | None:
-    """A state word right after a negator ("no fixed firmware is available", "aucune
-    version corrigée") is the opposite advisory state; another state negated is none."""
+    """A state word right after a negator, or after the noun phrase it opens ("no fixed
+    firmware is available", "aucune version corrigée", "aucune version de firmware
+    corrigée"), is the opposite advisory state; another state negated is none."""
     negators = lexicon.alternation("status_negators")
-    begin = max(0, hit[0] - 30)
-    negator = re.search(rf"{negators}\s+(?:[\w'-]+\s+)?$", folded[begin : hit[0]])
+    begin = max(0, hit[0] - 40)
+    negator = re.search(rf"{negators}\s+(?:[\w'-]+\s+){{0,3}}$", folded[begin : hit[0]])
     if negator is None:
         return hit
     states = lexicon.advisory_states

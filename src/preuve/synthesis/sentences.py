@@ -158,8 +158,9 @@ def sentences(text: str) -> list[list[Sentence]]:
         for item in re.finditer(r"(?:[^\n]|\n(?![ \t]*(?:[-*•|#]|\d+[.)])\s))+", block.group()):
             base = block.start() + item.start()
             # (leader dots "Training ........ $9,600.00" and an ellipsis end no sentence)
-            for piece in re.finditer(r"(?:[^.!?;\n]|\.{2,}|[.!?;](?!\s)|\n(?!\s*\S+\s*:\s))+"
-                                     r"[.!?;]?", item.group()):  # fmt: skip
+            # (a bold sentence, "**... 2027.** This date ...", ends at its period too)
+            for piece in re.finditer(r"(?:[^.!?;\n]|\.{2,}|[.!?;](?!\**\s)|\n(?!\s*\S+\s*:\s))+"
+                                     r"[.!?;]?(?:\*\*(?=\s))?", item.group()):  # fmt: skip
                 raw = piece.group()
                 stripped = raw.strip()
                 if not stripped:
@@ -167,7 +168,8 @@ def sentences(text: str) -> list[list[Sentence]]:
                 start = base + piece.start() + (len(raw) - len(raw.lstrip()))
                 flat = " ".join(stripped.split())
                 match = _LABEL.match(flat)
-                label = match.group("label").strip() if match else None
+                # (a bold label, "**Total HT : 355 700 €**", is its words without the marks)
+                label = match.group("label").strip(" *_") or None if match else None
                 out.append(Sentence(start, start + len(stripped), flat, label))
         if out:
             paragraphs.append(out)

@@ -66,7 +66,8 @@ def _year_context(lexicon: Lexicon) -> re.Pattern[str]:
 
 
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*")
-_BRANCH = re.compile(r"\b(?:branche\s+|branch\s+|v)?(\d+)\.x\b", re.IGNORECASE)
+# (not the last part of a longer version: "2.8.x" is no 8.x branch)
+_BRANCH = re.compile(r"\b(?:branche\s+|branch\s+|v)?(?<![\d.])(\d+)\.x\b", re.IGNORECASE)
 _MAX_LABEL_WORDS = 6
 
 

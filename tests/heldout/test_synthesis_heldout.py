@@ -43,6 +43,10 @@ BLIND = frozenset(
         "eclairage-led-saint-aurel-fr",
         "fr-pompes-perfusion",
         "en-vibration-sensors",
+        # a ninth writer's (s25), measured on arrival (main 6b9071a: 41.7 and 46.7, no
+        # planted contradiction found) and after the s25 merges, which never saw them
+        "ashgrove-pool-uv",
+        "val-orsenne-enneigement",
     }
 )
 # Known misses of issue 15, kept visible as strict xfails: dossiers whose run lists a
@@ -61,11 +65,17 @@ BLIND = frozenset(
 # run "à 25 mL/h" within "0,1 à 1 200 mL/h") is an operating point, no claim.
 # eclairage's is left: a warranty of another product of the candidate's vendor, which the
 # vendor's press release names by a name without the brand word.
-SPURIOUS: frozenset[str] = frozenset({"eclairage-led-saint-aurel-fr"})
+# The ninth writer's two (s25, never tuned on) list contradictions their grids do not
+# plant: values of one quantity from different contexts grouped under a subject that is no
+# candidate ("UV", "des Mélèzes", "Validité").
+SPURIOUS: frozenset[str] = frozenset(
+    {"eclairage-led-saint-aurel-fr", "ashgrove-pool-uv", "val-orsenne-enneigement"}
+)
 
 
 def test_the_held_out_dossiers_are_there() -> None:
     assert [d.name for d in DOSSIERS] == [
+        "ashgrove-pool-uv",
         "eclairage-led-saint-aurel-fr",
         "en-backup-service",
         "en-backup-storage",
@@ -81,6 +91,7 @@ def test_the_held_out_dossiers_are_there() -> None:
         "hrt-fare-validators-en",
         "lims-northmoor",
         "pare-feu-smlon",
+        "val-orsenne-enneigement",
     ]
 
 

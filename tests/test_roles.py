@@ -2,17 +2,17 @@
 read the rendered prompt: a model and the rules engine are given the same input.
 
 Each workflow runs on its bundled material with the rules engine behind a recorder; every
-request is then checked for its payload. The memo reader and writer, the digest map and
-reduce carry none. What the others still carry, and why, is pinned here (and in
-docs/architecture.md): the sub-agent the dossier's lexicon extension (configuration) and
-the metadata of documents outside its request (listing them in the prompt would change how
-requests are split); the planner the full texts (its prompt shows 240-character openings:
-its request is not split); the synthesizer the evidence dossier as data (its prompt is
-the same content in prose).
+request is then checked for its payload: none carries one. The only payloads are
+configuration a user gives, pinned here (and in docs/architecture.md): a dossier's
+``lexicon.toml`` for the planner and the sub-agent, a digest's own ``grammar.json`` for the
+map and the reduce.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -107,22 +107,24 @@ def test_every_role_was_asked(sent: list[Request]) -> None:
     assert {r.task for r in sent} == {role.task for role in ROLES.values()}
 
 
-@pytest.mark.parametrize("role", [READER, WRITER, MAP, REDUCE], ids=lambda r: r.task)
-def test_these_rules_implementations_get_no_payload(
-    sent: list[Request], role: Role[Any, Any]
-) -> None:
+@pytest.mark.parametrize("role", list(ROLES.values()), ids=lambda r: r.task)
+def test_no_rules_implementation_gets_a_payload(sent: list[Request], role: Role[Any, Any]) -> None:
     requests = [r for r in sent if r.task == role.task]
     assert requests and all(r.payload == {} for r in requests)
 
 
-def test_what_the_others_still_carry(sent: list[Request]) -> None:
-    keys = {(r.task, frozenset(r.payload)) for r in sent if r.payload}
-    assert keys == {
-        (SUBAGENT.task, frozenset({"catalogue"})),
-        (PLANNER.task, frozenset({"question", "products", "lexicon", "entities", "aliases",
-                                  "documents"})),
-        (SYNTHESIZER.task, frozenset({"question", "subtasks", "contradictions", "computed",
-                                      "limits", "documents"})),
-    }  # fmt: skip
-    catalogues = [r.payload["catalogue"] for r in sent if r.task == SUBAGENT.task]
-    assert all(set(d) == {"id", "title", "date", "source_type"} for c in catalogues for d in c)
+def test_a_dossier_lexicon_is_the_only_payload_of_the_planner_and_the_sub_agent(
+    tmp_path: Path,
+) -> None:
+    extension = {"stopwords": {"words": ["tracker"]}}
+    bundled = load_dossier(generate_synthesis_dossier(tmp_path / "synthesis").dossier)
+    dossier = replace(bundled, lexicon=MappingProxyType(extension))
+    recorder = Recorder(synthesis_rules_model())
+    synthesize(dossier, recorder, concurrency=1)
+    carried = {(r.task, frozenset(r.payload)) for r in recorder.requests}
+    assert carried == {
+        (PLANNER.task, frozenset({"lexicon"})),
+        (SUBAGENT.task, frozenset({"lexicon"})),
+        (SYNTHESIZER.task, frozenset()),
+    }
+    assert all(r.payload["lexicon"] == extension for r in recorder.requests if r.payload)

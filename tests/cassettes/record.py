@@ -18,7 +18,10 @@ workflow's cap (the recording keeps the request as asked), and each call is writ
 - digest: workflow 3 on the first 2 documents of the bundled test dossier ``test-00``: an
   incremental build, version 2 of ``doc-00`` (SPEC's first event), an incremental build and
   an independent full build (160 new tokens);
-- synthesis: workflow 2 on the bundled dossier (128 new tokens).
+- synthesis: workflow 2 on the bundled dossier (128 new tokens), twice: SmolLM2 for every
+  role, then SmolLM2 for the sub-agents and the synthesizer on the rules planner's plan
+  (:class:`RulesPlanner`), since SmolLM2's own plan of the 32 documents given whole does not
+  fit 128 new tokens and a refused plan ends the run before any sub-agent is asked.
 """
 
 from __future__ import annotations
@@ -50,7 +53,8 @@ from preuve.models.replay import RecordingModel, completion_from_json
 from preuve.models.spec import load_model
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
-from preuve.synthesis.pipeline import SynthesisRun, synthesize
+from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
+from preuve.synthesis.planner import PLANNER_TASK
 
 HERE = Path(__file__).resolve().parent
 CASSETTE = HERE / "smollm2-memo.jsonl"
@@ -148,10 +152,28 @@ def synthesis_dossier(root: Path) -> Dossier:
     return load_synthesis_dossier(generate_synthesis_dossier(root).dossier)
 
 
-def run_synthesis(model: Model, root: Path) -> SynthesisRun:
+class RulesPlanner:
+    """The rules planner in front of ``inner``, which answers every other role."""
+
+    def __init__(self, inner: Model) -> None:
+        self.inner = inner
+        self.rules = synthesis_rules_model()
+
+    @property
+    def identity(self) -> ModelIdentity:
+        return self.inner.identity
+
+    def complete(self, request: Request) -> Completion:
+        chosen = self.rules if request.task == PLANNER_TASK else self.inner
+        return chosen.complete(request)
+
+
+def run_synthesis(model: Model, root: Path, *, rules_plan: bool = False) -> SynthesisRun:
+    """Workflow 2 on the bundled dossier; with ``rules_plan``, on the rules planner's plan."""
     dossier = synthesis_dossier(root / "dossier")
+    asked = RulesPlanner(model) if rules_plan else model
     with Journal(root / "journal.sqlite") as journal:
-        return synthesize(dossier, model, journal=journal, concurrency=1)
+        return synthesize(dossier, asked, journal=journal, concurrency=1)
 
 
 def _record_memo(model: Model, tmp: Path) -> None:
@@ -166,7 +188,8 @@ def _record_digest(model: Model, tmp: Path) -> None:
 
 
 def _record_synthesis(model: Model, tmp: Path) -> None:
-    run_synthesis(model, tmp)
+    run_synthesis(model, tmp / "llm")
+    run_synthesis(model, tmp / "rules-plan", rules_plan=True)
 
 
 WORKFLOWS: dict[str, tuple[Path, int, Callable[[Model, Path], None]]] = {

@@ -2,7 +2,9 @@
 synthesis``), replayed through every check of the bundled dossier: deterministic, and real
 failure modes.
 
-What is asserted holds whatever the model wrote: every call was replayed (a prompt changed
+Replayed twice: SmolLM2 for every role, and SmolLM2 for the sub-agents and the synthesizer
+on the rules planner's plan (its own plan may be refused, which ends the run). What is
+asserted holds whatever the model wrote: every call was replayed (a prompt changed
 since the recording fails with the command that re-records the cassette), a refused call
 names its defects, a statement cites only documents its sub-agent read, and a verified run
 carries no defect. Skipped while the cassette is not recorded (the synthesis prompts were
@@ -16,16 +18,30 @@ import pytest
 from preuve.models.loop import LoopStatus
 from preuve.models.replay import ReplayModel
 from preuve.synthesis.pipeline import SynthesisRun
+from preuve.synthesis.planner import PLANNER_TASK
+from preuve.synthesis.subagent import SUBAGENT_TASK
+from preuve.synthesis.synthesizer import SYNTHESIZER_TASK
 from preuve.synthesis.types import FindingStatus
 from tests.cassettes.record import SYNTHESIS_CASSETTE, rerecord_hint, run_synthesis
 
 
-@pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> SynthesisRun:
+@pytest.fixture(scope="module", params=[False, True], ids=["llm-plan", "rules-plan"])
+def recorded(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> SynthesisRun:
     if not SYNTHESIS_CASSETTE.is_file():
         pytest.skip(f"{SYNTHESIS_CASSETTE.name} not recorded: run `{rerecord_hint('synthesis')}`")
     model = ReplayModel(SYNTHESIS_CASSETTE)
-    return run_synthesis(model, tmp_path_factory.mktemp("synthesis-cassette"))
+    root = tmp_path_factory.mktemp("synthesis-cassette")
+    return run_synthesis(model, root, rules_plan=bool(request.param))
+
+
+def test_the_rules_plan_run_asks_every_role(tmp_path_factory: pytest.TempPathFactory) -> None:
+    if not SYNTHESIS_CASSETTE.is_file():
+        pytest.skip(f"{SYNTHESIS_CASSETTE.name} not recorded: run `{rerecord_hint('synthesis')}`")
+    root = tmp_path_factory.mktemp("synthesis-roles")
+    run = run_synthesis(ReplayModel(SYNTHESIS_CASSETTE), root, rules_plan=True)
+    assert {c.task for c in run.calls} == {PLANNER_TASK, SUBAGENT_TASK, SYNTHESIZER_TASK}
 
 
 def test_every_request_was_recorded(recorded: SynthesisRun) -> None:

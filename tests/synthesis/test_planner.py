@@ -24,6 +24,7 @@ from preuve.synthesis.planner import (
     make_plan,
     plan_from_dict,
     planner_request,
+    rendered_planning,
     rules_plan,
 )
 from preuve.synthesis.types import Plan
@@ -150,14 +151,21 @@ def test_rules_plan_is_deterministic(dossier: Dossier, products: tuple[str, ...]
     assert rules_plan(request) == rules_plan(request)
 
 
-def test_the_request_lists_documents_for_an_llm(
+def test_the_request_gives_every_document_whole(
     dossier: Dossier, products: tuple[str, ...]
 ) -> None:
     request = planner_request(dossier, products)
     assert request.task == PLANNER_TASK
     user = request.messages[1].content
-    assert "- doc-31 | 2026-09-15 | official announcement | Kestrel Labs" in user
-    assert len(request.payload["documents"]) == len(dossier.documents)
+    assert '<document id="doc-31" date="2026-09-15" type="official announcement" rank="2"' in user
+    assert "Source ranks: from 0 (least reliable) to 3 (most reliable)." in user
+    assert request.payload == {}  # no side channel: the rules planner reads these messages
+    shown = rendered_planning(request)
+    assert (shown.question, shown.products) == (dossier.question, products)
+    assert [(b.doc_id, b.title, b.text) for b in shown.documents] == [
+        (d.doc_id, d.title, d.text) for d in dossier.documents
+    ]
+    assert shown.least_rank == 0
     # A model decoding under the schema can only name the dossier's documents.
     assert request.response_schema is not None
     scope = request.response_schema["properties"]["subtasks"]["items"]["properties"]["scope"]

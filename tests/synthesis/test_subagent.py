@@ -478,3 +478,27 @@ def test_the_rules_sub_agent_quotes_the_text_the_model_is_given() -> None:
     assert request.payload == {}  # no side channel: the rules engine reads the prompt
     checked = check_findings(completion(json.loads(rules_findings(request))), TASK, NOTE_SCOPE)
     assert checked.value is not None and checked.value.statements
+
+
+def _reported(catalogue: tuple[Document, ...]) -> list[str]:
+    note = Document("x", 1, "Minutes", "2026-08-01", "meeting minutes",
+                    ("As reported in doc-02, Alpha answers in 4 ms.",))  # fmt: skip
+    request = subagent_request(
+        SubTask("perf", "latency", ("x",)), [note], "Which one?", ["Alpha"], catalogue=catalogue
+    )
+    assert request.payload == {}  # the other documents are listed in the prompt
+    return [s["value"] for s in json.loads(rules_findings(request))["statements"]]
+
+
+def test_the_rules_sub_agent_reads_the_other_documents_from_the_listing() -> None:
+    sheet = Document("doc-02", 1, "Alpha | sheet; v2", "2026-02-03", "vendor note", ("",))
+    note = Document("x", 1, "Minutes", "2026-08-01", "meeting minutes", ("",))
+    request = subagent_request(
+        SubTask("perf", "latency", ("x",)), [note], "Which one?", ["Alpha"],
+        catalogue=(note, sheet),
+    )  # fmt: skip
+    listing = request.messages[1].content.split("</document>")[-1]
+    assert "- doc-02 | 2026-02-03 | vendor note | Alpha \\| sheet\\; v2" in listing
+    # a value reported from a listed document is left to it; unlisted, it stays the note's
+    assert _reported((note, sheet)) == []
+    assert _reported(()) == ["4 ms"]

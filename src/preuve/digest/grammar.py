@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from preuve.core.errors import InputError
-from preuve.digest.jsonfile import read_json_file
+from preuve.io.jsonfile import read_json_file
 
 __all__ = [
     "DEFAULT_GRAMMAR",

@@ -39,9 +39,9 @@ from pydantic import Field
 
 from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
-from preuve.digest.jsonfile import read_json_file
 from preuve.io.documents import list_versions, load_versions
 from preuve.io.files import write_json_atomic
+from preuve.io.jsonfile import read_json_file
 from preuve.io.records import OMITTED_IF_NONE, STRICT, dump_record, load_data
 
 __all__ = [

@@ -34,11 +34,11 @@ from preuve.digest.affirm import DEFAULT_CUES
 from preuve.digest.build import BuildMode, BuildReport, build_digest
 from preuve.digest.extractive import document_contexts
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
-from preuve.digest.jsonfile import read_json_file
 from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import list_versions, load_version, load_versions
+from preuve.io.jsonfile import read_json_file
 from preuve.io.records import dump_record
 from preuve.io.stores import Store
 from preuve.models.base import Model

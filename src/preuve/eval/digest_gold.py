@@ -13,9 +13,9 @@ from pathlib import Path
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import InputError
 from preuve.digest.grammar import FactTuple
-from preuve.digest.jsonfile import read_json_file
 from preuve.digest.mutations import MutationKind, MutationStep
 from preuve.io.documents import list_versions, load_version
+from preuve.io.jsonfile import read_json_file
 
 __all__ = [
     "GOLD_FORMAT",

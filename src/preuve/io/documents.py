@@ -32,7 +32,6 @@ a versioned folder, with its manifest beside it (:func:`preuve.digest.manifest.l
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
@@ -48,7 +47,7 @@ from preuve.core.documents import (
 )
 from preuve.core.errors import DocumentError, InputError
 from preuve.core.frontmatter import has_front_matter, read_front_matter
-from preuve.core.jsonout import loads_unique_keys
+from preuve.io.jsonfile import read_json_file
 from preuve.io.pdf import load_pages, pdf_positions
 
 __all__ = [
@@ -295,19 +294,9 @@ def _fields(path: Path, where: str, data: object, allowed: tuple[str, ...]) -> d
 
 def read_meta(path: Path, versions: tuple[int, ...]) -> MetaFile:
     """``version -> {title, date, source_type}`` (only the fields given) from ``meta.json``."""
-    try:
-        raw = path.read_bytes().decode("utf-8")
-        data = loads_unique_keys(raw)
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from None
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}: line {err.lineno}, column {err.colno}: {err.msg}") from None
-    except ValueError as err:
-        raise InputError(f"{path}: {err}") from None
-    except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply") from None
+    data = read_json_file(path, "versions' metadata")
     common = _fields(path, "the top level", data, (*_META_FIELDS, "versions"))
-    overrides = data.get("versions", {})
+    overrides = data.get("versions", {}) if isinstance(data, dict) else {}  # _fields checked it
     if not isinstance(overrides, dict):
         raise InputError(f"{path}: 'versions' must be an object keyed by version number")
     meta: MetaFile = {version: dict(common) for version in versions}

@@ -41,8 +41,9 @@ class Request:
 
     ``task`` names the role's step (e.g. ``"memo.reader"``). Every backend, the ``rules``
     engine included, reads its input from ``messages`` (:mod:`preuve.models.role`).
-    ``payload`` is empty except for the roles whose rules implementation needs more than
-    a model is shown, each saying why (``docs/architecture.md``, "Role"). ``subject`` names
+    ``payload`` holds only configuration a user gives the rules engine (a dossier's lexicon
+    extension, a digest's own grammar; ``docs/architecture.md``, "Role"), never part of the
+    task: a rules implementation reads the task from the messages. ``subject`` names
     what the request is about (a company, a document) for progress lines; no backend reads
     it. ``response_schema`` is a JSON Schema the answer must follow, sent to endpoints that
     support structured output.

@@ -6,8 +6,8 @@ task name, how its input renders into messages (``render``), the answer's JSON S
 are parsed with ``answer_schema`` when a general one gives better diagnostics), the check
 in code that turns a parsed answer into a value and defects (``check``), and the rules
 implementation (``rules``), which works from the *rendered messages*, the very input a
-model sees. ``Request.payload`` is empty for a role whose prompt carries all its rules
-implementation reads; the roles that still use it say why (``docs/architecture.md``).
+model sees. ``Request.payload`` carries only configuration a user gives (a dossier's
+lexicon extension, a digest's grammar), never part of the task (``docs/architecture.md``).
 
 The driver is :func:`preuve.models.loop.verification_flow`: ask, parse, check, re-ask once
 with the defects, then accept, keep what verified (a check may return a value *and*

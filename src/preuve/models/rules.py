@@ -2,7 +2,7 @@
 
 The rules engine is the offline default: every role has a handler (the ``rules`` of its
 :class:`~preuve.models.role.Role`) that reads the request's rendered messages, the input a
-model is given (never gold labels; ``payload`` only where a role says why), and returns
+model is given (never gold labels; ``payload`` only for a user's configuration), and returns
 the JSON text an LLM would have returned, checked by the same verifiers. Its
 identity says ``rules`` so no output can pass it off as an LLM's; ``version`` is the code
 version of the handlers, so caches built by older rules are told apart.

@@ -6,9 +6,11 @@ line of a failed sub-task with its error, the gaps, the documents read but not u
 the contradictions found in code with their arbitration (rule number), the values computed
 by code (the writer copies them, never computes), and the limits of the dossier.
 
-The synthesizer sees :meth:`EvidenceDossier.render` (an LLM) or :meth:`to_payload` (the
-rules engine): never a document's text. The rendering is in French, the language of the
-bundled dossier and of the synthesis template.
+Both synthesizers see :meth:`EvidenceDossier.render`, never a document's text: a model
+reads it, the rules synthesizer parses it back (:mod:`preuve.synthesis.evidence_reading`),
+so it holds every field the template uses (a contradiction's context, a computed value's
+exact digits). The rendering is in French, the language of the bundled dossier and of the
+synthesis template; its fields are ``|`` cells (:mod:`preuve.core.cells`).
 
 Computed values come from :mod:`preuve.synthesis.computations` (totals of counted units at
 an amount per unit and period, yearly equivalents, gaps of contradictions, growth between
@@ -19,11 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any
 
+from preuve.core.cells import cell, items, row
 from preuve.core.numbers import french_number
-from preuve.io.records import dump_records
 from preuve.synthesis.checks import DossierLimits, dossier_limits
 from preuve.synthesis.computations import compute_values
 from preuve.synthesis.contradictions import find_contradictions
@@ -41,12 +43,27 @@ from preuve.synthesis.types import (
 )
 
 __all__ = [
+    "COMPUTED_HEAD",
+    "CONTRADICTIONS_HEAD",
+    "CONTRADICTION_COLUMNS",
+    "GAPS_HEAD",
+    "LIMITS_HEAD",
+    "MERGED",
+    "NOT_INVESTIGATED",
+    "QUESTION_HEAD",
+    "REJECTED",
+    "RETAINED",
     "RULE_TEXT",
+    "STATEMENT_COLUMNS",
+    "SUBTASK_HEAD",
+    "UNRESOLVED",
     "EvidenceDossier",
     "build_evidence_dossier",
     "compute_values",
     "describe_source",
+    "exact_number",
     "limit_lines",
+    "read_number",
 ]
 
 RULE_TEXT: Mapping[int, str] = MappingProxyType(
@@ -57,6 +74,44 @@ RULE_TEXT: Mapping[int, str] = MappingProxyType(
         3: "à fiabilité égale, le document le plus récent l'emporte",
     }
 )
+
+
+# The rendering's fixed lines, which the rules synthesizer reads back.
+QUESTION_HEAD = "Question du comité :"
+SUBTASK_HEAD = "SOUS-TÂCHE "
+NOT_INVESTIGATED = "NOT INVESTIGATED : "
+STATEMENT_COLUMNS = "  Constats (sujet | attribut | contexte | valeur | phrase | sources) :"
+GAPS_HEAD = "  Lacunes :"
+MERGED = "[FUSION : les sources donnent des valeurs différentes]"
+CONTRADICTIONS_HEAD = "CONTRADICTIONS TROUVÉES PAR LE CODE (règle ordonnée)"
+CONTRADICTION_COLUMNS = (
+    "  (sujet | attribut | contexte | règle qui tranche ; puis chaque valeur : "
+    "retenu ou rejeté | valeur | sources)"
+)
+UNRESOLVED = "NON TRANCHÉE"
+RETAINED, REJECTED = "retenu", "rejeté"
+COMPUTED_HEAD = (
+    "VALEURS CALCULÉES PAR LE CODE (à reprendre telles quelles ; "
+    "libellé | valeur | unité | formule | sources)"
+)
+LIMITS_HEAD = "LIMITES DU DOSSIER"
+
+
+def exact_number(value: Decimal) -> str:
+    """``value`` written the French way with every digit it has (``100,00``, not ``100``):
+    :func:`read_number` gives back the same ``Decimal``; a value whose exponent the French
+    form would lose (``1E+2``) is written as Python does."""
+    written = french_number(value, trim=False)
+    read = read_number(written)
+    return written if read is not None and read.as_tuple() == value.as_tuple() else str(value)
+
+
+def read_number(text: str) -> Decimal | None:
+    """The ``Decimal`` :func:`exact_number` wrote (None if ``text`` is no number)."""
+    try:
+        return Decimal(text.replace(" ", "").replace(",", "."))
+    except InvalidOperation:
+        return None
 
 
 def describe_source(doc_id: str, sources: Mapping[str, SourceInfo]) -> str:
@@ -79,120 +134,78 @@ class EvidenceDossier:
     limits: DossierLimits
 
     def render(self) -> str:
-        """The dossier as text, for a model."""
+        """The dossier as text: what a model is given, and all the rules synthesizer reads
+        (:func:`~preuve.synthesis.evidence_reading.read_evidence` parses it back). Every
+        field of a finding, a contradiction or a computed value is a cell of a ``|`` row
+        (:mod:`preuve.core.cells`), so that it reads back exactly."""
         lines = [
             "DOSSIER DE PREUVES (construit par le code ; les documents ne sont pas joints)",
             "",
-            "Question du comité :",
+            QUESTION_HEAD,
             self.question.strip(),
         ]
         by_id = {f.subtask_id: f for f in self.findings}
         for task in self.plan.subtasks:
-            lines += ["", f"SOUS-TÂCHE {task.id} — {task.question}"]
+            lines += ["", f"{SUBTASK_HEAD}{row((cell(task.id), cell(task.question)))}"]
             lines += self._finding_lines(by_id.get(task.id))
-        lines += ["", "CONTRADICTIONS TROUVÉES PAR LE CODE (règle ordonnée)"]
+        lines += ["", CONTRADICTIONS_HEAD]
         lines += [f"  règle {n} : {text}" for n, text in RULE_TEXT.items()]
-        lines += [self._contradiction_line(c) for c in self.contradictions] or ["- aucune"]
-        lines += ["", "VALEURS CALCULÉES PAR LE CODE (à reprendre telles quelles)"]
+        lines += [CONTRADICTION_COLUMNS] if self.contradictions else []
+        lines += [line for c in self.contradictions for line in self._contradiction_lines(c)] or [
+            "- aucune"
+        ]
+        lines += ["", COMPUTED_HEAD]
         lines += [
-            f"- {c.label} = {french_number(c.value)} {c.unit} ({c.formula}) ; sources : "
-            f"{', '.join(c.sources)}"
+            "- "
+            + row(
+                (
+                    cell(c.label),
+                    exact_number(c.value),
+                    cell(c.unit),
+                    cell(c.formula),
+                    items(cell(d) for d in c.sources),
+                )
+            )
             for c in self.computed
         ] or ["- aucune"]
-        lines += ["", "LIMITES DU DOSSIER", *(limit_lines(self.limits) or ["- aucune"])]
+        lines += ["", LIMITS_HEAD, *(limit_lines(self.limits) or ["- aucune"])]
         return "\n".join(lines) + "\n"
 
     def _finding_lines(self, finding: Finding | None) -> list[str]:
         if finding is None:
-            return ["  NOT INVESTIGATED : aucun résultat pour cette sous-tâche"]
+            return [f"  {NOT_INVESTIGATED}aucun résultat pour cette sous-tâche"]
         if finding.status is FindingStatus.NOT_INVESTIGATED:
-            return [f"  NOT INVESTIGATED : {finding.error}"]
-        lines = [f"  Documents lus : {', '.join(finding.docs_read) or 'aucun'}", "  Constats :"]
+            return [f"  {NOT_INVESTIGATED}{cell(finding.error)}"]
+        lines = [f"  Documents lus : {', '.join(finding.docs_read) or 'aucun'}", STATEMENT_COLUMNS]
         lines += [self._statement_line(s) for s in finding.statements] or ["  - aucun"]
-        lines += ["  Lacunes :", *(f"  - {g}" for g in finding.gaps)] if finding.gaps else []
+        lines += [GAPS_HEAD, *(f"  - {cell(g)}" for g in finding.gaps)] if finding.gaps else []
         unused = finding.read_but_not_used
         lines += [f"  Lus mais non utilisés : {', '.join(unused)}"] if unused else []
         return lines
 
+    def _described(self, doc_id: str, read: str | None = None) -> str:
+        shown = f", valeur lue : « {cell(read)} »" if read is not None else ""
+        return cell(describe_source(doc_id, self.sources)) + shown
+
     def _statement_line(self, statement: Statement) -> str:
-        sources = []
-        for doc_id, value in statement.values_by_source():
-            read = "" if values_agree(value, statement.value) else f", valeur lue : « {value} »"
-            sources.append(describe_source(doc_id, self.sources) + read)
-        merged = is_merged(statement)
-        flag = " [FUSION : les sources donnent des valeurs différentes]" if merged else ""
-        context = f" ({statement.context})" if statement.context else ""
-        return (
-            f"  - {statement.subject} | {statement.attribute}{context} | {statement.value} — "
-            f"« {statement.text} » — sources : {' ; '.join(sources)}{flag}"
+        sources = items(
+            self._described(doc_id, None if values_agree(value, statement.value) else value)
+            for doc_id, value in statement.values_by_source()
         )
+        merged = [MERGED] if is_merged(statement) else []
+        fields = (statement.subject, statement.attribute, statement.context, statement.value)
+        text = f"« {cell(statement.text)} »"
+        return "  - " + row((*(cell(f) for f in fields), text, sources, *merged))
 
-    def _contradiction_line(self, c: Contradiction) -> str:
-        def side(value: str, ids: Sequence[str]) -> str:
-            return f"« {value} » ({' ; '.join(describe_source(d, self.sources) for d in ids)})"
+    def _contradiction_lines(self, c: Contradiction) -> list[str]:
+        rule = f"règle {c.rule}" if c.rule is not None else UNRESOLVED
+        head = "- " + row((cell(c.subject), cell(c.attribute), cell(c.context), rule))
 
-        rejected = " ; ".join(side(v.value, v.sources) for v in c.rejected)
-        if c.retained is None:
-            return f"- {c.subject} / {c.attribute} : NON TRANCHÉE entre {rejected}"
-        return (
-            f"- {c.subject} / {c.attribute} : retenu {side(c.retained.value, c.retained.sources)}"
-            f" ; rejeté {rejected} ; règle {c.rule}"
-        )
+        def side(word: str, value: str, ids: Sequence[str]) -> str:
+            return "  - " + row((word, cell(value), items(self._described(d) for d in ids)))
 
-    def to_payload(self) -> dict[str, Any]:
-        """The same content as plain data, for the rules synthesizer (no document text)."""
-        by_id = {f.subtask_id: f for f in self.findings}
-
-        def source(doc_id: str, value: str) -> dict[str, Any]:
-            info = self.sources.get(doc_id)
-            return {
-                "doc_id": doc_id,
-                "value": value,
-                "date": info.date.isoformat() if info and info.date else None,
-                "source_type": info.source_type.value if info else SourceType.UNKNOWN.value,
-            }
-
-        subtasks = []
-        for task in self.plan.subtasks:
-            finding = by_id.get(task.id)
-            status = finding.status.value if finding else FindingStatus.NOT_INVESTIGATED.value
-            subtasks.append(
-                {
-                    "id": task.id,
-                    "question": task.question,
-                    "status": status,
-                    "error": finding.error if finding else "no finding",
-                    "docs_read": list(finding.docs_read) if finding else [],
-                    "statements": [
-                        {
-                            "subject": s.subject,
-                            "attribute": s.attribute,
-                            "value": s.value,
-                            "text": s.text,
-                            "context": s.context,
-                            "sources": [source(d, v) for d, v in s.values_by_source()],
-                        }
-                        for s in (finding.statements if finding else ())
-                    ],
-                    "gaps": list(finding.gaps) if finding else [],
-                    "read_but_not_used": list(finding.read_but_not_used) if finding else [],
-                }
-            )
-        return {
-            "question": self.question,
-            "subtasks": subtasks,
-            "contradictions": dump_records(self.contradictions, Contradiction),
-            "computed": dump_records(self.computed, ComputedValue),
-            "limits": limit_lines(self.limits),
-            "documents": [
-                {
-                    "doc_id": info.doc_id,
-                    "date": info.date.isoformat() if info.date else None,
-                    "source_type": info.source_type.value,
-                }
-                for info in self.sources.values()
-            ],
-        }
+        kept = [side(RETAINED, c.retained.value, c.retained.sources)] if c.retained else []
+        return [head, *kept, *(side(REJECTED, v.value, v.sources) for v in c.rejected)]
 
 
 def limit_lines(limits: DossierLimits) -> list[str]:

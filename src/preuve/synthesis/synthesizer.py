@@ -30,18 +30,19 @@ from typing import Any
 from preuve.core.defects import Defect
 from preuve.core.links import unsupported_links
 from preuve.core.numbers import french_number
-from preuve.io.records import dump_records, load_records_data
+from preuve.io.records import dump_records
 from preuve.models.base import Completion, Message, Model, Request
 from preuve.models.loop import Checked, LoopResult
-from preuve.models.role import Role, RoleOptions, checked_answer
+from preuve.models.role import Role, checked_answer
 from preuve.synthesis.checks import check_synthesis
 from preuve.synthesis.evidence_dossier import (
     RULE_TEXT,
     EvidenceDossier,
 )
+from preuve.synthesis.evidence_reading import DocumentSeen, ReadSubtask, read_evidence
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.matcher import group_key, value_key
-from preuve.synthesis.ranks import SourceInfo
+from preuve.synthesis.ranks import SourceInfo, SourceType
 from preuve.synthesis.types import (
     SYNTHESIS_SCHEMA,
     ComputedValue,
@@ -217,13 +218,6 @@ def _contradiction_item(c: Contradiction, lang: str = "fr") -> str:
     return f"{head} {_phrase(lang, 'retained').format(value=kept, rule=rule, rejected=rejected)}"
 
 
-def _key(statement: Mapping[str, Any]) -> tuple[Hashable, ...]:
-    return group_key(
-        statement["subject"], statement["attribute"], statement["value"],
-        statement.get("context", ""),
-    )  # fmt: skip
-
-
 def _head(subject: str, attribute: str, context: str) -> str:
     return f"{subject}, {attribute}" + (f" ({context})" if context else "")
 
@@ -237,7 +231,7 @@ def _lead_in(question: str) -> str:
 
 
 def _subtask_paragraph(
-    task: Mapping[str, Any],
+    task: ReadSubtask,
     contradictions: Sequence[Contradiction],
     done: set[Hashable],
     lang: str = "fr",
@@ -247,8 +241,8 @@ def _subtask_paragraph(
     by_key = {
         group_key(c.subject, c.attribute, c.values[0].value, c.context): c for c in contradictions
     }
-    for statement in task["statements"]:
-        key = _key(statement)
+    for statement in task.statements:
+        key = group_key(statement.subject, statement.attribute, statement.value, statement.context)
         contradiction = by_key.get(key)
         if contradiction is not None:
             if key in done:
@@ -257,32 +251,29 @@ def _subtask_paragraph(
             items.append(_contradiction_item(contradiction, lang))
             cited += [d for v in contradiction.values for d in v.sources]
             continue
-        seen = (*key, value_key(statement["value"]))
+        seen = (*key, value_key(statement.value))
         if seen in done:
             continue
         done.add(seen)
-        ids = [s["doc_id"] for s in statement["sources"]]
-        head = _head(statement["subject"], statement["attribute"], statement.get("context", ""))
-        items.append(f"{head} : {statement['value']} {_cite(ids)}")
+        ids = list(statement.sources)
+        head = _head(statement.subject, statement.attribute, statement.context)
+        items.append(f"{head} : {statement.value} {_cite(ids)}")
         cited += ids
     if not items:
         return None
-    text = f"{_lead_in(task['question'])}. " + (" ; " if lang == "fr" else "; ").join(items) + "."
+    text = f"{_lead_in(task.question)}. " + (" ; " if lang == "fr" else "; ").join(items) + "."
     return {"text": text, "sources": list(dict.fromkeys(cited))}
 
 
-def _describe(
-    ids: Sequence[str], documents: Mapping[str, Mapping[str, Any]], lang: str = "fr"
-) -> str:
+def _describe(ids: Sequence[str], documents: Mapping[str, DocumentSeen], lang: str = "fr") -> str:
     parts = []
     for doc_id in ids:
-        meta = documents.get(doc_id, {})
-        day = meta.get("date") or _phrase(lang, "undated")
-        parts.append(f"{doc_id}, {meta.get('source_type', 'unknown')}, {day}")
+        seen = documents.get(doc_id, DocumentSeen(None, SourceType.UNKNOWN.value))
+        parts.append(f"{doc_id}, {seen.source_type}, {seen.date or _phrase(lang, 'undated')}")
     return "; ".join(parts)
 
 
-def _reason(c: Contradiction, documents: Mapping[str, Mapping[str, Any]], lang: str) -> str:
+def _reason(c: Contradiction, documents: Mapping[str, DocumentSeen], lang: str) -> str:
     if c.retained is None or c.rule is None:
         return _phrase(lang, "reason_unresolved")
     quote = ("« ", " »") if lang == "fr" else ("'", "'")
@@ -300,18 +291,18 @@ def _reason(c: Contradiction, documents: Mapping[str, Mapping[str, Any]], lang: 
 
 
 def rules_synthesis(request: Request) -> str:
-    """The rules synthesizer (a rules handler): the evidence dossier's payload in, a JSON
+    """The rules synthesizer (a rules handler): the evidence dossier as the prompt renders
+    it, read back (:func:`~preuve.synthesis.evidence_reading.read_evidence`), in; a JSON
     synthesis out (see the module docstring)."""
-    payload = request.payload
-    contradictions = load_records_data(Contradiction, payload["contradictions"], "payload")
-    computed = load_records_data(ComputedValue, payload["computed"], "payload")
-    documents = {d["doc_id"]: d for d in payload.get("documents", ())}
-    lang = default_lexicon().language(str(payload.get("question", "")))
+    user = next((m.content for m in request.messages if m.role == "user"), "")
+    evidence = read_evidence(user)
+    contradictions, computed = evidence.contradictions, evidence.computed
+    lang = default_lexicon().language(evidence.question)
     done: set[Hashable] = set()
     paragraphs = [
         p
-        for task in payload["subtasks"]
-        if task["status"] == "ok"
+        for task in evidence.subtasks
+        if task.investigated
         and (p := _subtask_paragraph(task, contradictions, done, lang)) is not None
     ]
     if computed:
@@ -321,7 +312,7 @@ def rules_synthesis(request: Request) -> str:
         sources = list(dict.fromkeys(d for c in computed for d in c.sources))
         text = _phrase(lang, "computed").format(values=values)
         paragraphs.append({"text": f"{text} {_cite(sources)}.", "sources": sources})
-    listed = [replace(c, reason=_reason(c, documents, lang)) for c in contradictions]
+    listed = [replace(c, reason=_reason(c, evidence.documents, lang)) for c in contradictions]
     data = {
         "engine": "rules",
         "paragraphs": paragraphs,
@@ -380,14 +371,12 @@ SYNTHESIZER: Role[SynthesizerInput, Synthesis] = Role(
     check=lambda g, v: _check_synthesis(v, g.checked_against, g.engine),
     rules=rules_synthesis,
     max_new_tokens=2048,
-    # The rendered dossier is prose; the template reads the same content as data.
-    options=lambda g: RoleOptions(payload=g.evidence.to_payload()),
 )
 
 
 def synthesizer_request(evidence: EvidenceDossier) -> Request:
-    """The synthesizer's request: the rendered dossier in the messages, the same content as
-    data in the payload; no document text in either."""
+    """The synthesizer's request: the rendered dossier in the messages (no document text,
+    no payload: the rules synthesizer reads the same messages)."""
     return SYNTHESIZER.request(SynthesizerInput(evidence))
 
 

@@ -1,4 +1,5 @@
-"""Read one JSON file a user wrote (manifest, grammar, events, gold): any defect is one line.
+"""Read one JSON file a user wrote (a digest's manifest, grammar, events and gold, a versioned
+folder's ``meta.json``): any defect is one line.
 
 Not UTF-8, not JSON, a key given twice, nesting too deep, an integer too long to read, an
 unreadable file: each is an :class:`~preuve.core.errors.InputError` naming the file.

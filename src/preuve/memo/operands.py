@@ -20,6 +20,7 @@ from preuve.memo.lexicon import Statement
 from preuve.memo.statements import Field, Statements
 
 __all__ = [
+    "FINANCIAL_DEBTS",
     "Getter",
     "Operand",
     "capex",
@@ -244,7 +245,9 @@ def cost_base(st: Statements, year: int) -> Operand | None:
     )(st, year)
 
 
-_FINANCIAL_DEBTS = (
+# Balance-sheet concepts that are financial debts (borrowings, leasing debts), in the order
+# an operand lists them; the table reader checks a maturity note's total against them too.
+FINANCIAL_DEBTS = (
     "gross_debt",
     "bank_borrowings",
     "bond_debt",
@@ -267,7 +270,7 @@ def current_liabilities(st: Statements, year: int) -> Operand | None:
     debts, within = _get(st, "debts_total", year), _get(st, "financial_debts_within_one_year", year)
     financial = [
         found
-        for key in _FINANCIAL_DEBTS
+        for key in FINANCIAL_DEBTS
         if (found := _get(st, key, year)) is not None and found.statement is Statement.BALANCE
     ]
     if debts is None or within is None or not financial:

@@ -27,13 +27,13 @@ from preuve.memo.identities import IDENTITY_VIOLATED, IdentityReport
 from preuve.memo.lexicon import LabelRule, Statement
 from preuve.memo.maturity import maturity_fields
 from preuve.memo.note_sentences import sentence_fields
+from preuve.memo.operands import FINANCIAL_DEBTS
 from preuve.memo.periods import Period
 from preuve.memo.statements import Field, Statements
 from preuve.memo.table_checks import Identity, checked_table
 from preuve.memo.tables import StatementTable, read_tables
 
 __all__ = [
-    "FINANCIAL_DEBTS",
     "chosen_duration",
     "debts_subtotal",
     "merged_statements",
@@ -188,21 +188,6 @@ def merged_statements(
     return Statements(
         fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months
     )
-
-
-# Balance-sheet concepts that are financial debts (borrowings, leasing debts).
-FINANCIAL_DEBTS = frozenset(
-    {
-        "gross_debt",
-        "bank_borrowings",
-        "bond_debt",
-        "other_borrowings",
-        "long_term_debt",
-        "current_debt",
-        "lease_liabilities_noncurrent",
-        "lease_liabilities_current",
-    }
-)
 
 
 def debts_subtotal(

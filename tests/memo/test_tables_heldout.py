@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 
 from preuve.core.documents import Document
-from preuve.eval.statements_eval import load_gold_rows, ratio_deviations, score_rows, table_rows
+from preuve.eval.statements_eval import (
+    Score,
+    load_gold_rows,
+    ratio_deviations,
+    score_rows,
+    table_rows,
+)
 from preuve.io.pdf import load_pages, pdf_positions
 from preuve.memo.pipeline import analyse_report
 from preuve.memo.rules_engine import memo_rules_model
@@ -30,6 +36,13 @@ def _pages(path: Path) -> list[str]:
     if path.suffix == ".txt":
         return path.read_text(encoding="utf-8").split("\f")
     return load_pages(path)
+
+
+def _table_score(path: Path) -> Score:
+    """The table reader's rows of a report (a PDF with its x-positions) against its gold."""
+    gold = load_gold_rows(path.with_suffix(".gold.json"))
+    positions = pdf_positions(path, _pages(path)) if path.suffix == ".pdf" else None
+    return score_rows(gold, table_rows(_pages(path), positions))
 
 
 @pytest.mark.parametrize("name", ["vellorin.pdf", "vellorin.txt", "cardelis.pdf", "cardelis.txt"])
@@ -51,10 +64,7 @@ FIFTH_WRITER = {
 
 @pytest.mark.parametrize("name", FIFTH_WRITER)
 def test_fifth_writer_reports_statement_lines(name: str) -> None:
-    path = REPORTS / name
-    gold = load_gold_rows(path.with_suffix(".gold.json"))
-    positions = pdf_positions(path, _pages(path)) if path.suffix == ".pdf" else None
-    score = score_rows(gold, table_rows(_pages(path), positions))
+    score = _table_score(REPORTS / name)
     values, floor = FIFTH_WRITER[name]
     assert (score.values, score.wrong) == (values, 0)
     assert score.right >= floor
@@ -178,10 +188,7 @@ BLIND_FILES = sorted(p.name for p in BLIND.iterdir() if p.suffix in {".pdf", ".t
 
 @pytest.mark.parametrize("name", BLIND_FILES)
 def test_reports_nobody_tuned_on_keep_no_wrong_value(name: str) -> None:
-    path = BLIND / name
-    gold = load_gold_rows(path.with_suffix(".gold.json"))
-    positions = pdf_positions(path, _pages(path)) if path.suffix == ".pdf" else None
-    score = score_rows(gold, table_rows(_pages(path), positions))
+    score = _table_score(BLIND / name)
     print(f"\n{name}: {score.right}/{score.values} right, {score.wrong} wrong")
     assert score.wrong == 0
     assert score.right > score.values // 2

@@ -260,7 +260,7 @@ def test_a_folder_ships_its_own_grammar(tmp_path: Path) -> None:
 
 DEEP = "[" * 10_000 + "]" * 10_000
 BAD_FILES = [
-    ("not-json", b'{"format": ', "line 1"),
+    ("not-json", b'{"format": ', ":1:12: invalid JSON"),
     ("not-utf8", '{"format": "caf\xe9"}'.encode("latin-1"), "not UTF-8"),
     ("duplicate-key", b'{"format": "a", "format": "b"}', "appears more than once"),
     ("nested-10000", DEEP.encode(), ""),

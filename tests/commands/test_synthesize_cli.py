@@ -154,7 +154,7 @@ def test_eval_synthesis_prints_one_row_per_dossier() -> None:
             ("synthesize", "{dossier}", "--model", "gpt"), "unknown model spec", id="bad-model"
         ),
         pytest.param(("check-synthesis", "{tmp}"), "no trajectory.json", id="no-run"),
-        pytest.param(("grade", "{tmp}", "--grid", "{tmp}/none.json"), "cannot read", id="no-grid"),
+        pytest.param(("grade", "{tmp}", "--grid", "{tmp}/none.json"), "no such file", id="no-grid"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(

@@ -117,7 +117,7 @@ CASES: list[tuple[str, Callable[[Path], None], list[str]]] = [
     ("no-version", lambda r: (r / "alpha").mkdir(parents=True), ["alpha", "no version file"]),
     ("zero-padded", lambda r: write(r / "alpha" / "v01.txt", "x"), ["v01.txt", "unexpected"]),
     ("twice", write_twice, ["v1", "given twice"]),
-    ("bad-json", bad_json, ["meta.json", "line 4", "column 1"]),
+    ("bad-json", bad_json, ["meta.json:4:1: invalid JSON"]),
     (
         "duplicate-key",
         lambda r: write(r / "alpha" / "meta.json", '{"title": "a", "title": "b"}'),

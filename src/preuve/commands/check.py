@@ -13,9 +13,6 @@ from preuve.commands.common import (
     console,
     handles_errors,
     print_json,
-    read_json_file,
-    read_jsonl_file,
-    read_text_file,
 )
 from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
 from preuve.core.claims import DIMENSIONS, review_claims
@@ -25,6 +22,7 @@ from preuve.core.facts import Fact, parse_facts
 from preuve.core.memocheck import check_memo, parse_memo
 from preuve.core.numbers import Locale, extract_numbers
 from preuve.core.quotes import QuoteChecker, QuoteResult
+from preuve.io.jsonfile import read_json_file, read_jsonl_file, read_text_file
 from preuve.io.pdf import load_pages
 from preuve.io.records import QuoteEntry, dump_record, dump_records
 

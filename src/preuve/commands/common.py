@@ -13,14 +13,12 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 
-from preuve.core.errors import InputError, PreuveError
-from preuve.core.jsonout import DuplicateKeyError, loads_unique_keys
+from preuve.core.errors import PreuveError
 from preuve.models.progress import ProgressSink
 from preuve.models.runtime import Runtime, RuntimeFactory
 from preuve.models.secrets import Scrubber, environment_secrets
@@ -42,9 +40,6 @@ __all__ = [
     "make_runtime",
     "print_json",
     "process_environment",
-    "read_json_file",
-    "read_jsonl_file",
-    "read_text_file",
 ]
 
 ModelOpt = Annotated[
@@ -158,55 +153,3 @@ def command_runtime(**flags: Any) -> Runtime:
 def print_json(value: Any) -> None:
     """Write JSON to stdout (UTF-8, no rich markup, one document)."""
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
-
-
-def _loads(text: str) -> Any:
-    # Duplicate keys are refused, as the model-output parser refuses them (the last would win).
-    return loads_unique_keys(text)
-
-
-def read_json_file(path: Path) -> Any:
-    """Parse a JSON file, or raise an InputError naming the file, line and column."""
-    text = read_text_file(path)
-    try:
-        return _loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}:{err.lineno}:{err.colno}: invalid JSON ({err.msg})") from None
-    except (ValueError, RecursionError) as err:
-        raise InputError(f"{path}: invalid JSON ({_json_limit(err)})") from None
-
-
-def read_jsonl_file(path: Path) -> list[tuple[int, Any]]:
-    """Parse a JSON-lines file into (line number, value) pairs; blank lines are skipped."""
-    rows: list[tuple[int, Any]] = []
-    # Split on \n only: str.splitlines() also breaks on U+2028 and friends, which a JSON
-    # string may hold raw, and would shift every line number after them.
-    for number, line in enumerate(read_text_file(path).split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append((number, _loads(line)))
-        except json.JSONDecodeError as err:
-            raise InputError(f"{path}:{number}: invalid JSON ({err.msg})") from None
-        except (ValueError, RecursionError) as err:
-            raise InputError(f"{path}:{number}: invalid JSON ({_json_limit(err)})") from None
-    return rows
-
-
-def _json_limit(err: ValueError | RecursionError) -> str:
-    """Why valid-looking JSON was refused: nested too deep, or an integer too long."""
-    if isinstance(err, RecursionError):
-        return "nested too deeply"
-    if isinstance(err, DuplicateKeyError):
-        return str(err)
-    return str(err).split(":", 1)[0]  # "Exceeds the limit (4300 digits) for integer ..."
-
-
-def read_text_file(path: Path) -> str:
-    """Read a UTF-8 file, or raise an InputError naming it."""
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from None

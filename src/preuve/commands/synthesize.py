@@ -32,13 +32,13 @@ from preuve.commands.common import (
     console,
     handles_errors,
     print_json,
-    read_json_file,
 )
 from preuve.commands.usage_view import cost_table
 from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.eval.grid import ScoreEntry, grade, load_grid
 from preuve.eval.synthesis_eval import RepeatedScoreEntry, evaluate_dossiers, heldout_dossiers
+from preuve.io.jsonfile import read_json_file
 from preuve.io.records import dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder

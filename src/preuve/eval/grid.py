@@ -22,7 +22,6 @@ each id it cites once.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from preuve.core.errors import InputError
+from preuve.io.jsonfile import read_json_file
 from preuve.io.records import STRICT
 from preuve.synthesis.types import Contradiction, Synthesis
 
@@ -261,13 +261,7 @@ def grid_from_dict(data: object, where: str = "grid") -> Grid:
 
 def load_grid(path: Path) -> Grid:
     """Read a grid data file (JSON); a malformed file raises :class:`InputError`."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:  # ValueError: undecodable bytes, bad or huge JSON
-        raise InputError(f"{path}: cannot read the grid ({err})") from None
-    except RecursionError:
-        raise InputError(f"{path}: cannot read the grid (JSON nested too deeply)") from None
-    return grid_from_dict(data, str(path))
+    return grid_from_dict(read_json_file(path, "grid"), str(path))
 
 
 def _direction(spec: ContradictionSpec, listed: Contradiction) -> int:

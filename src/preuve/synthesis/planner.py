@@ -92,6 +92,7 @@ __all__ = [
     "mentions",
     "plan_from_dict",
     "plan_schema",
+    "plan_token_cap",
     "planner_request",
     "product_aliases",
     "question_entities",
@@ -400,6 +401,21 @@ def plan_schema(doc_ids: Sequence[str]) -> dict[str, Any]:
     return {**PLAN_SCHEMA, "properties": {"subtasks": subtasks}}
 
 
+# A plan's length grows with the documents it assigns: SmolLM2's tokenizer counts 409 tokens
+# for the rules plan of the bundled dossier (27 documents in 7 sub-tasks, 15 a document: its
+# id in a scope and its share of a sub-task's id and question). Twice that a document leaves
+# room for longer questions and documents read by two sub-tasks.
+PLAN_TOKENS_BASE = 96
+PLAN_TOKENS_PER_DOCUMENT = 30
+
+
+def plan_token_cap(n_documents: int) -> int:
+    """The new tokens a plan of ``n_documents`` may take: a fixed cap is too small for a
+    large dossier (a plan of 32 documents cut at 128 tokens is always refused) and wasted on a
+    small one, or on each part of a dossier planned in parts (``planning.py``)."""
+    return PLAN_TOKENS_BASE + PLAN_TOKENS_PER_DOCUMENT * max(n_documents, 1)
+
+
 PLANNER: Role[PlannerInput, Plan] = Role(
     task=PLANNER_TASK,
     render=_render_planner,
@@ -407,8 +423,9 @@ PLANNER: Role[PlannerInput, Plan] = Role(
     answer_schema=lambda _: PLAN_SCHEMA,
     check=lambda g, v: _check_plan(v, g.dossier.question, frozenset(g.dossier.ids)),
     rules=rules_plan,
-    max_new_tokens=1024,
-    options=lambda g: RoleOptions(payload=_planner_payload(g)),
+    options=lambda g: RoleOptions(
+        max_new_tokens=plan_token_cap(len(g.dossier.documents)), payload=_planner_payload(g)
+    ),
 )
 
 

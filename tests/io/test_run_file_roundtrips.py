@@ -48,6 +48,8 @@ def strategy(hint: Any) -> st.SearchStrategy[Any]:
         parts = {f.name: strategy(hints[f.name]) for f in fields(hint) if f.init}
         return st.builds(hint, **parts)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Literal:
+        return st.sampled_from(args)
     if origin in (typing.Union, types.UnionType):
         return st.one_of([strategy(a) for a in args])
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:

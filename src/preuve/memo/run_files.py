@@ -22,12 +22,13 @@ from typing import Any, ClassVar
 from preuve.core.defects import Defect
 from preuve.io.records import STRICT, SpanEntry
 from preuve.memo.dashboard import DashboardFile, SummaryEntry
+from preuve.models.base import ModelIdentity
+from preuve.models.journal import CallRecord
 
 __all__ = [
     "DASHBOARD_FILE",
     "MEMO_RUN_FILE",
     "AlertEntry",
-    "CallEntry",
     "ClaimEntry",
     "CompanyEntry",
     "CompanyName",
@@ -38,8 +39,6 @@ __all__ = [
     "IdentitiesEntry",
     "MemoEntry",
     "MemoRunFile",
-    "MessageEntry",
-    "ModelEntry",
     "ParagraphEntry",
     "RatioEntry",
     "RatioValueEntry",
@@ -59,46 +58,6 @@ MEMO_RUN_FILE = "run.json"
 DASHBOARD_FILE = "dashboard.json"
 
 # pydantic reads this class attribute (no import needed): an unknown key is an error.
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ModelEntry:
-    backend: str
-    name: str
-    tokenizer: str
-    version: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MessageEntry:
-    role: str
-    content: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CallEntry:
-    """One journaled model call (:func:`preuve.memo.run_record.call_entry`)."""
-
-    id: int | None
-    created_at: str
-    run_id: str
-    task: str
-    request_hash: str
-    model: ModelEntry
-    messages: tuple[MessageEntry, ...]
-    settings: dict[str, Any]
-    raw_output: str | None
-    finish_reason: str | None
-    prompt_tokens: int | None
-    generated_tokens: int | None
-    tokens_estimated: bool
-    token_ids: tuple[int, ...] | None
-    seconds: float
-    status: str
-    error: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -327,10 +286,10 @@ class MemoRunFile:
 
     run_id: str
     engine: str
-    model: ModelEntry
+    model: ModelIdentity
     status: str
     signals_rejected: int
     seconds: float
     companies: tuple[CompanyEntry, ...]
-    calls: tuple[CallEntry, ...]
+    calls: tuple[CallRecord, ...]  # as the journal keeps them
     __pydantic_config__: ClassVar[dict[str, Any]] = STRICT

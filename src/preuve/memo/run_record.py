@@ -23,7 +23,6 @@ from preuve.memo.ratios import Alert, Ratio, ratios_not_computed
 from preuve.memo.reader import Reading, RejectedSignal, VerifiedSignal
 from preuve.memo.run_files import (
     AlertEntry,
-    CallEntry,
     ClaimEntry,
     CompanyEntry,
     CompanyName,
@@ -33,8 +32,6 @@ from preuve.memo.run_files import (
     IdentitiesEntry,
     MemoEntry,
     MemoRunFile,
-    MessageEntry,
-    ModelEntry,
     ParagraphEntry,
     RatioEntry,
     RatioValueEntry,
@@ -48,13 +45,11 @@ from preuve.memo.run_files import (
 )
 from preuve.memo.statements import Statements
 from preuve.memo.writer import MemoOutcome
-from preuve.models.base import ModelIdentity
-from preuve.models.journal import CallRecord
 
 if TYPE_CHECKING:  # the pipeline's types (it imports this module)
     from preuve.memo.pipeline import CompanyMemo, MemoRun
 
-__all__ = ["call_entry", "company_entry", "memo_entry", "memo_run_file", "signal_entry"]
+__all__ = ["company_entry", "memo_entry", "memo_run_file", "signal_entry"]
 
 
 def memo_run_file(run: MemoRun) -> MemoRunFile:
@@ -62,12 +57,12 @@ def memo_run_file(run: MemoRun) -> MemoRunFile:
     return MemoRunFile(
         run_id=run.run_id,
         engine=run.engine,
-        model=_model(run.model),
+        model=run.model,
         status=run.status.value,
         signals_rejected=run.signals_rejected,
         seconds=round(run.seconds, 4),
         companies=tuple(company_entry(c) for c in run.companies),
-        calls=tuple(call_entry(c) for c in run.calls),
+        calls=tuple(run.calls),
     )
 
 
@@ -96,38 +91,6 @@ def company_entry(company: CompanyMemo) -> CompanyEntry:
         facts=tuple(FactEntry(id=f.id, text=f.text) for f in company.facts),
         memo=memo_entry(company.memo),
         seconds=round(company.seconds, 4),
-    )
-
-
-def call_entry(call: CallRecord) -> CallEntry:
-    """A journaled call, as the run keeps it."""
-    return CallEntry(
-        id=call.id,
-        created_at=call.created_at,
-        run_id=call.run_id,
-        task=call.task,
-        request_hash=call.request_hash,
-        model=_model(call.identity),
-        messages=tuple(MessageEntry(role=m.role, content=m.content) for m in call.messages),
-        settings=call.settings,
-        raw_output=call.raw_output,
-        finish_reason=call.finish_reason,
-        prompt_tokens=call.prompt_tokens,
-        generated_tokens=call.generated_tokens,
-        tokens_estimated=call.tokens_estimated,
-        token_ids=call.token_ids,
-        seconds=call.seconds,
-        status=call.status,
-        error=call.error,
-    )
-
-
-def _model(identity: ModelIdentity) -> ModelEntry:
-    return ModelEntry(
-        backend=identity.backend,
-        name=identity.name,
-        tokenizer=identity.tokenizer,
-        version=identity.version,
     )
 
 

@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 __all__ = [
     "Completion",
@@ -33,6 +33,8 @@ FinishReason = Literal["stop", "length", "error"]
 class Message:
     role: Role
     content: str
+    # Read by pydantic at the I/O edge (preuve.io.records): an unknown key is refused.
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,7 @@ class ModelIdentity:
     name: str
     tokenizer: str = ""
     version: str = ""
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}  # see Message
 
     def label(self) -> str:
         return f"{self.backend}:{self.name}" if self.name else self.backend

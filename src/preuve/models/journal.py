@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, Protocol, Self, cast
+from typing import Any, ClassVar, Literal, Protocol, Self, cast
 
 from preuve.core.errors import InputError
 from preuve.core.store_spec import parse_store_spec
@@ -133,6 +133,8 @@ class CallRecord:
     error: str = ""
     created_at: str = ""
     id: int | None = None
+    # The run files keep calls as they are (``run.json``): an unknown key is refused on read.
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}
 
 
 def status_of(completion: Completion) -> CallStatus:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from preuve.cluster.executor import Executor
 from preuve.core.defects import Defect
@@ -146,6 +146,8 @@ class AttemptRecord:
     finish_reason: str | None
     defects: tuple[Defect, ...]
     error: str = ""
+    # Kept as they are in ``trajectory.json``: an unknown key is refused on read.
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}
 
     @classmethod
     def of(cls, attempt: Attempt) -> AttemptRecord:
@@ -166,6 +168,7 @@ class RoleCall:
     subtask_id: str
     status: str
     attempts: tuple[AttemptRecord, ...]
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}  # see AttemptRecord
 
     @classmethod
     def of(cls, task: str, result: LoopResult[Any], subtask_id: str = "") -> RoleCall:

@@ -44,7 +44,6 @@ from preuve.synthesis.entries import (
 )
 from preuve.synthesis.pipeline import (
     RUN_FORMAT,
-    AttemptRecord,
     DocumentRecord,
     RoleCall,
     SynthesisRun,
@@ -72,24 +71,6 @@ class FailureEntry:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class AttemptEntry:
-    text: str | None
-    finish_reason: str | None
-    defects: tuple[Defect, ...]
-    error: str
-    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CallEntry:
-    task: str
-    subtask_id: str
-    status: str
-    attempts: tuple[AttemptEntry, ...]
-    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class TrajectoryFile:
     """``trajectory.json``."""
 
@@ -112,7 +93,7 @@ class TrajectoryFile:
     synthesis: SynthesisEntry | None
     defects: tuple[Defect, ...]
     limits: tuple[str, ...] = ()  # derived
-    calls: tuple[CallEntry, ...]
+    calls: tuple[RoleCall, ...]  # as the run keeps them
     __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 
@@ -123,20 +104,6 @@ def _document_entry(d: DocumentRecord) -> DocumentEntry:
         date=d.date,
         source_type=d.source_type.value,
         rank=d.source_info.rank,
-    )
-
-
-def _call_entry(call: RoleCall) -> CallEntry:
-    return CallEntry(
-        task=call.task,
-        subtask_id=call.subtask_id,
-        status=call.status,
-        attempts=tuple(
-            AttemptEntry(
-                text=a.text, finish_reason=a.finish_reason, defects=a.defects, error=a.error
-            )
-            for a in call.attempts
-        ),
     )
 
 
@@ -162,7 +129,7 @@ def trajectory_file(run: SynthesisRun) -> TrajectoryFile:
         synthesis=synthesis_entry(run.synthesis) if run.synthesis is not None else None,
         defects=run.defects,
         limits=tuple(run.limit_lines),
-        calls=tuple(_call_entry(c) for c in run.calls),
+        calls=run.calls,
     )
 
 
@@ -176,13 +143,6 @@ def _document_of(entry: DocumentEntry) -> DocumentRecord:
     return DocumentRecord(
         entry.id, entry.title, entry.date, SourceType.named(entry.source_type), entry.rank
     )
-
-
-def _call_of(entry: CallEntry) -> RoleCall:
-    attempts = tuple(
-        AttemptRecord(a.text, a.finish_reason, a.defects, a.error) for a in entry.attempts
-    )
-    return RoleCall(entry.task, entry.subtask_id, entry.status, attempts)
 
 
 def _run_of(entry: TrajectoryFile) -> SynthesisRun:
@@ -199,7 +159,7 @@ def _run_of(entry: TrajectoryFile) -> SynthesisRun:
         evidence=entry.evidence,
         synthesis=synthesis_of(entry.synthesis) if entry.synthesis is not None else None,
         defects=entry.defects,
-        calls=tuple(_call_of(c) for c in entry.calls),
+        calls=entry.calls,
     )
 
 

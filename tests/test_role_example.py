@@ -15,6 +15,7 @@ import json
 import re
 import sys
 import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ DOCUMENT = Document.from_pages(
 
 
 @pytest.fixture(scope="module")
-def example() -> types.ModuleType:
+def example() -> Iterator[types.ModuleType]:
     module = types.ModuleType("role_example")
     sys.modules[module.__name__] = module  # a dataclass resolves its module by name
     try:
@@ -111,9 +112,14 @@ def _role_declarations() -> dict[str, int]:
     found: dict[str, int] = {}
     for path in sorted((ROOT / "src" / "preuve").rglob("*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            value = node.value if isinstance(node, ast.AnnAssign | ast.Assign) else None
+            target: ast.expr
+            if isinstance(node, ast.AnnAssign):
+                target, value = node.target, node.value
+            elif isinstance(node, ast.Assign):
+                target, value = node.targets[0], node.value
+            else:
+                continue
             if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "Role":
-                target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
                 name = f"{path.stem}.{ast.unparse(target)}"
                 found[name] = (node.end_lineno or node.lineno) - node.lineno + 1
     return found

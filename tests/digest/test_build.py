@@ -118,7 +118,6 @@ def test_public_surface_is_pinned() -> None:
         "NodeOutcome",
         "Outcome",
         "build_digest",
-        "identity_record",
         "outcome_from_row",
         "plan_digest",
         "revalidate",

@@ -36,7 +36,6 @@ from preuve.digest.outcomes import (
     NodeOutcome,
     Outcome,
     computed_outcome,
-    identity_record,
     outcome_from_row,
     snapshot_record,
 )
@@ -50,10 +49,10 @@ from preuve.digest.summarize import (
     summarize_reduce,
 )
 from preuve.digest.tree import NodeKind, Tree, TreeNode, build_tree
-from preuve.io.records import dump_record
+from preuve.io.records import dump_record, dump_records
 from preuve.io.store_rows import GenerationRow, NodeRecord, NodeRow, RunInfo
 from preuve.io.stores import INCREMENTAL, Store, open_store
-from preuve.models.base import Model, ModelIdentity, request_hash
+from preuve.models.base import Message, Model, ModelIdentity, request_hash
 from preuve.models.runtime import Runtime, as_runtime
 
 __all__ = [
@@ -64,7 +63,6 @@ __all__ = [
     "NodeOutcome",
     "Outcome",
     "build_digest",
-    "identity_record",
     "outcome_from_row",
     "plan_digest",
     "revalidate",
@@ -118,8 +116,8 @@ def _generations(
                 attempt=number,
                 task=attempt.request.task,
                 request_hash=request_hash(attempt.request, identity),
-                model=identity_record(identity),
-                messages=[{"role": m.role, "content": m.content} for m in attempt.request.messages],
+                model=dump_record(identity),
+                messages=dump_records(attempt.request.messages, Message),
                 raw_output=done.text if done else None,
                 finish_reason=done.finish_reason if done else None,
                 prompt_tokens=done.prompt_tokens if done else None,
@@ -382,7 +380,7 @@ def build_digest(
         mode=mode,
         dossier=dossier,
         principal=principal,
-        model=identity_record(identity),
+        model=dump_record(identity),
         settings=dump_record(SettingsEntry.of(settings)),
         snapshot=snapshot_record(snapshot),
     )

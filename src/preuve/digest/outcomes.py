@@ -28,7 +28,6 @@ __all__ = [
     "NodeOutcome",
     "Outcome",
     "computed_outcome",
-    "identity_record",
     "outcome_from_row",
     "snapshot_record",
 ]
@@ -128,15 +127,6 @@ def snapshot_record(snapshot: Snapshot) -> list[dict[str, Any]]:
         }
         for doc in snapshot
     ]
-
-
-def identity_record(identity: ModelIdentity) -> dict[str, str]:
-    return {
-        "backend": identity.backend,
-        "name": identity.name,
-        "tokenizer": identity.tokenizer,
-        "version": identity.version,
-    }
 
 
 def outcome_from_row(node: TreeNode, row: NodeRow, spans: tuple[LineSpan, ...]) -> NodeOutcome:

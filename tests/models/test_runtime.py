@@ -133,7 +133,7 @@ def test_synthesis_refuses_an_input_over_the_runtime_budget_and_sends_nothing(
     dossier: Dossier,
 ) -> None:
     scripted = ScriptedModel()
-    runtime = Runtime(Settings(context_window=1200), backend=scripted)
+    runtime = Runtime(Settings(context_window=400), backend=scripted)
     with pytest.raises(
         BudgetError,
         match=r"task synthesis\.planner is \d+ tokens .*, over its budget of \d+; nothing",

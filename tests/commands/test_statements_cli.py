@@ -78,7 +78,7 @@ def test_a_user_mapping_names_a_concept(report: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{", "not a JSON mapping file"),
+        ("{", "bad.json:1:2: invalid JSON"),
         ('{"rules": [{"concept": "x", "statements": ["notes"], "labels": ["a"]}]}', "statements"),
         ('{"rules": [{"concept": "x", "statements": ["balance"], "labels": ["("]}]}', "bad label"),
     ],

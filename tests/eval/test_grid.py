@@ -142,7 +142,7 @@ def test_grid_file_errors(tmp_path: Path) -> None:
     path.write_text(json.dumps([1, 2]), encoding="utf-8")
     with pytest.raises(InputError, match="a grid is a JSON object"):
         load_grid(path)
-    with pytest.raises(InputError, match="absent.json: no such file"):
+    with pytest.raises(InputError, match=r"absent\.json: no such file"):
         load_grid(tmp_path / "absent.json")
 
 

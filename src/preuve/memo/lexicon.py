@@ -22,6 +22,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from preuve.core.errors import InputError
+from preuve.io.jsonfile import read_json_file
 
 __all__ = [
     "COMPONENT_LABELS",
@@ -109,13 +110,7 @@ def parse_mapping(data: object, source: str) -> tuple[LabelRule, ...]:
 
 def load_mapping(path: Path) -> tuple[LabelRule, ...]:
     """A user's concept mapping file (JSON, the format of ``data/concepts.json``)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"{path}: cannot read the mapping file ({error.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"{path}: not a JSON mapping file ({error})") from None
-    return parse_mapping(data, str(path))
+    return parse_mapping(read_json_file(path, "mapping file"), str(path))
 
 
 _BUNDLED = json.loads(_CONCEPTS_FILE.read_text(encoding="utf-8"))

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from preuve.core.errors import InputError
+from preuve.io.jsonfile import read_json_file
 
 __all__ = [
     "SPECIFIC_BONUS",
@@ -242,12 +242,7 @@ def parse_cues(data: object, source: str, base: CueSet | None = None) -> CueSet:
 
 
 def _read(path: Path) -> object:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"{path}: cannot read the cues file ({error.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"{path}: not a JSON cues file ({error})") from None
+    return read_json_file(path, "cues file")
 
 
 @functools.cache

@@ -17,7 +17,6 @@ worst case of each figure. Each run's monitored rates are appended to a rates fi
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -29,6 +28,7 @@ from preuve.core.errors import InputError
 from preuve.core.quotes import QuoteChecker
 from preuve.eval.memo_rates import MemoRates, append_rates, rates_of
 from preuve.io.documents import load_documents
+from preuve.io.jsonfile import read_json_file
 from preuve.io.records import STRICT, dump_record
 from preuve.memo.dashboard import CompanyScore
 from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
@@ -95,8 +95,8 @@ def read_memo_gold(path: Path) -> tuple[GoldCompany, ...]:
     """Read a memo gold file (``{"companies": [...]}``) or raise a one-line InputError."""
     if not path.is_file():
         raise InputError(f"{path}: no such gold file", fix="generate the bundled corpus first")
+    data = read_json_file(path, "gold file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         return tuple(_gold_company(entry) for entry in data["companies"])
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise InputError(f"{path}: not a memo gold file ({type(err).__name__}: {err})") from None

@@ -78,6 +78,8 @@ _SHARE_HEADING = re.compile(
 _FILLER = re.compile(
     r"^(?:notes?|\(?unaudited\)?|\(?non audité\)?|\$|€|,|and|et|fiscal|fy|exercice|year)$", re.I
 )
+# Every column line has one of these: a year (in a date or a span too) or ``FY25``.
+_MAYBE_YEAR = re.compile(r"(?:19|20)\d\d|(?i:fy)[-']?\d\d")
 # A fiscal year in one word (``FY2025``, ``FY25``).
 _FY = re.compile(r"^fy[-']?((?:19|20)?\d\d)$")
 # A column named relative to the fiscal year (French ``Exercice N`` / ``Exercice N-1``).
@@ -115,6 +117,8 @@ def _plain(line: str) -> str:
 def years_of_line(line: str) -> list[tuple[int, int, int]] | None:
     """The (year, month, day) of each column a line names, when the line is a column line:
     only years or dates, plus a few filler words (``Notes``, ``$``, ``(In millions)``)."""
+    if not _MAYBE_YEAR.search(line):
+        return None  # no year, date or fiscal year in it: no column line (a fast test)
     plain = _plain(line).replace("(in millions)", "").replace("(in thousands)", "")
     words = _SHARE_HEADING.sub(" ", plain).split()
     found: list[tuple[int, int, int]] = []

@@ -85,6 +85,8 @@ _TOTAL = re.compile(r"^(?:total|sous[- ]total|subtotal)\b", re.I)
 _FOOTNOTE = re.compile(r"(?:\s*\((?:\d|[a-z])\))+$")
 _BARE_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 _ANY_YEAR = re.compile(r"(?:19|20)\d\d")
+# A digit, superscripts and subscripts included (str.isdigit's, searched at C speed).
+_DIGIT = re.compile(r"[\d\u00b2\u00b3\u00b9\u2070-\u2079\u2080-\u2089\u2460-\u2473]")
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\.\d{1,2})?[a-z]?$")
 _SPLIT_HEADING_LINES = 4
 # Tables that complete a statement with figures it does not print: the French "soldes
@@ -195,7 +197,7 @@ def _compact_kind(text: str) -> tuple[bool, Statement | None]:
 def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | None:
     """(lines the heading takes, statement) when a heading starts at ``index``."""
     line = lines[index]
-    if any(ch.isdigit() for ch in line) and years_of_line(line) is None:
+    if _DIGIT.search(line) and years_of_line(line) is None:
         found, kind = heading_kind(line)
         if found and _AMOUNTS_END.search(line):
             # A row whose label names a statement or the notes ("income statement charge
@@ -213,7 +215,7 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
         if index + extra >= len(lines):
             break
         nxt = lines[index + extra]
-        if len(nxt.split()) > 3 or any(ch.isdigit() for ch in nxt) or not nxt.strip():
+        if len(nxt.split()) > 3 or _DIGIT.search(nxt) or not nxt.strip():
             break
         joined.append(nxt)
         words = line.split()
@@ -684,7 +686,8 @@ def read_tables(
     char_lefts`), read only for the pages a statement is on, to place blank cells."""
     whole = "\n".join(pages)
     locale = detect_locale(whole)
-    document_unit = unit_of(whole) or ("", 1)
+    # The document's unit, read once and only for a table whose page states none.
+    document_unit = functools.cache(lambda: unit_of(whole) or ("", 1))
     found: list[StatementTable] = []
     # Read only when a statement names its columns N, N-1 (French statements).
     fiscal = functools.cache(functools.partial(fiscal_year, pages))
@@ -692,7 +695,7 @@ def read_tables(
         lefts = None if positions is None else functools.cache(functools.partial(positions, number))
         for table in _sections(number, text, locale, lefts, fiscal):
             if not table.unit:
-                table.unit, table.scale = unit_of(text[:2000]) or document_unit
+                table.unit, table.scale = unit_of(text[:2000]) or document_unit()
             found.append(table)
     merged = _merge(found)
     primary: list[StatementTable] = []

@@ -136,3 +136,26 @@ def test_a_non_gaap_table_completes_the_income_statement() -> None:
     assert supplement.statement is Statement.INCOME
     assert supplement.pages == [2]
     assert ("EBITDA", [("FY2025", "52950"), ("FY2024", "51480")]) in _rows(supplement)
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Note 6 – Excédent brut d'exploitation", "Note 6 – Excédent brut d'exploitation (en k€)"],
+)
+def test_a_note_headed_by_the_measure_completes_the_income_statement(heading: str) -> None:
+    pages = [
+        "Compte de résultat (en k€)\n"
+        "2025 2024\n"
+        "Chiffre d'affaires 24 800 23 100\n"
+        "Résultat d'exploitation 1 900 1 750\n",
+        f"{heading}\n"
+        "2025 2024\n"
+        "Résultat d'exploitation 1 900 1 750\n"
+        "Dotations aux amortissements 2 300 2 150\n"
+        "Excédent brut d'exploitation (EBE) 4 200 3 900\n",
+    ]
+    supplement = next(t for t in read_tables(pages) if t.supplement)
+    assert supplement.statement is Statement.INCOME
+    assert ("Excédent brut d'exploitation (EBE)", [("FY2025", "4200"), ("FY2024", "3900")]) in (
+        _rows(supplement)
+    )

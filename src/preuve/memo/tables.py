@@ -99,7 +99,8 @@ _SUPPLEMENT = re.compile(
     r"(?i)\b(?:soldes intermédiaires de gestion|indicateurs alternatifs de performance"
     r"|alternative performance measures|non[- ]gaap (?:financial )?measures)\b"
     # a note whose heading is the measure itself ("Note 3 — EBITDA", "Note 12: EBE")
-    r"|^note\s+\d+(?:\.\d+)?\s*[—–:.-]\s*(?:ebitda|ebe|excédent brut d'exploitation)\s*$"
+    r"|^note\s+\d+(?:\.\d+)?\s*[—–:.-]\s*(?:ebitda|ebe|excédent brut d'exploitation)"
+    r"(?:\s*\([^()]*\))?\s*$"  # its unit aside: "(en milliers d'euros)"
 )
 _COMMITMENTS = re.compile(
     r"(?i)\b(?:engagements hors[- ]bilan|off[- ]balance[- ]sheet (?:commitments|arrangements"

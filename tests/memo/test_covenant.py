@@ -34,6 +34,20 @@ CASES: dict[str, tuple[str, Covenant | None]] = {
         "quarter end.\nAt December 31, 2025 the ratio was 3.75x and we obtained a waiver.",
         Covenant(Decimal("3.75"), Decimal("3.50"), True, 1, 2),
     ),
+    "english 'not more than ... to 1.00', ratio in the same sentence": (
+        "The loan agreement requires a total net leverage ratio of not more than 4.00 to 1.00;"
+        " the ratio was 2.85 to 1.00 as of March 29, 2025 and 2.40 to 1.00 a year earlier.",
+        Covenant(Decimal("2.85"), Decimal("4.00"), True, 1, 2),
+    ),
+    "without x, the published figure after the threshold's dates and an aside": (
+        "Le prêt impose un ratio de levier qui ne doit pas excéder 3,25 à compter de "
+        "l'exercice 2026 (3,50 auparavant) et s'élève à 2,95 au 30 juin 2025.",
+        Covenant(Decimal("2.95"), Decimal("3.25"), True, 1, 2),
+    ),
+    "without x, a second threshold after the dates is not the published ratio": (
+        "Le prêt impose un ratio de levier qui ne doit pas excéder 3,25 en 2026 puis 3,00 en 2027.",
+        None,
+    ),
     "a threshold without a published ratio": (
         "Le contrat de crédit impose un ratio dette nette / EBITDA au plus égal à 3,5x chaque "
         "année à la clôture.",

@@ -125,6 +125,17 @@ class ParagraphState:
         quoted = [m.span() for m in _QUOTED.finditer(text)]
         facts_text = " ".join(squash(f.text) for f in cited)
         self.verbatim = [s for s in quoted if squash(text[s[0] + 1 : s[1] - 1]) in facts_text]
+        # A cited fact's metric written out by name ("Ratio de liquidité réduite", "Quick
+        # ratio"): its words name the metric, they state no change of it.
+        names = {
+            fold(name)
+            for f in cited
+            for name in (f.structure.metric, *(v.metric for v in f.structure.values))
+            if name
+        }
+        self.metric_names = [
+            m.span() for name in names for m in re.finditer(re.escape(name), self.read.folded)
+        ]
         self.subject_mentions = subjects.mentions(text, skip=quoted)
         self.parentheses = [m.span() for m in re.finditer(r"\([^()]*\)", text)]
         self.defects: list[Defect] = []
@@ -133,6 +144,9 @@ class ParagraphState:
 
     def in_verbatim(self, position: int) -> bool:
         return any(s <= position < e for s, e in self.verbatim)
+
+    def in_metric_name(self, position: int) -> bool:
+        return any(s <= position < e for s, e in self.metric_names)
 
     def defect(self, code: str, detail: str) -> None:
         self.defects.append(Defect(code, detail, paragraph=self.index))

@@ -192,22 +192,22 @@ class _Paragraph(OrderChecks):
         found = False
         for direction, patterns in (("up", self.lexicon.up), ("down", self.lexicon.down)):
             for cue in cues(folded, patterns, *scope):
-                if not self.in_verbatim(cue.start):
+                if not self.in_verbatim(cue.start) and not self.in_metric_name(cue.start):
                     found = True
                     self.check_change(scope, cue.start, cue.end, direction)
         for effect, patterns in (("better", self.lexicon.better), ("worse", self.lexicon.worse)):
             for cue in cues(folded, patterns, *scope):
-                if not self.in_verbatim(cue.start):
+                if not self.in_verbatim(cue.start) and not self.in_metric_name(cue.start):
                     found = True
                     self.check_change(scope, cue.start, cue.end, effect)
         for kind, patterns in (("breach", self.lexicon.breach), ("comply", self.lexicon.comply)):
             for cue in cues(folded, patterns, *scope):
-                if not self.in_verbatim(cue.start):
+                if not self.in_verbatim(cue.start) and not self.in_metric_name(cue.start):
                     found = True
                     self.check_covenant(scope, cue.start, cue.end, kind)
         for order, patterns in (("greater", self.lexicon.greater), ("less", self.lexicon.less)):
             for cue in cues(folded, patterns, *scope):
-                if not self.in_verbatim(cue.start):
+                if not self.in_verbatim(cue.start) and not self.in_metric_name(cue.start):
                     found = True
                     self.check_order(scope, cue.start, cue.end, order)
         return found

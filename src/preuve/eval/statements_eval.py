@@ -288,6 +288,20 @@ def listed_variants(entry: object, year: str | None = None) -> tuple[Decimal, ..
     return tuple(values)
 
 
+_ADJUSTED_EBITDA = re.compile(r"(?i)\badjusted ebitda\b|\bebitda ajusté\b")
+
+
+def _on_adjusted_ebitda(entry: object) -> bool:
+    """Whether a gold ratio's definition (the first sentence of its ``inputs`` text, before
+    any variant it lists) divides by an adjusted EBITDA."""
+    text = entry.get("inputs", "") if isinstance(entry, dict) else ""
+    if not isinstance(text, str):
+        return False
+    first = _SENTENCES.split(text)[0]
+    marker = _VARIANT_WORD.search(first)
+    return _ADJUSTED_EBITDA.search(first[: marker.start()] if marker else first) is not None
+
+
 def ratio_deviations(
     gold_path: Path,
     pages: Sequence[str],
@@ -321,7 +335,11 @@ def ratio_deviations(
         if covenant is not None:
             computed["covenant"] = covenant
     deviations: dict[str, float | None] = {}
-    for name, suffix in {**RATIO_IDS, "covenant": "covenant"}.items():
+    for name, plain in {**RATIO_IDS, "covenant": "covenant"}.items():
+        # A gold leverage defined on the adjusted EBITDA is compared with the memo's
+        # leverage on the adjusted EBITDA, when the report prints both EBITDAs.
+        adjusted = f"{plain}-ajuste"
+        suffix = adjusted if _on_adjusted_ebitda(gold.get(name)) and adjusted in computed else plain
         for year, expected in gold.get(name, {}).items():
             if not year.isdigit():
                 continue

@@ -65,8 +65,13 @@ _BARE_PUBLISHED = re.compile(
 # The published figure in the threshold's own sentence, after it: "ne doit pas excéder 3,00 ;
 # il s'établit à 2,66", "must not exceed 2.50, and was 2.36".
 _BARE_AFTER = re.compile(
-    r"^[^\d]{0,40}?\b(?:s'etablit a|ressort a|etait de|est de|atteint|was|stood at|is)\s" + _BARE
+    r"^[^\d]{0,60}?\b(?:s'etablit a|s'eleve a|se situe a|ressort a|etait de|est de|atteint"
+    r"|was|stood at|is|amounted to)\s" + _BARE
 )
+# Between the threshold and the published figure, what dates the threshold: an aside in
+# parentheses ("(3,00 auparavant)") and years ("à compter de l'exercice 2025").
+_ASIDE = re.compile(r"\([^()]*\)")
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # A threshold's schedule: "steps down from 2.75 to 1.00 to 2.50 to 1.00", "3,0x puis 2,75x".
 _SCHEDULE = re.compile(r"\s*(?:to|a|then|puis|and then|et|,)\s*")
 _RATIO_NAME = re.compile(r"\bratios? (?!de\b|of\b|d')([a-z]{1,3}\d{0,2}|\d[a-z]?)\b")
@@ -140,7 +145,8 @@ def _bare_covenant(pages: Sequence[str]) -> Covenant | None:
             name = _name_before(sentence, bound.start())
             limit, limit_places = _decimal(bound.group("figure"))
             maximum = bound.group("max") is not None
-            same = _BARE_AFTER.match(sentence[bound.end("figure") :])
+            rest = _YEAR.sub(" ", _ASIDE.sub(" ", sentence[bound.end("figure") :]))
+            same = _BARE_AFTER.match(rest)
             if same is not None:
                 value, places = _decimal(same.group("figure"))
                 return Covenant(value, limit, maximum, number, max(places, limit_places))

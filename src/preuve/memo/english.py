@@ -26,6 +26,8 @@ RATIO_NAMES_EN: dict[str, str] = {
     "marge": "Net margin",
     "gearing": "Gearing",
     "levier-loyers": "Leverage including lease liabilities",
+    "levier-ajuste": "Leverage on adjusted EBITDA",
+    "levier-loyers-ajuste": "Leverage including lease liabilities, on adjusted EBITDA",
     "couverture": "Interest cover",
     "marge-ebitda": "EBITDA margin",
     "liquidite": "Current ratio",
@@ -52,6 +54,7 @@ _TERMS: dict[str, str] = {
     "(emprunts et dettes financières - disponibilités)": "(borrowings - cash)",
     "(ventes de marchandises + production vendue)": "(sales of goods + production sold)",
     "production vendue": "production sold",
+    "EBITDA ajusté": "adjusted EBITDA",
     "(dette brute - trésorerie)": "(gross debt - cash)",
     "(flux de trésorerie d'exploitation - investissements corporels)": (
         "(operating cash flow - capital expenditure)"
@@ -76,6 +79,10 @@ _TERMS: dict[str, str] = {
     "investissements corporels": "capital expenditure",
     "(charges financières - produits financiers)": "(financial charges - financial income)",
     "capitaux propres part du groupe": "equity attributable to the parent",
+    "(dettes - dettes financières + dettes financières à moins d'un an"
+    " + concours bancaires courants)": (
+        "(liabilities - financial debts + financial debts due within one year + bank overdrafts)"
+    ),
     "(dettes - dettes financières + dettes financières à moins d'un an)": (
         "(liabilities - financial debts + financial debts due within one year)"
     ),

@@ -56,7 +56,7 @@ MATURITY_HEADING = re.compile(
 COLUMN_WORDS: dict[str, re.Pattern[str]] = {
     "gross": re.compile(r"(?i)\b(?:montant|total|gross|amount)\b"),
     "within_one_year": re.compile(
-        r"(?i)(?:\bà un an\b|\bà moins d'un an\b|\bmoins d'un an\b|\bless than (?:one|1) year"
+        r"(?i)(?:\bà (?:un|1) an\b|\bà moins d'un an\b|\bmoins d'un an\b|\bless than (?:one|1) year"
         r"|\bwithin (?:one|1) year|\b(?:one|1) year or less\b|[≤<] ?(?:1|un) an\b"
         r"|[≤<] ?(?:1|one) year\b)"
     ),
@@ -73,6 +73,7 @@ _DATE = re.compile(
 )
 _NUMERIC_DATE = re.compile(r"\b\d{1,2}/\d{1,2}/((?:19|20)\d\d)\b")
 _TOTAL = re.compile(r"(?i)^total\b")
+_ASIDE = re.compile(r"\([^()]*\)")
 _HEADER_LINES = 3
 
 
@@ -158,7 +159,8 @@ def maturity_totals(pages: Sequence[str], locale: Locale) -> tuple[MaturityTotal
     for number, text in enumerate(pages, start=1):
         lines = text.split("\n")
         for index, line in enumerate(lines):
-            if MATURITY_HEADING.search(line) is None or len(line.split()) > 14:
+            # A heading, not a sentence naming maturities (its unit aside not counted).
+            if MATURITY_HEADING.search(line) is None or len(_ASIDE.sub(" ", line).split()) > 14:
                 continue
             year = _year(lines, index)
             if year is None:

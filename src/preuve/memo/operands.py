@@ -23,6 +23,7 @@ __all__ = [
     "FINANCIAL_DEBTS",
     "Getter",
     "Operand",
+    "adjusted_ebitda",
     "capex",
     "cost_base",
     "current_assets_less_inventories",
@@ -126,9 +127,14 @@ def revenue(st: Statements, year: int) -> Operand | None:
 
 
 def ebitda(st: Statements, year: int) -> Operand | None:
+    """The EBITDA printed, else the adjusted one when the report prints only that, else
+    operating income plus D&A."""
     reported = _get(st, "ebitda", year)
     if reported is not None:
         return Operand(reported.amount, "EBITDA", (reported,))
+    adjusted = _get(st, "adjusted_ebitda", year)
+    if adjusted is not None:
+        return Operand(adjusted.amount, "EBITDA ajusté", (adjusted,))
     operating, depreciation = _get(st, "operating_income", year), _get(st, "depreciation", year)
     amortization = _get(st, "amortization", year)
     if (
@@ -150,6 +156,15 @@ def ebitda(st: Statements, year: int) -> Operand | None:
             (operating, depreciation),
         )
     return None
+
+
+def adjusted_ebitda(st: Statements, year: int) -> Operand | None:
+    """The adjusted EBITDA of a report that prints both it and the EBITDA (with the
+    adjusted one alone, :func:`ebitda` is already that one)."""
+    adjusted = _get(st, "adjusted_ebitda", year)
+    if adjusted is None or _get(st, "ebitda", year) is None:
+        return None
+    return Operand(adjusted.amount, "EBITDA ajusté", (adjusted,))
 
 
 def equity(st: Statements, year: int) -> Operand | None:
@@ -239,10 +254,16 @@ def capex(st: Statements, year: int) -> Operand | None:
 
 def cost_base(st: Statements, year: int) -> Operand | None:
     """What inventories and payables turn over against: the cost of sales, else (a
-    statement by nature) the purchases consumed."""
-    return _magnitude("cost_of_sales", "coût des ventes")(st, year) or _magnitude(
-        "purchases", "achats consommés"
-    )(st, year)
+    statement by nature) the purchases consumed, the goods' and the raw materials' when a
+    French statement prints them on two lines (never one of them alone, a component)."""
+    sold = _magnitude("cost_of_sales", "coût des ventes")(st, year)
+    if sold is not None:
+        return sold
+    goods, materials = _get(st, "purchases", year), _get(st, "purchases_materials", year)
+    parts = tuple(f for f in (goods, materials) if f is not None)
+    if not parts:
+        return None
+    return Operand(sum((abs(f.amount) for f in parts), Decimal(0)), "achats consommés", parts)
 
 
 # Balance-sheet concepts that are financial debts (borrowings, leasing debts), in the order
@@ -276,6 +297,15 @@ def current_liabilities(st: Statements, year: int) -> Operand | None:
     if debts is None or within is None or not financial:
         return None
     value = debts.amount - sum((f.amount for f in financial), Decimal(0)) + within.amount
+    # A part due within one year given without the bank overdrafts, which are due at once.
+    overdrafts = _get(st, "overdrafts_within_one_year", year)
+    if overdrafts is not None:
+        return Operand(
+            value + overdrafts.amount,
+            "(dettes - dettes financières + dettes financières à moins d'un an"
+            " + concours bancaires courants)",
+            (debts, *financial, within, overdrafts),
+        )
     return Operand(
         value,
         "(dettes - dettes financières + dettes financières à moins d'un an)",

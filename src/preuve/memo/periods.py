@@ -22,7 +22,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["Period", "read_periods", "years_of_line"]
+__all__ = [
+    "Period",
+    "names_relative_columns",
+    "read_periods",
+    "relative_columns",
+    "years_of_line",
+]
 
 _DURATIONS: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"\b(?:three|3)[- ]months?\b|\bquarters?\b|\btrimestres?\b|\b3 mois\b"), 3),
@@ -69,7 +75,15 @@ _SPAN = re.compile(r"^\(?((?:19|20)\d\d)[/-]((?:19|20)?\d\d)\)?[,;:]?$")
 _SHARE_HEADING = re.compile(
     r"(?:^|\s)%(?:\s+(?:du |of )?(?:ca|c\.a\.|sales|net sales|revenue))?(?=\s|$)"
 )
-_FILLER = re.compile(r"^(?:notes?|\(?unaudited\)?|\(?non audité\)?|\$|€|,|and|et)$", re.I)
+_FILLER = re.compile(
+    r"^(?:notes?|\(?unaudited\)?|\(?non audité\)?|\$|€|,|and|et|fiscal|fy|exercice|year)$", re.I
+)
+# Every column line has one of these: a year (in a date or a span too) or ``FY25``.
+_MAYBE_YEAR = re.compile(r"(?:19|20)\d\d|(?i:fy)[-']?\d\d")
+# A fiscal year in one word (``FY2025``, ``FY25``).
+_FY = re.compile(r"^fy[-']?((?:19|20)?\d\d)$")
+# A column named relative to the fiscal year (French ``Exercice N`` / ``Exercice N-1``).
+_RELATIVE = re.compile(r"(?<![\w-])N(?:\s?[-−–]\s?([1-9]))?(?![\w-])")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -103,6 +117,8 @@ def _plain(line: str) -> str:
 def years_of_line(line: str) -> list[tuple[int, int, int]] | None:
     """The (year, month, day) of each column a line names, when the line is a column line:
     only years or dates, plus a few filler words (``Notes``, ``$``, ``(In millions)``)."""
+    if not _MAYBE_YEAR.search(line):
+        return None  # no year, date or fiscal year in it: no column line (a fast test)
     plain = _plain(line).replace("(in millions)", "").replace("(in thousands)", "")
     words = _SHARE_HEADING.sub(" ", plain).split()
     found: list[tuple[int, int, int]] = []
@@ -126,11 +142,33 @@ def years_of_line(line: str) -> list[tuple[int, int, int]] | None:
             found.append((int(date.group(3)), int(date.group(2)), int(date.group(1))))
         elif _YEAR.match(bare):
             found.append((int(bare), 0, 0))
+        elif fy := _FY.match(bare):
+            digits = fy.group(1)
+            found.append((int(digits) if len(digits) == 4 else 2000 + int(digits), 0, 0))
         elif not _FILLER.match(word):
             others += 1
             trailing = trailing and not found
     # A few words, or a caption before the years: "(In millions, except per share data)".
     return found if found and (others <= 3 or (trailing and others <= 10)) else None
+
+
+def names_relative_columns(line: str) -> bool:
+    """Whether ``line`` names two or more different columns relative to the fiscal year
+    (``Exercice N-1 Exercice N``)."""
+    if "N" not in line:
+        return False
+    back = [m.group(1) or "0" for m in _RELATIVE.finditer(line)]
+    return len(back) >= 2 and len(set(back)) == len(back)
+
+
+def relative_columns(line: str, fiscal_year: int) -> str | None:
+    """``line`` with its columns named relative to the fiscal year (``Exercice N-1
+    Exercice N``) written as years (``Exercice 2024 Exercice 2025``), when it names at
+    least two such columns, all different, and reads then as a column line; else None."""
+    if not names_relative_columns(line):
+        return None
+    text = _RELATIVE.sub(lambda m: str(fiscal_year - int(m.group(1) or 0)), line)
+    return text if years_of_line(text) is not None else None
 
 
 def _durations(text: str) -> list[int]:

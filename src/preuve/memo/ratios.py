@@ -77,6 +77,9 @@ class RatioDef:
     positive: bool = True  # a zero or negative denominator makes the ratio meaningless
     annual_only: bool = False  # a flow over a balance: needs twelve months of flows
     kind: str = QUOTIENT
+    # A ratio only some reports have (an adjusted EBITDA beside the EBITDA): where this
+    # operand is absent, it is not applicable, so not listed among the ratios not computed.
+    applies: op.Getter | None = None
 
 
 _REVENUE = op.revenue
@@ -96,6 +99,29 @@ RATIOS: tuple[RatioDef, ...] = (
         op.ebitda,
         ("net debt and lease liabilities (or off-balance-sheet lease principal)", _EBITDA),
         annual_only=True,
+    ),
+    # Reports that print an adjusted EBITDA beside the EBITDA (the covenant's base, often):
+    # leverage on both, each with its formula.
+    RatioDef(
+        "levier-ajuste",
+        "Levier sur EBITDA ajusté",
+        op.net_debt,
+        op.adjusted_ebitda,
+        (_NET_DEBT, "adjusted EBITDA printed beside the EBITDA"),
+        annual_only=True,
+        applies=op.adjusted_ebitda,
+    ),
+    RatioDef(
+        "levier-loyers-ajuste",
+        "Levier y compris dettes de location, sur EBITDA ajusté",
+        op.net_debt_leases,
+        op.adjusted_ebitda,
+        (
+            "net debt and lease liabilities (or off-balance-sheet lease principal)",
+            "adjusted EBITDA printed beside the EBITDA",
+        ),
+        annual_only=True,
+        applies=op.adjusted_ebitda,
     ),
     RatioDef(
         "couverture",
@@ -329,11 +355,15 @@ def ratios_not_computed(statements: Statements) -> tuple[str, ...]:
     # An input left out as doubtful (an identity it is in does not hold) is said first.
     reasons: list[str] = [f"doubtful input, not used: {d}" for d in statements.doubtful]
     for definition in RATIOS:
+        applies = definition.applies
+        years = [y for y in statements.years if applies is None or applies(statements, y)]
+        if not years:
+            continue
         refusal = _annual_refusal(definition, statements)
         if refusal is not None:
             reasons.append(refusal)
             continue
-        for year in statements.years:
+        for year in years:
             outcome = _attempt(definition, statements, year)
             if isinstance(outcome, str):
                 reasons.append(outcome)

@@ -40,15 +40,34 @@ _NOT_MEANINGFUL = re.compile(r"n\.\s?s\.?|n\.\s?m\.?|ns|nm|n/s|n/m")
 _PERCENT = re.compile(r"\(?[-−–+]?\d+(?:[.,]\d+)?\s?%\)?")
 
 
+# A sentence in the heading block ("Montants nets d'amortissements. Le détail brut /
+# amortissements figure en note 3."): prose about the table, not a column heading.
+_SENTENCE_END = re.compile(r"[a-zà-ÿ\d)]\.(?:\s+[A-ZÀ-Ý]|\s*$)")
+_PROSE_WORDS = 8
+
+
+def _headings(block: list[str]) -> list[str]:
+    """The last lines of a heading block that can name columns: a line of prose (a
+    sentence of several words) names none."""
+    return [
+        line
+        for line in block[-3:]
+        if not (
+            _SENTENCE_END.search(line.strip())
+            and sum(any(c.isalpha() for c in w) for w in line.split()) >= _PROSE_WORDS
+        )
+    ]
+
+
 def has_notes_column(block: list[str]) -> bool:
-    return any(re.search(r"(?i)(?:^|\s)notes?(?:\s|$)", line) for line in block[-3:])
+    return any(re.search(r"(?i)(?:^|\s)notes?(?:\s|$)", line) for line in _headings(block))
 
 
 def notes_on_the_right(block: list[str]) -> bool:
     """Whether the heading block prints the notes column after the periods' ones
     (``2025 2024 Notes``, ``Exercice Exercice Notes``): a line ends with the word after
     other column headings."""
-    for line in block[-3:]:
+    for line in _headings(block):
         words = line.split()
         if len(words) >= 3 and re.fullmatch(r"(?i)notes?", words[-1]):
             return True
@@ -59,7 +78,7 @@ def extra_columns(block: list[str]) -> int:
     """Value columns printed before the periods' ones: a gross and a depreciation column
     (``Brut | Amort. et dépréc. | Net 2025 | Net 2024``, ``Gross | Accumulated
     depreciation | Net``); the periods' values are the net ones, the last of each row."""
-    text = " ".join(block[-3:])
+    text = " ".join(_headings(block))
     if not (_GROSS.search(text) and _NET.search(text)):
         return 0
     return 2 if _DEPRECIATION.search(text) else 1

@@ -12,6 +12,7 @@ left out (missed, never misplaced).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -35,6 +36,7 @@ __all__ = [
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?:[/-](?:19|20)?\d\d)?(?!\d)")
 
 
+@functools.lru_cache(maxsize=4096)
 def value_pattern(raw: str) -> re.Pattern[str]:
     """A value as printed, its thousands separated by any space (``61 300``)."""
     parts = [re.escape(part) for part in re.split(r"[\u202f\u00a0 ]", raw)]

@@ -32,6 +32,7 @@ from preuve.memo.periods import Period
 from preuve.memo.statements import Field, Statements
 from preuve.memo.table_checks import Identity, checked_table
 from preuve.memo.tables import StatementTable, read_tables
+from preuve.memo.within_rows import within_one_year_rows
 
 __all__ = [
     "chosen_duration",
@@ -176,9 +177,18 @@ def merged_statements(
             )
             if (f.key, f.year) not in have
         ]
+        # Else a debt note's "of which due within one year" row under the borrowings.
+        current = {f.year for f in noted} | {y for k, y in have if k == "current_liabilities"}
+        noted += [
+            f
+            for f in within_one_year_rows(pages, locale, (balance.unit, balance.scale), financial)
+            if f.year not in current
+        ]
         # The debts subtotal is an input of the current liabilities only a note completes.
         fields += noted + [
-            debts[f.year][2] for f in noted if f.key == "financial_debts_within_one_year"
+            debts[f.year][2]
+            for f in noted
+            if f.key == "financial_debts_within_one_year" and f.year in debts
         ]
         # What the notes state in a sentence, at a date the balance sheet prints.
         dates = [(p.year, p.month, p.day) for p in balance.periods if p.months == 0 and p.month]

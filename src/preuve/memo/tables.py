@@ -22,6 +22,7 @@ the most rows is the primary one, earlier pages on a tie.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import itertools
@@ -40,7 +41,13 @@ from preuve.memo.lexicon import (
     heading_kind,
     unit_of,
 )
-from preuve.memo.periods import Period, read_periods, years_of_line
+from preuve.memo.periods import (
+    Period,
+    names_relative_columns,
+    read_periods,
+    relative_columns,
+    years_of_line,
+)
 from preuve.memo.statements import (
     _Cut,
     _cut_rows,
@@ -77,18 +84,23 @@ _CONNECTORS = frozenset(
 _TOTAL = re.compile(r"^(?:total|sous[- ]total|subtotal)\b", re.I)
 _FOOTNOTE = re.compile(r"(?:\s*\((?:\d|[a-z])\))+$")
 _BARE_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
+_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
+# A digit, superscripts and subscripts included (str.isdigit's, searched at C speed).
+_DIGIT = re.compile(r"[\d\u00b2\u00b3\u00b9\u2070-\u2079\u2080-\u2089\u2460-\u2473]")
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\.\d{1,2})?[a-z]?$")
 _SPLIT_HEADING_LINES = 4
 # Tables that complete a statement with figures it does not print: the French "soldes
 # intermédiaires de gestion" (EBE), an IFRS report's alternative performance measures
-# (EBITDA) complete the income statement; the off-balance-sheet commitments note (French
-# GAAP leasing: its principal outstanding, "capital restant dû") completes the balance
-# sheet. Their rows give only the concepts the primary tables do not.
+# (EBITDA), a US filing's non-GAAP measures complete the income statement; the
+# off-balance-sheet commitments note (French GAAP leasing: its principal outstanding,
+# "capital restant dû") completes the balance sheet. Their rows give only the concepts the
+# primary tables do not.
 _SUPPLEMENT = re.compile(
     r"(?i)\b(?:soldes intermédiaires de gestion|indicateurs alternatifs de performance"
-    r"|alternative performance measures)\b"
+    r"|alternative performance measures|non[- ]gaap (?:financial )?measures)\b"
     # a note whose heading is the measure itself ("Note 3 — EBITDA", "Note 12: EBE")
-    r"|^note\s+\d+(?:\.\d+)?\s*[—–:.-]\s*(?:ebitda|ebe|excédent brut d'exploitation)\s*$"
+    r"|^note\s+\d+(?:\.\d+)?\s*[—–:.-]\s*(?:ebitda|ebe|excédent brut d'exploitation)"
+    r"(?:\s*\([^()]*\))?\s*$"  # its unit aside: "(en milliers d'euros)"
 )
 _COMMITMENTS = re.compile(
     r"(?i)\b(?:engagements hors[- ]bilan|off[- ]balance[- ]sheet (?:commitments|arrangements"
@@ -186,7 +198,7 @@ def _compact_kind(text: str) -> tuple[bool, Statement | None]:
 def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | None:
     """(lines the heading takes, statement) when a heading starts at ``index``."""
     line = lines[index]
-    if any(ch.isdigit() for ch in line) and years_of_line(line) is None:
+    if _DIGIT.search(line) and years_of_line(line) is None:
         found, kind = heading_kind(line)
         if found and _AMOUNTS_END.search(line):
             # A row whose label names a statement or the notes ("income statement charge
@@ -204,7 +216,7 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
         if index + extra >= len(lines):
             break
         nxt = lines[index + extra]
-        if len(nxt.split()) > 3 or any(ch.isdigit() for ch in nxt) or not nxt.strip():
+        if len(nxt.split()) > 3 or _DIGIT.search(nxt) or not nxt.strip():
             break
         joined.append(nxt)
         words = line.split()
@@ -280,6 +292,7 @@ class _Reader:
     anchors: ColumnAnchors | None = None
     section: str = ""  # the balance-sheet section the next rows are under
     gapped: bool = False  # the current line shows column gaps on the page
+    fiscal_year: Callable[[], int | None] | None = None  # for columns named N, N-1
 
     def _column_line(self) -> str:
         """The columns of the heading block: years stacked one a line ("July 2," / "2023"
@@ -410,8 +423,10 @@ class _Reader:
             return tokens[:-1]
         return tokens
 
-    def columns_line(self, line: str, offset: int, balance: bool) -> None:
-        """A line naming the columns: the periods and the other columns' layout."""
+    def columns_line(self, line: str, offset: int, balance: bool, printed: str = "") -> None:
+        """A line naming the columns: the periods and the other columns' layout
+        (``printed``: the line as the page prints it, when ``line`` writes its relative
+        columns as years)."""
         self.block.append(line)
         self.column_lines.append(line)
         self.periods = _same_columns(
@@ -425,11 +440,21 @@ class _Reader:
         self.flush_tail()
         self.pending = ""
         self.last_row = False
-        self.anchors = ColumnAnchors(line, offset, len(self.periods))
+        self.anchors = ColumnAnchors(printed or line, offset, len(self.periods))
+
+    def relative(self, line: str) -> str | None:
+        """``line`` with its columns named N, N-1 written as the fiscal year's, or None."""
+        if self.fiscal_year is None or not names_relative_columns(line):
+            return None
+        year = self.fiscal_year()
+        return None if year is None else relative_columns(line, year)
 
     def line(self, line: str, offset: int, balance: bool) -> None:
         tokens = self.tokens(line, offset)
         columns = years_of_line(line)
+        if columns is None and (resolved := self.relative(line)) is not None:
+            self.columns_line(resolved, offset, balance, printed=line)
+            return
         if columns is not None and not any(
             t.value is not None and t.year is None and not t.is_day for t in tokens
         ):
@@ -541,7 +566,11 @@ class _Reader:
 
 
 def _sections(
-    page: int, text: str, locale: Locale, lefts: Callable[[], Sequence[float]] | None = None
+    page: int,
+    text: str,
+    locale: Locale,
+    lefts: Callable[[], Sequence[float]] | None = None,
+    fiscal_year: Callable[[], int | None] | None = None,
 ) -> list[StatementTable]:
     lines = text.split("\n")
     offsets: list[int] = []
@@ -591,7 +620,7 @@ def _sections(
                 table = StatementTable(kind, [page], "", 1, (), heading=head)
                 table.supplement = supplement
                 table.continued = bool(re.search(r"(?i)suite|continued|\(cont", head))
-                reader = _Reader(page, locale, lefts=lefts)
+                reader = _Reader(page, locale, lefts=lefts, fiscal_year=fiscal_year)
                 tables.append(table)
             index += taken
             continue
@@ -639,6 +668,17 @@ def _merge(tables: list[StatementTable]) -> list[StatementTable]:
     return merged
 
 
+def fiscal_year(pages: Sequence[str]) -> int | None:
+    """The report's fiscal year: the latest year its column lines name most often (a
+    balance sheet's ``31/12/2024 31/12/2025``, an income statement's ``2025 2024``)."""
+    latest: collections.Counter[int] = collections.Counter()
+    for text in pages:
+        for line in text.split("\n"):
+            if _ANY_YEAR.search(line) and (years := years_of_line(line)) and len(years) >= 2:
+                latest[max(y for y, _, _ in years)] += 1
+    return max(latest, key=lambda y: (latest[y], y)) if latest else None
+
+
 def read_tables(
     pages: Sequence[str], positions: Callable[[int], Sequence[float]] | None = None
 ) -> list[StatementTable]:
@@ -647,13 +687,16 @@ def read_tables(
     char_lefts`), read only for the pages a statement is on, to place blank cells."""
     whole = "\n".join(pages)
     locale = detect_locale(whole)
-    document_unit = unit_of(whole) or ("", 1)
+    # The document's unit, read once and only for a table whose page states none.
+    document_unit = functools.cache(lambda: unit_of(whole) or ("", 1))
     found: list[StatementTable] = []
+    # Read only when a statement names its columns N, N-1 (French statements).
+    fiscal = functools.cache(functools.partial(fiscal_year, pages))
     for number, text in enumerate(pages, start=1):
         lefts = None if positions is None else functools.cache(functools.partial(positions, number))
-        for table in _sections(number, text, locale, lefts):
+        for table in _sections(number, text, locale, lefts, fiscal):
             if not table.unit:
-                table.unit, table.scale = unit_of(text[:2000]) or document_unit
+                table.unit, table.scale = unit_of(text[:2000]) or document_unit()
             found.append(table)
     merged = _merge(found)
     primary: list[StatementTable] = []

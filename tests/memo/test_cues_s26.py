@@ -173,6 +173,42 @@ SIGNALS = {
         "décembre 2025.",
         "going_concern",
     ),
+    "a main outlet's share of deliveries (French)": (
+        "Le groupe Marelli, notre premier débouché, a absorbé 41 % de nos livraisons en 2025.",
+        "concentration",
+    ),
+    "a rate rise that would wipe out a headroom (English)": (
+        "A 50 basis point increase in the discount rate would reduce the headroom of the "
+        "Retail unit to nil.",
+        "asset_value",
+    ),
+    "retirement obligations in deficit (French)": (
+        "Le déficit des engagements de retraite non couverts par des actifs atteint 7,8 M€.",
+        "pension",
+    ),
+    "a contract lost (English)": (
+        "The group lost the Midlands rail maintenance contract, which generated £14 million "
+        "of revenue in 2025.",
+        "activity",
+    ),
+    "a conciliation with the banks (French)": (
+        "La société a ouvert une procédure de conciliation avec ses partenaires bancaires en "
+        "novembre 2025.",
+        "going_concern",
+    ),
+    "a forbearance agreement (English)": (
+        "The company entered into a forbearance agreement with its lenders in December 2025.",
+        "going_concern",
+    ),
+    "losses three years running (French)": (
+        "La société a enregistré une perte nette pour le troisième exercice consécutif.",
+        "going_concern",
+    ),
+    "a shareholder loan repayable on demand (French)": (
+        "Le compte courant d'associé de 2 500 k€ est remboursable à première demande de "
+        "l'actionnaire.",
+        "liquidity",
+    ),
 }
 
 NOT_SIGNALS = {
@@ -238,6 +274,12 @@ NOT_SIGNALS = {
     ),
     "a warranty policy (English)": (
         "Warranty costs are accrued at the time of sale based on historical claims experience."
+    ),
+    "retirement obligations measured (French)": (
+        "Les engagements de retraite sont évalués selon la méthode des unités de crédit projetées."
+    ),
+    "retirement indemnities disclosed (French)": (
+        "Les indemnités de départ à la retraite, estimées à 410 k€, ne sont pas provisionnées."
     ),
     "a storage period stable (French)": "La durée moyenne de stockage est restée stable à 11 mois.",
 }

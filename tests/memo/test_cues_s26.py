@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from preuve.memo.cues import CATEGORIES, CATEGORY_LABELS, classify_sentence
+from preuve.memo.cues import CATEGORIES, CATEGORY_LABELS, classify_sentence, page_sentences
 from preuve.memo.english import CATEGORY_LABELS_EN
 from preuve.memo.reader import READER_SYSTEM
 
@@ -301,3 +301,32 @@ def test_internal_control_is_a_declared_category() -> None:
     assert CATEGORY_LABELS["controls"] == "Contrôle interne et audit"
     assert CATEGORY_LABELS_EN["controls"] == "Internal control and audit"
     assert "controls (faiblesse du contrôle interne" in READER_SYSTEM
+
+
+RISK_LIST = (
+    "Principaux risques\n\n"
+    "• Notre premier client représente 38 % du chiffre d'affaires.\n"
+    "• Le prêt de 4 M€ arrive à échéance en juin 2026 et n'est pas refinancé.\n"
+    "– Le contrat d'électricité à prix fixe expire le 30 juin 2026.\n"
+)
+FACTOR_LIST = (
+    "Important factors that could cause actual results to differ include the following:\n"
+    "• the loss of key customers or a reduction in their orders;\n"
+    "• litigation, including product liability claims; and\n"
+    "• changes in interest rates and foreign exchange rates.\n"
+)
+
+
+def test_each_item_of_a_risk_list_is_a_sentence() -> None:
+    sentences = page_sentences(RISK_LIST)
+    assert [RISK_LIST[s.start : s.end] for s in sentences] == [s.text for s in sentences]
+    assert [(s.text[:20], classify_sentence(s.text)) for s in sentences] == [
+        ("Notre premier client", ("concentration", 5)),
+        ("Le prêt de 4 M€ arri", ("refinancing", 5)),
+        ("Le contrat d'électri", ("price_exposure", 3)),
+    ]
+
+
+def test_the_items_of_a_listed_sentence_are_no_sentences() -> None:
+    # lower case, ending on ";" or "and": fragments of the sentence that opens the list
+    assert [s.text[:30] for s in page_sentences(FACTOR_LIST)] == ["Important factors that could c"]

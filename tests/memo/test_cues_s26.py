@@ -209,6 +209,43 @@ SIGNALS = {
         "l'actionnaire.",
         "liquidity",
     ),
+    "tariffs only partly passed on (English)": (
+        "Tariffs on imported aluminum added $6.2 million to our cost of sales in 2025, and we "
+        "have been able to pass only part of this increase on to customers.",
+        "price_exposure",
+    ),
+    "sales to a named customer (English)": (
+        "Sales to Northwind Grocers made up 36% of our revenue in fiscal 2025.",
+        "concentration",
+    ),
+    "no availability left (English)": (
+        "As of December 31, 2025, we had $3.2 million of cash and no remaining availability "
+        "under our revolving credit facility.",
+        "liquidity",
+    ),
+    "days sales outstanding up (English)": (
+        "Days sales outstanding increased to 74 days from 58 days, reflecting slower payments "
+        "from our two largest distribution customers.",
+        "working_capital",
+    ),
+    "a labour agreement expiring (English)": (
+        "Approximately 62% of our hourly workforce is covered by a collective bargaining "
+        "agreement that expires in February 2026.",
+        "workforce",
+    ),
+    "a headroom stated as a small percentage (English)": (
+        "The headroom on our Specialty Chemicals reporting unit was 4%.",
+        "asset_value",
+    ),
+    "a main contract manufacturer's share (English)": (
+        "Our primary contract manufacturer produces about 85% of our finished goods.",
+        "dependency",
+    ),
+    "a currency move that would raise costs (English)": (
+        "At current exchange rates, the weakening of the Mexican peso against the dollar would "
+        "increase our Monterrey costs by $3 million a year.",
+        "price_exposure",
+    ),
 }
 
 NOT_SIGNALS = {
@@ -280,6 +317,13 @@ NOT_SIGNALS = {
     ),
     "retirement indemnities disclosed (French)": (
         "Les indemnités de départ à la retraite, estimées à 410 k€, ne sont pas provisionnées."
+    ),
+    "a segment's share of sales (English)": (
+        "Net sales from our helicopter programs represented 10% of consolidated net sales."
+    ),
+    "the company's own plant's share (English)": (
+        "The Dayton facility is a key producer of coatings and makes nearly 25 percent of our "
+        "coatings."
     ),
     "a storage period stable (French)": "La durée moyenne de stockage est restée stable à 11 mois.",
 }

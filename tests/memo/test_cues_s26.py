@@ -325,6 +325,9 @@ NOT_SIGNALS = {
         "The Dayton facility is a key producer of coatings and makes nearly 25 percent of our "
         "coatings."
     ),
+    "sales to a sector (English)": (
+        "Sales to the automotive sector represented 22% of net sales in 2025."
+    ),
     "a storage period stable (French)": "La durée moyenne de stockage est restée stable à 11 mois.",
 }
 

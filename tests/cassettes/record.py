@@ -16,7 +16,7 @@ derived from the number of documents it plans (``plan_token_cap``: no plan of 32
 128 tokens), and each call is written by :class:`~preuve.models.replay.RecordingModel` with the
 model's identity.
 
-- memo: workflow 1, both quote modes, on page 1 of the bundled Ferlac report (96 new tokens);
+- memo: workflow 1, both quote modes, on page 1 of the bundled Ferlac report (128 new tokens);
 - digest: workflow 3 on the first 2 documents of the bundled test dossier ``test-00``: an
   incremental build, version 2 of ``doc-00`` (SPEC's first event), an incremental build and
   an independent full build (160 new tokens);
@@ -63,7 +63,7 @@ CASSETTE = HERE / "smollm2-memo.jsonl"
 DIGEST_CASSETTE = HERE / "smollm2-digest.jsonl"
 SYNTHESIS_CASSETTE = HERE / "smollm2-synthesis.jsonl"
 SLUGS = ("ferlac",)
-MAX_NEW_TOKENS = 96
+MAX_NEW_TOKENS = 128
 DIGEST_DOSSIER = "test-00"
 DIGEST_DOCUMENTS = 2  # two leaves under the root: 3 nodes
 DIGEST_MAX_NEW_TOKENS = 160

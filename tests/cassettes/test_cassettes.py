@@ -30,13 +30,17 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> list[Document]:
     return first_pages(tmp_path_factory.mktemp("cassette-corpus"))
 
 
-# What SmolLM2 (through llama.cpp's server) did on the recorded prompts (re-recorded when
-# issue 14 added risk categories to the reader's prompt): in copy mode it repeated a
-# timestamp-like "quote" as a covenant until the token cap cut its answer, twice (refused as
-# truncated, so no signal stands); in select mode it selected no sentence. With no signal in
-# either mode the writer gets the same facts, so its two calls (answer, re-ask) serve both.
+# What SmolLM2 (through llama.cpp's server) did on the recorded prompts (re-recorded in
+# session 26, when the reader's schema began to bound an answer by its request: one signal
+# per prose sentence, a quote no longer than the longest sentence, and a token cap derived
+# from both). Before, in copy mode, it repeated a timestamp-like "quote" until the token cap
+# cut its answer (refused as truncated); now the schema closes its list after the page's one
+# sentence, its answer ends, and the quote check refuses the invented quote, twice: the
+# signal is dropped and counted (``signals_rejected`` 1). In select mode it selected no
+# sentence. With no signal in either mode the writer gets the same facts, so its two calls
+# (answer, re-ask) serve both.
 RECORDED = {
-    "copy": ((), 2, ["truncated"]),
+    "copy": ((), 2, ["quote_not_found"]),
     "select": ((), 1, []),
 }
 

@@ -5,9 +5,12 @@ The rules reader must work on reports it has never seen, so nothing here knows a
 - :func:`page_sentences` cuts a page's extracted text into sentences. PDF text breaks
   lines where the layout wrapped them, so lines are first grouped into *blocks*: a line
   much shorter than the page's usual prose line ends its block (a heading, a table row, the
-  last line of a paragraph); a full-width line continues into the next one. Blocks are then
-  split after ``. ! ?`` followed by a capital, a digit or an opening quote, except after an
-  abbreviation or an initial. Each :class:`Sentence` keeps its offsets in the page text.
+  last line of a paragraph); a full-width line continues into the next one, unless it opens
+  with a list marker (``•``, ``–``...): a list item opens its own block, its sentence starting
+  after the marker (an item opening lower case or ending on ``;`` is a fragment of the
+  sentence that introduced the list, and is left out). Blocks are then split after
+  ``. ! ?`` followed by a capital, a digit or an opening quote, except after an abbreviation
+  or an initial. Each :class:`Sentence` keeps its offsets in the page text.
 - :func:`classify_sentence` (from :mod:`preuve.memo.risk_cues`) gives a sentence its risk
   category from the declared cues of ``data/cues.json`` in French and English, matched on a
   folded copy (lower case, no accents, straight apostrophes). The categories themselves
@@ -61,6 +64,9 @@ _NUMBERED_TITLE = re.compile(
     r"(?i)(?:note|annexe|section|chapitre|partie|part|item|article)\s+\d+(?:\.\d+)*\s*[–—:.-]\s"
 )
 _ENDS = (".", "!", "?", ":", ";", "…")
+# A list item's marker (• ● ▪ ■ ◦ ‣ ⁃ – — * -) and its space: the item starts its own block,
+# and its sentence starts after the marker (each item of a risk list is one sentence).
+_BULLET = re.compile(r"[\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u2013\u2014*-][ \t]+(?=\S)")
 _TABLE_CELL = re.compile(r"\(?[-−–+]?\d[\d,\u00a0\u202f]*(?:[.,]\d+)?\)?%?")
 
 
@@ -97,6 +103,9 @@ def _blocks(page: str) -> list[tuple[int, int]]:
     for line in lines:
         end = position + len(line)
         stripped = line.strip()
+        if position > start and _BULLET.match(stripped):
+            blocks.append((start, position - 1))  # a list item opens a new block
+            start = position
         if not stripped:
             if position > start:
                 blocks.append((start, position))
@@ -121,20 +130,24 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     return token in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()) or "." in token
 
 
-def _split_block(page: str, start: int, end: int) -> list[tuple[int, int]]:
+def _split_block(page: str, start: int, end: int) -> list[tuple[int, int, bool]]:
+    """``(start, end, item)`` of each sentence of a block; ``item``: the first one of a list
+    item, its marker left out."""
     block = page[start:end]
     cuts: list[int] = []
     for match in _SENTENCE_END.finditer(block):
         if _NEXT_START.match(block, match.end()) and not _is_abbreviation(block, match.start()):
             cuts.append(match.end())
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int, bool]] = []
     begin = 0
     for cut in [*cuts, len(block)]:
         piece = block[begin:cut]
         left = len(piece) - len(piece.lstrip())
+        marker = _BULLET.match(piece, left) if begin == 0 else None
+        left = marker.end() if marker is not None else left
         right = len(piece.rstrip())
         if right > left:
-            spans.append((start + begin + left, start + begin + right))
+            spans.append((start + begin + left, start + begin + right, marker is not None))
         begin = cut
     return spans
 
@@ -171,12 +184,22 @@ def _is_prose(text: str) -> bool:
     )
 
 
+def _is_whole_item(text: str) -> bool:
+    """A list item that is a sentence of its own: it opens with a capital or a figure and
+    ends as a sentence ends (an item opening lower case or ending on ``;`` continues the
+    sentence that introduced the list)."""
+    first = text.lstrip('«"“(')[:1]
+    return (first.isupper() or first.isdigit()) and text.rstrip('»"”’)').endswith((".", "!", "?"))
+
+
 def page_sentences(page: str) -> list[Sentence]:
     """The prose sentences of a page, in reading order (table rows and headings left out)."""
     sentences: list[Sentence] = []
     for block_start, block_end in _blocks(page):
-        for start, end in _split_block(page, block_start, block_end):
+        for start, end, item in _split_block(page, block_start, block_end):
             text = page[start:end]
+            if item and not _is_whole_item(text):
+                continue  # "the loss of key customers;": a fragment of a listed sentence
             if _is_prose(text):
                 sentences.append(Sentence(start, end, text))
     return sentences

@@ -48,6 +48,7 @@ from preuve.memo.selection import (
     CatalogueEntry,
     catalogue,
     catalogue_text,
+    max_signals,
     resolve_selection,
     selection_schema,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "Reading",
     "RejectedSignal",
     "VerifiedSignal",
+    "answer_cap",
     "read_signals",
     "reader_requests",
     "rendered_catalogue",
@@ -78,6 +80,8 @@ READER_MAX_NEW_TOKENS = 2048
 MAX_PER_CATEGORY = 2  # the strongest cues of each category, so a long report stays readable
 PAGES_PER_CATEGORY_SLOT = 5  # ... one more per 5 pages of prose beyond 10 (a 10-K's chunk)
 MAX_SIGNALS = 40
+_ANSWER_TOKENS = 16  # {"signals": [ ... ]}
+_ITEM_TOKENS = 24  # one signal's keys, its category and its page (or its sentence id)
 _COPY_FIX = "copy each excerpt exactly or remove the signal"
 
 READER_SCHEMA: dict[str, Any] = {
@@ -208,13 +212,32 @@ def _chunks(pages: Sequence[str], max_chars: int) -> list[list[int]]:
     return groups
 
 
-def reader_schema(numbers: Sequence[int]) -> dict[str, Any]:
-    """:data:`READER_SCHEMA` with ``page`` limited to the pages a request holds."""
+def reader_schema(
+    numbers: Sequence[int], max_items: int = MAX_SIGNALS, max_quote: int | None = None
+) -> dict[str, Any]:
+    """:data:`READER_SCHEMA` with ``page`` limited to the pages a request holds, at most
+    ``max_items`` signals (see :func:`~preuve.memo.selection.max_signals`) and, given
+    ``max_quote``, quotes no longer than the longest sentence of those pages (a quote is one
+    sentence: a constrained model that runs on inside a quote is stopped there)."""
     item = READER_SCHEMA["properties"]["signals"]["items"]
     page = {"type": "integer", "enum": list(numbers)}
-    items = {**item, "properties": {**item["properties"], "page": page}}
-    signals = {**READER_SCHEMA["properties"]["signals"], "items": items}
+    quote = item["properties"]["quote"]
+    if max_quote is not None:
+        quote = {**quote, "maxLength": max_quote}
+    items = {**item, "properties": {**item["properties"], "quote": quote, "page": page}}
+    signals = {**READER_SCHEMA["properties"]["signals"], "maxItems": max_items, "items": items}
     return {**READER_SCHEMA, "properties": {"signals": signals}}
+
+
+def answer_cap(entries: Sequence[CatalogueEntry], quotes: str) -> int:
+    """The reader's ``max_new_tokens`` for a request whose pages hold ``entries``: room for
+    the longest answer its schema allows (as many signals as sentences, each quote at most
+    the longest sentence, counted one token per character in copy mode; an id in select
+    mode), never more than ``READER_MAX_NEW_TOKENS``. A constrained model's answer then ends
+    before the cap, and a one-page request that loops is stopped at ~100 tokens, not 2 048."""
+    lengths = sorted((len(e.text) for e in entries), reverse=True)[: max_signals(len(entries))]
+    quoted = sum(lengths) if quotes == "copy" else 0
+    return min(READER_MAX_NEW_TOKENS, _ANSWER_TOKENS + _ITEM_TOKENS * len(lengths) + quoted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +276,15 @@ def _render_reader(given: ReaderInput) -> tuple[Message, ...]:
 def _reader_schema(given: ReaderInput) -> dict[str, Any]:
     if given.quotes == "select":
         return selection_schema(given.entries())
-    return reader_schema(given.numbers)
+    entries = given.entries()
+    longest = max((len(e.text) for e in entries), default=None)
+    return reader_schema(given.numbers, max_signals(len(entries)), longest)
+
+
+def _reader_options(given: ReaderInput) -> RoleOptions:
+    return RoleOptions(
+        max_new_tokens=answer_cap(given.entries(), given.quotes), subject=given.company
+    )
 
 
 def reader_request(
@@ -436,7 +467,7 @@ READER: Role[ReaderInput, _Screened] = Role(
     check=_check_reader,
     rules=rules_reader,
     max_new_tokens=READER_MAX_NEW_TOKENS,
-    options=lambda given: RoleOptions(subject=given.company),
+    options=_reader_options,
 )
 
 

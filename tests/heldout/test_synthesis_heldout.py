@@ -65,12 +65,13 @@ BLIND = frozenset(
 # run "à 25 mL/h" within "0,1 à 1 200 mL/h") is an operating point, no claim.
 # eclairage's is left: a warranty of another product of the candidate's vendor, which the
 # vendor's press release names by a name without the brand word.
-# The ninth writer's two (s25, never tuned on) list contradictions their grids do not
+# The ninth writer's two (s25, never tuned on) listed contradictions their grids do not
 # plant: values of one quantity from different contexts grouped under a subject that is no
-# candidate ("UV", "des Mélèzes", "Validité").
-SPURIOUS: frozenset[str] = frozenset(
-    {"eclairage-led-saint-aurel-fr", "ashgrove-pool-uv", "val-orsenne-enneigement"}
-)
+# candidate ("UV", "des Mélèzes", "Validité"). Gone (s26): their questions name no candidate
+# (only the committee, the site and the term "UV"), and the planner now takes the product
+# models the documents recur on ("Lumaqua LX-400", "Boréa V12") for the candidates, an
+# acronym the question defines ("ultraviolet (UV)") being a term.
+SPURIOUS: frozenset[str] = frozenset({"eclairage-led-saint-aurel-fr"})
 
 
 def test_the_held_out_dossiers_are_there() -> None:

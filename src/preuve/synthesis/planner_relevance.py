@@ -253,6 +253,8 @@ def relevance(
     siblings = vendor_siblings(body, products, aliases or {}, lexicon, frozenset(written))
     if product_mentions(products, body, aliases) and not siblings:
         return None
+    if siblings and len(stems(title, lexicon) & topics) >= _MIN_SHARED_WORDS:
+        return None  # "new terms for X Connect remote monitoring": a service asked about
     if linked & written:
         return None
     if siblings and not about:  # with a decision object, the document must name it

@@ -84,6 +84,16 @@ def _unit_at(rest: str, lexicon: Lexicon) -> tuple[Unit, int] | None:
     return None
 
 
+def _unit_over(rest: str, lexicon: Lexicon) -> tuple[Unit, int] | None:
+    """The unit after a slash that is no period ("/cm²" of "mJ/cm²", "/W" of "lm/W"; "/h"
+    is a period, read as such), and how many characters it takes."""
+    slash = re.match(r"/[ \u00a0]?", rest)
+    found = _unit_at(rest[slash.end() :], lexicon) if slash else None
+    if slash is None or found is None or found[0].dimension == "time":
+        return None
+    return found[0], slash.end() + found[1]
+
+
 def _lead(rest: str) -> int:
     return len(rest) - len(rest.lstrip(" \u00a0\u202f\u2009"))
 
@@ -298,6 +308,36 @@ def _scale_and_currency(
     return scale, currency, used
 
 
+def _unit_quantity(
+    text: str, mention: NumberMention, unit: tuple[Unit, int], *, at: int, value: Decimal,
+    lexicon: Lexicon,
+) -> Value:  # fmt: skip
+    """The quantity of ``value`` in the unit written ``at`` characters after the number
+    (hours then minutes, a unit over another, then periods)."""
+    rest = text[mention.end :]
+    spec, length = unit
+    end = at + length
+    magnitude = value * spec.factor
+    # "1 h 10", "6 h 30": hours then minutes, one duration
+    minutes = _MINUTES_AFTER_HOURS.match(rest[end:]) if spec.symbol == "h" else None
+    if minutes is not None:
+        magnitude += Decimal(minutes.group(1)) * 60
+        end += minutes.end()
+    dimension = spec.dimension
+    over = _unit_over(rest[end:], lexicon)
+    if over is not None:  # "mJ/cm²", "lm/W": a unit over another (not a period)
+        dimension = f"{dimension}/{over[0].dimension}"
+        magnitude /= over[0].factor
+        end += over[1]
+    den = _denominators(rest[end:], lexicon, count_nouns=False)
+    amount = _per_second(magnitude, den.periods)
+    stop = mention.end + end + den.used
+    display = _space(text[mention.start : stop])
+    key = ("quantity", dimension, den.periods, amount)
+    return Value("quantity", mention.start, stop, display, key,
+                 dimension, amount, (), den.periods)  # fmt: skip
+
+
 def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) -> Value | None:
     """The value whose number is ``mention``: money, a unit quantity or a count of things."""
     del lang  # values are read the same way in every language; the lexicon holds both
@@ -319,21 +359,9 @@ def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) ->
     lead = _lead(tail)
     unit = _unit_at(tail[lead:], lexicon) if lead <= 1 else None
     if unit is not None:
-        spec, length = unit
-        end = used + lead + length
-        magnitude = value * factor * spec.factor
-        # "1 h 10", "6 h 30": hours then minutes, one duration
-        minutes = _MINUTES_AFTER_HOURS.match(rest[end:]) if spec.symbol == "h" else None
-        if minutes is not None:
-            magnitude += Decimal(minutes.group(1)) * 60
-            end += minutes.end()
-        den = _denominators(rest[end:], lexicon, count_nouns=False)
-        amount = _per_second(magnitude, den.periods)
-        stop = mention.end + end + den.used
-        display = _space(text[mention.start : stop])
-        key = ("quantity", spec.dimension, den.periods, amount)
-        return Value("quantity", mention.start, stop, display, key,
-                     spec.dimension, amount, (), den.periods)  # fmt: skip
+        return _unit_quantity(
+            text, mention, unit, at=used + lead, value=value * factor, lexicon=lexicon
+        )
     word = _WORD.match(tail[lead:]) if lead <= 1 else None
     if re.search(r"\d[-‐‑]$", text[: mention.start]):
         return None  # "FIPS 140-3 validated": the tail of an identifier, not a count
@@ -431,6 +459,8 @@ def read_values(
     for mention in extract_numbers(text, locale):
         if out and mention.start < out[-1].end:
             continue  # a number inside the previous value ("par 2 GPU")
+        if (mention.kind or "").startswith("compat:"):
+            continue  # a superscript or a fraction sign ("mJ/cm²"): an exponent, no value
         try:
             found = _quantity(text, mention, lex, lang)
         except (InvalidOperation, ArithmeticError):

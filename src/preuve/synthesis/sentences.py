@@ -159,7 +159,9 @@ def sentences(text: str) -> list[list[Sentence]]:
             base = block.start() + item.start()
             # (leader dots "Training ........ $9,600.00" and an ellipsis end no sentence)
             # (a bold sentence, "**... 2027.** This date ...", ends at its period too)
-            for piece in re.finditer(r"(?:[^.!?;\n]|\.{2,}|[.!?;](?!\**\s)|\n(?!\s*\S+\s*:\s))+"
+            # (nor does an abbreviation of single letters: "week 38, i.e. in September")
+            for piece in re.finditer(r"(?:(?<!\w)(?:[^\W\d_]\.){2,}(?=\s+[a-z\d])"
+                                     r"|[^.!?;\n]|\.{2,}|[.!?;](?!\**\s)|\n(?!\s*\S+\s*:\s))+"
                                      r"[.!?;]?(?:\*\*(?=\s))?", item.group()):  # fmt: skip
                 raw = piece.group()
                 stripped = raw.strip()

@@ -78,8 +78,8 @@ def _unit_at(rest: str, lexicon: Lexicon) -> tuple[Unit, int] | None:
         if not same:
             continue
         after = rest[len(unit.word) : len(unit.word) + 1]
-        if after and (after.isalnum() or after in "_"):
-            continue
+        if after and (after.isalnum() or after in "_'’"):
+            continue  # a longer word, or an elided article ("2026 l'enveloppe")
         return unit, len(unit.word)
     return None
 

@@ -209,7 +209,9 @@ def group_key(
     they speak of)."""
     key = attribute_key(attribute, value, lexicon)
     who = "" if key[:1] == ("id",) else subject_key(subject)
-    return (who, key, subject_key(context))
+    # a sign is part of a condition: "at -7 °C" is not "at 7 °C"
+    signed = re.sub(r"(?<![\w.])[-−–](?=\s?\d)", " minus ", context)
+    return (who, key, subject_key(signed))
 
 
 def _measure_kinds(words: frozenset[Hashable], lexicon: Lexicon) -> set[str]:
@@ -241,8 +243,9 @@ def _overlapping(a: frozenset[Hashable], b: frozenset[Hashable], lex: Lexicon) -
 
 
 def related_attributes(
-    a: tuple[Hashable, ...], b: tuple[Hashable, ...], lexicon: Lexicon | None = None
-) -> bool:
+    a: tuple[Hashable, ...], b: tuple[Hashable, ...], lexicon: Lexicon | None = None,
+    *, conditioned: bool = False,
+) -> bool:  # fmt: skip
     """True when two different attribute keys (:func:`attribute_key`, of one subject and
     context) may name one quantity under other words, to be compared when each is the
     other's only such partner (see :func:`preuve.synthesis.contradictions.group_values`):
@@ -254,7 +257,8 @@ def related_attributes(
       "précision de positionnement (CEP 50)" and "erreur horizontale médiane", both an
       accuracy at p50; "read speed" and "write speed" share their kind word: two quantities),
       unless one's words are all the other's ("autonomie" and "autonomie mesurée sur une
-      charge": one quantity, written more fully once);
+      charge": one quantity, written more fully once), or measured under one condition
+      (``conditioned``: "production" and "production de neige humide", both at −6 °C);
     - two attributes no concept names, of one kind of value, sharing two words or more and
       half of the shorter one's, none of a measurement kind ("report generation, batch of 96
       samples, typical" and "report batch, 96 samples (median)"), their qualifiers equal or
@@ -282,7 +286,7 @@ def related_attributes(
         if a[1] < other or other < a[1]:
             # one more wordy than the other about one measured kind ("autonomie" and
             # "autonomie mesurée sur une charge"): one quantity
-            return bool(a[1] & other & named) or _overlapping(a[1], other, lex)
+            return conditioned or bool(a[1] & other & named) or _overlapping(a[1], other, lex)
         if _measure_kinds(a[1], lex) & _measure_kinds(other, lex):
             return not (a[1] & other & named)
         # most words in common, none of a measurement kind ("report generation, batch of 96

@@ -28,6 +28,7 @@ from preuve.synthesis.pricing import charged_item, free_price
 from preuve.synthesis.reader_layout import extensive, row_quote, section_products, written_names
 from preuve.synthesis.reader_origin import CatalogueEntry, origin
 from preuve.synthesis.reader_states import advisories, licence_values, property_values, status_of
+from preuve.synthesis.sentences import label_condition
 from preuve.synthesis.statements import (
     Read,
     Sentence,
@@ -365,7 +366,8 @@ def _rows(
 def _context(sentence: Sentence, modality: Sequence[str], lexicon: Lexicon) -> tuple[str, ...]:
     """A value's context from its sentence: its modality, the condition of its table row
     ("at 0.25C"), the setup a label names."""
-    condition = (f"at {sentence.condition}",) if sentence.condition else ()
+    stated = sentence.condition or label_condition(sentence.label)
+    condition = (f"at {stated}",) if stated else ()
     return (*modality, *condition, *setup_context(sentence.label, lexicon))
 
 

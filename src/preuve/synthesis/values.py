@@ -252,6 +252,12 @@ _SECONDS = {
 }  # fmt: skip
 
 
+def _rate(periods: tuple[str, ...]) -> tuple[str, ...]:
+    """What a value's key keeps of its periods: that it is a rate (its amount is per second),
+    not which period it was written per."""
+    return ("rate",) if periods else ()
+
+
 def _per_second(amount: Decimal, periods: Iterable[str]) -> Decimal:
     for period in periods:
         amount = amount / _SECONDS.get(period, Decimal(1))
@@ -333,7 +339,8 @@ def _unit_quantity(
     amount = _per_second(magnitude, den.periods)
     stop = mention.end + end + den.used
     display = _space(text[mention.start : stop])
-    key = ("quantity", dimension, den.periods, amount)
+    # a rate compares per second, whatever period it is written per (6,5 l/s = 23,4 m³/h)
+    key = ("quantity", dimension, _rate(den.periods), amount)
     return Value("quantity", mention.start, stop, display, key,
                  dimension, amount, (), den.periods)  # fmt: skip
 
@@ -382,7 +389,7 @@ def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) ->
     amount = _per_second(value * factor, den.periods)
     stop = mention.end + end + den.used
     display = _space(text[mention.start : stop])
-    key = ("count", _singular(noun), den.periods, amount)
+    key = ("count", _singular(noun), _rate(den.periods), amount)
     return Value("count", mention.start, stop, display, key,
                  f"count:{_singular(noun)}", amount, (), den.periods)  # fmt: skip
 

@@ -17,7 +17,7 @@ from preuve.synthesis.planner import (
     relevance,
 )
 from preuve.synthesis.planner_products import components, question_entities
-from preuve.synthesis.planner_relevance import decision_head, linked_ids
+from preuve.synthesis.planner_relevance import decision_head, linked_ids, set_aside
 from preuve.synthesis.statements import product_mentions
 
 LEX = default_lexicon()
@@ -449,3 +449,55 @@ def test_a_vendor_s_service_the_question_asks_about_is_no_other_product() -> Non
         "names a candidate's vendor only, beside another of its products"
         " (Ostra Breeze, Ostra Cloud)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("document", "reason"),
+    [
+        pytest.param(
+            {"title": "Quotation - office chairs", "text": "24 chairs: £4,800.", "offer": True},
+            "names no product of the question, and is a quote: it prices another offer than"
+            " the candidates'",
+            id="a-quote-of-another-purchase",
+        ),
+        pytest.param(
+            {"title": "Quotation - office chairs", "text": "24 chairs: £4,800.", "offer": False},
+            None,
+            id="a-note-on-the-same-words",
+        ),
+        pytest.param(
+            {"title": "Quotation - fan chairs", "text": "24 chairs: £4,800.", "offer": True},
+            None,
+            id="a-quote-whose-title-names-a-criterion",
+        ),
+        pytest.param(
+            {"title": "Quotation - office chairs", "text": "Ostra Ltd: 24 chairs.", "offer": True},
+            None,
+            id="a-quote-of-a-candidate-s-vendor",
+        ),
+    ],
+)
+def test_a_quote_naming_no_candidate(document: dict[str, object], reason: str | None) -> None:
+    got = relevance(
+        document, _VENDOR_PRODUCTS, frozenset({"offic", "chair", "fan"}), LEX, _VENDOR_ALIASES,
+        strict=True, topics=frozenset({"fan", "cost"}),
+    )  # fmt: skip
+    assert got == reason
+
+
+def test_topics_the_question_sets_aside() -> None:
+    """The words of a question's sentence that sets topics aside are those topics (not the
+    words of its other sentences); a document naming no candidate about one is left out."""
+    question = (
+        "Which ventilation unit should the depot buy?\n\nDocuments about the forklifts or"
+        " the canteen\nare not the subject of the question. Ventilation cost matters."
+    )
+    assert set_aside(question, LEX) == {"forklift", "canteen"}
+    document = {"title": "Forklift battery renewal", "text": "Four forklifts: new batteries."}
+    got = relevance(
+        document, _VENDOR_PRODUCTS, frozenset({"ventil"}), LEX, _VENDOR_ALIASES, strict=True,
+        aside=set_aside(question, LEX),
+    )  # fmt: skip
+    assert got == (
+        "names no product of the question, and is about what the question sets aside (forklift)"
+    )

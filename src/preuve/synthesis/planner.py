@@ -68,7 +68,7 @@ from preuve.synthesis.planner_relevance import (
     relevance,
     relevance_of,
 )
-from preuve.synthesis.ranks import default_rank_table
+from preuve.synthesis.ranks import SourceType, default_rank_table
 from preuve.synthesis.statements import mentions
 from preuve.synthesis.types import Plan, SubTask
 
@@ -131,6 +131,12 @@ PLAN_SCHEMA: dict[str, Any] = {
 
 
 _OTHER = "other"
+
+
+def is_offer(source_type: str) -> bool:
+    """Whether a document's type is a quote or an estimate (by the default table's names and
+    aliases, a dossier's own table naming it ``devis`` too): it prices one offer."""
+    return default_rank_table().parse(str(source_type)) is SourceType.QUOTE_ESTIMATE
 
 
 def least_reliable(dossier: Dossier) -> frozenset[str]:
@@ -205,6 +211,7 @@ def rules_plan(request: Request) -> str:
             "title": d.title,
             "text": d.text,
             "least_reliable": shown.least_rank is not None and d.rank == shown.least_rank,
+            "offer": is_offer(d.source_type),
         }
         for d in shown.documents
     ]
@@ -245,9 +252,12 @@ def complete_coverage(
     found = criteria(dossier.question, products, lex)
     least = least_reliable(dossier)
     data = [
-        {"title": d.title, "text": d.text, "least_reliable": d.doc_id in least}
+        {
+            "title": d.title, "text": d.text, "least_reliable": d.doc_id in least,
+            "offer": is_offer(d.source_type),
+        }
         for d in dossier.documents
-    ]
+    ]  # fmt: skip
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     entities = question_entities(dossier.question, texts, products)
     aliases = components(dossier.question, products)
@@ -268,8 +278,11 @@ def complete_coverage(
         if document is None or not subtasks:
             continue
         reason = weigh.reason(
-            {"title": document.title, "text": document.text, "least_reliable": doc_id in least}
-        )
+            {
+                "title": document.title, "text": document.text, "least_reliable": doc_id in least,
+                "offer": is_offer(document.source_type),
+            }
+        )  # fmt: skip
         if reason is not None:
             notes.append((doc_id, reason))
             continue

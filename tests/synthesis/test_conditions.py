@@ -3,7 +3,8 @@
 Domains: boilers, heat pumps, kilns. A test of two machines at two temperatures gives each
 value its temperature as context; a datasheet row "Output at 7 °C" is measured at 7 °C; two
 attribute names of one subject measured under the same condition, one's words within the
-other's, are one quantity; the same flow written per second and per hour is one value.
+other's, are one quantity; the same flow written per second and per hour is one value. And a
+price stated without an item in a document whose title names another offer of the brand.
 """
 
 from __future__ import annotations
@@ -127,3 +128,21 @@ def test_contradictions_under_conditions(
         for c in find_contradictions(findings, sources, Locale.EN)
     ]
     assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("title", "attribute"),
+    [
+        pytest.param(
+            "Calvo announcement: new terms for Calvo Cloud monitoring",
+            "price Cloud",
+            id="the-title-names-another-offer-of-the-brand",
+        ),
+        pytest.param("Calvo C-12 price list", "price", id="the-title-names-the-product"),
+        pytest.param("Calvo Systems price list", "price", id="the-title-names-the-company"),
+    ],
+)
+def test_a_price_without_item_is_of_the_offer_the_title_names(title: str, attribute: str) -> None:
+    text = "Calvo moves to a yearly subscription.\n\n- Price: £900 per site per year."
+    got = {(r[1], r[2]) for r in _reads(text, title)}
+    assert (attribute, "£900 per site per year") in got

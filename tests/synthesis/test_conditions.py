@@ -146,3 +146,36 @@ def test_a_price_without_item_is_of_the_offer_the_title_names(title: str, attrib
     text = "Calvo moves to a yearly subscription.\n\n- Price: £900 per site per year."
     got = {(r[1], r[2]) for r in _reads(text, title)}
     assert (attribute, "£900 per site per year") in got
+
+
+def test_a_label_names_another_row_as_its_condition() -> None:
+    sheet = (
+        "| Parameter | Value |\n|---|---|\n| **Rated pressure** | 4 bar |\n"
+        "| **Irradiance at rated pressure** | 30 mW/cm² |\n| Weight | 12 kg |\n"
+    )
+    got = {(r[0], r[2], r[3]) for r in _reads(sheet, "Calvo C-12 datasheet")}
+    assert ("Calvo C-12", "30 mW/cm²", "at 4 bar") in got
+    assert ("Calvo C-12", "12 kg", "") in got
+
+
+@pytest.mark.parametrize(
+    ("statements", "expected"),
+    [
+        pytest.param(
+            [("doc-01", "Calvo C-12", "delivered irradiance", "22 mW/cm²", "at 40 l/min"),
+             ("doc-02", "Calvo C-12", "validated fluence", "30 mW/cm²", "at 40 l/min")],
+            [("Calvo C-12", {"22 mW/cm²", "30 mW/cm²"})],
+            id="one-condition-a-unit-over-another",
+        ),
+        pytest.param(
+            [("doc-01", "Calvo C-12", "heat output", "41 kW", "at 7 °C"),
+             ("doc-02", "Calvo C-12", "electrical input", "12 kW", "at 7 °C")],
+            [],
+            id="one-condition-two-powers-stay-apart",
+        ),
+    ],
+)  # fmt: skip
+def test_a_unit_over_another_under_one_condition(
+    statements: list[tuple[str, str, str, str, str]], expected: list[tuple[str, set[str]]]
+) -> None:
+    test_contradictions_under_conditions(statements, expected)

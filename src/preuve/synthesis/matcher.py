@@ -171,6 +171,8 @@ def _attribute_key(attribute: str, value: str, lexicon: Lexicon) -> tuple[Hashab
             concept.id
             for concept in lexicon.concepts
             if (concept.dimension == "money") == priced or kind[0] in {"status", "text"}
+            # a date concept names a date ("delivered dose" in mJ/cm² is no delivery)
+            if concept.dimension != "date" or kind[0] in {"date", "status", "text"}
             for term in concept.terms
             if re.search(term_pattern(term), folded)
         }
@@ -259,6 +261,8 @@ def related_attributes(
       unless one's words are all the other's ("autonomie" and "autonomie mesurée sur une
       charge": one quantity, written more fully once), or measured under one condition
       (``conditioned``: "production" and "production de neige humide", both at −6 °C);
+    - two attributes no concept names, measured under one condition in a unit over another
+      (a dose in mJ/cm² at one flow, "validated RED" and "delivered dose"): one quantity;
     - two attributes no concept names, of one kind of value, sharing two words or more and
       half of the shorter one's, none of a measurement kind ("report generation, batch of 96
       samples, typical" and "report batch, 96 samples (median)"), their qualifiers equal or
@@ -283,6 +287,10 @@ def related_attributes(
         # a word of the kind in both ("read speed", "write speed") names two quantities on
         # purpose: only synonyms ("précision", "erreur") relate two names
         named = {stem(n) for names in (lex.measures or {}).values() for n in names}
+        unit = a[3][1] if isinstance(a[3], tuple) and len(a[3]) > 1 else ""
+        if conditioned and "/" in str(unit):
+            # one condition and a unit over another ("mJ/cm²" at 310 m³/h): one quantity
+            return True
         if a[1] < other or other < a[1]:
             # one more wordy than the other about one measured kind ("autonomie" and
             # "autonomie mesurée sur une charge"): one quantity

@@ -81,6 +81,18 @@ def label_condition(label: str | None) -> str:
     return stated.group("condition") if stated else ""
 
 
+def _bare(label: str) -> str:
+    return " ".join(label.strip(" *_").lower().split())
+
+
+def _row_condition(label: str, rows: dict[str, str]) -> str:
+    """The value of the row a label names as its condition ("... at design flow", the sheet
+    giving "Design flow | 310 m³/h"), or ""."""
+    stated = re.search(r"(?<!\w)(?:at|à|a|@)\s+(?P<row>[^\d(),;]+?)\s*$", _bare(label))
+    cell = rows.get(stated.group("row")) if stated else None
+    return cell if cell and _CONDITION_LABEL.match(cell) else ""
+
+
 def _condition_columns(rows: Sequence[tuple[int, int, list[str]]], width: int) -> set[int]:
     """The first column after the row labels whose cells are measurement conditions ("−6
     °C", "310 m³/h (design)") set out alike for several subjects: each subject's rows give
@@ -136,12 +148,16 @@ def _cell_sentences(
     )
     out = []
     conditions = set() if by_column else _condition_columns(rows, len(header))
+    # a sheet's rows by label, for a label naming another row as its condition ("Validated
+    # dose at design flow", the "Design flow" row giving 310 m³/h)
+    named_rows = {_bare(cells[0]): cells[1] for _, _, cells in rows if sheet and len(cells) >= 2}
     for start, end, cells in rows:
         label = cells[0]
         if sheet and len(cells) >= 2 and cells[1] and cells[1] not in {"-", "—", "n/a", "N/A"}:
             text = f"{label} : {cells[1]}"
+            condition = label_condition(label) or _row_condition(label, named_rows)
             out.append(Sentence(start, end, text, None, table=True, head=label, cell=cells[1],
-                                condition=label_condition(label)))  # fmt: skip
+                                condition=condition))  # fmt: skip
             continue
         row_condition = " ".join(cells[j] for j in sorted(conditions) if j < len(cells))
         for index, (head, cell) in enumerate(zip(header[1:], cells[1:], strict=False), 1):

@@ -246,7 +246,7 @@ def _singular(word: str) -> str:
 
 
 _SECONDS = {
-    "seconde": Decimal(1), "heure": Decimal(3600), "jour": Decimal(86400),
+    "seconde": Decimal(1), "minute": Decimal(60), "heure": Decimal(3600), "jour": Decimal(86400),
     "semaine": Decimal(604800), "mois": Decimal(2629800), "trimestre": Decimal(7889400),
     "an": Decimal(31557600),
 }  # fmt: skip

@@ -43,12 +43,10 @@ BLIND = frozenset(
         "eclairage-led-saint-aurel-fr",
         "fr-pompes-perfusion",
         "en-vibration-sensors",
-        # a ninth writer's (s25), measured on arrival (main 6b9071a: 41.7 and 46.7, no
-        # planted contradiction found) and after the s25 merges, which never saw them
-        "ashgrove-pool-uv",
-        "val-orsenne-enneigement",
     }
 )
+# The ninth writer's two (s25: 41.7 and 46.7 on arrival, no planted contradiction found) were
+# worked on in s26 (74.8 and 78.8): no longer blind, they must find a planted contradiction.
 # Known misses of issue 15, kept visible as strict xfails: dossiers whose run lists a
 # contradiction the grid does not recognize. None left: en-eprescribing's (two median times
 # measured on different screens) is gone, a column or an aside naming only a percentile

@@ -20,7 +20,9 @@ Two implementations answer the same JSON schema (:data:`PLAN_SCHEMA`)::
   the model's window is planned in parts (:mod:`preuve.synthesis.planning`).
 
 Products are found in code by :func:`detect_products`: capitalized names of the question
-that documents also use (``Kestrel Serve``), or, when the question names none, capitalized
+that documents also use (``Kestrel Serve``); when those are only the question's setting (the
+committee, the site), the product models the documents recur on
+(:mod:`preuve.synthesis.planner_models`); when the question names nothing, capitalized
 names that recur in several documents. Nothing is specific to one dossier.
 
 The parts live apart: the criteria in :mod:`preuve.synthesis.planner_criteria`, the

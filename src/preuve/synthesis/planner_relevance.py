@@ -306,16 +306,6 @@ def relevance(
             "names no product of the question, and is of the least reliable kind (a"
             " third-party article): no evidence on a candidate"
         )
-    if (
-        strict
-        and document.get("offer")
-        and not _names_brand(body, products, aliases or {})
-        and not stems(title, lexicon) & topics - _type_words(lexicon)
-    ):
-        return (
-            "names no product of the question, and is a quote: it prices another offer than"
-            " the candidates'"
-        )
     if about:
         decided_on = ", ".join(sorted(about))
         if strict:
@@ -332,6 +322,16 @@ def relevance(
         if stems(body, lexicon) & about:
             return None
         return f"names no product of the question, nor what it decides on ({decided_on})"
+    if (  # without a decision object, which decides otherwise
+        strict
+        and document.get("offer")
+        and not _names_brand(body, products, aliases or {})
+        and not stems(title, lexicon) & topics - _type_words(lexicon)
+    ):
+        return (
+            "names no product of the question, and is a quote: it prices another offer than"
+            " the candidates'"
+        )
     if strict and _sets_apart(body, asked, lexicon):
         return "names no product of the question, and says it is apart from what the question asks"
     in_title = stems(title, lexicon) & words

@@ -43,12 +43,10 @@ BLIND = frozenset(
         "eclairage-led-saint-aurel-fr",
         "fr-pompes-perfusion",
         "en-vibration-sensors",
-        # a ninth writer's (s25), measured on arrival (main 6b9071a: 41.7 and 46.7, no
-        # planted contradiction found) and after the s25 merges, which never saw them
-        "ashgrove-pool-uv",
-        "val-orsenne-enneigement",
     }
 )
+# The ninth writer's two (s25: 41.7 and 46.7 on arrival, no planted contradiction found) were
+# worked on in s26 (74.8 and 78.8): no longer blind, they must find a planted contradiction.
 # Known misses of issue 15, kept visible as strict xfails: dossiers whose run lists a
 # contradiction the grid does not recognize. None left: en-eprescribing's (two median times
 # measured on different screens) is gone, a column or an aside naming only a percentile
@@ -65,12 +63,13 @@ BLIND = frozenset(
 # run "à 25 mL/h" within "0,1 à 1 200 mL/h") is an operating point, no claim.
 # eclairage's is left: a warranty of another product of the candidate's vendor, which the
 # vendor's press release names by a name without the brand word.
-# The ninth writer's two (s25, never tuned on) list contradictions their grids do not
+# The ninth writer's two (s25, never tuned on) listed contradictions their grids do not
 # plant: values of one quantity from different contexts grouped under a subject that is no
-# candidate ("UV", "des Mélèzes", "Validité").
-SPURIOUS: frozenset[str] = frozenset(
-    {"eclairage-led-saint-aurel-fr", "ashgrove-pool-uv", "val-orsenne-enneigement"}
-)
+# candidate ("UV", "des Mélèzes", "Validité"). Gone (s26): their questions name no candidate
+# (only the committee, the site and the term "UV"), and the planner now takes the product
+# models the documents recur on ("Lumaqua LX-400", "Boréa V12") for the candidates, an
+# acronym the question defines ("ultraviolet (UV)") being a term.
+SPURIOUS: frozenset[str] = frozenset({"eclairage-led-saint-aurel-fr"})
 
 
 def test_the_held_out_dossiers_are_there() -> None:

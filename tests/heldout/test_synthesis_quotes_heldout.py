@@ -115,11 +115,10 @@ class Corrupting:
 # eclairage-led-saint-aurel-fr (s24, a blind writer's, never tuned on): the rules sub-agent
 # quotes a datasheet bullet "Die-cast aluminium, IP66, IK10; 6.8 kg" for a weight, and the
 # check refuses it (the statement is dropped and counted, as it must be).
-# The ninth writer's two (s25, never tuned on): the rules sub-agent quotes passages the
-# check refuses there too.
-RULES_QUOTES_REFUSED: frozenset[str] = frozenset(
-    {"eclairage-led-saint-aurel-fr", "ashgrove-pool-uv", "val-orsenne-enneigement"}
-)
+# The ninth writer's two (s25, never tuned on) pass now (s26): the passages refused there
+# were values read from a superscript ("² equals" in "1 mJ/cm² equals 10 J/m²"), and an
+# exponent is no value.
+RULES_QUOTES_REFUSED: frozenset[str] = frozenset({"eclairage-led-saint-aurel-fr"})
 
 
 @pytest.mark.parametrize(

@@ -67,6 +67,31 @@ from preuve.synthesis.types import Plan
             ("ERP Halden",),
             id="a-name-inside-a-longer-one-is-no-list",
         ),
+        pytest.param(
+            "# Depot board: heat pumps for the Brell depot\n\nOf the shortlisted air-source"
+            " heat pumps, which one should the Depot Board buy?",
+            [
+                "Thermia TX-90 datasheet\nThe Thermia TX-90 gives 42 kW.",
+                "Calvo C-12 quotation\nCalvo C-12: £18,000. Ref. QX-2031-07.",
+                "Site trial\nTX-90 and C-12 ran on the Brell depot loop for the Depot Board.",
+                "Minutes\nThe TX-90 is quieter than the C-12.",
+                "Advisory CAL-SA-2027-03\nCalvo CAL-SA-2027-03 affects the C-12; QX-2031-07.",
+                "Bolt note\nTighten M8 bolts. Tighten M8 again, then Tighten M8 once more.",
+            ],
+            ("Calvo C-12", "Thermia TX-90"),  # most documented first (the advisory names C-12)
+            id="the-question-names-its-setting-only-models-of-the-documents",
+        ),
+        pytest.param(
+            "Which one should the Depot Board buy: Thermia or Calvo?",
+            [
+                "Thermia TX-90 datasheet\nThermia TX-90.",
+                "Calvo C-12 quotation\nCalvo C-12.",
+                "Trial\nTX-90 and C-12 for the Depot Board.",
+                "Minutes\nTX-90, C-12.",
+            ],
+            ("Thermia", "Calvo"),
+            id="a-question-naming-the-makers-keeps-them",
+        ),
     ],
 )
 def test_detect_products(question: str, texts: list[str], expected: tuple[str, ...]) -> None:

@@ -17,7 +17,7 @@ from preuve.synthesis.planner import (
     relevance,
 )
 from preuve.synthesis.planner_products import components, question_entities
-from preuve.synthesis.planner_relevance import decision_head, linked_ids
+from preuve.synthesis.planner_relevance import decision_head, linked_ids, set_aside
 from preuve.synthesis.statements import product_mentions
 
 LEX = default_lexicon()
@@ -297,6 +297,12 @@ _VENDOR_ALIASES = {"Halden Systems": "Halden Core 5", "Ostra SAS": "Ostra Mill"}
             None,
             id="the-candidate-without-its-version-is-no-other-product",
         ),
+        pytest.param(
+            "Depot board minutes",
+            "Ostra's unit and Halden's unit were both tested; Ostra Cloud is now a paid add-on.",
+            None,
+            id="the-vendors-of-two-candidates-compare-them",
+        ),
     ],
 )
 def test_a_candidate_s_vendor_beside_another_of_its_products(
@@ -403,6 +409,13 @@ def test_a_third_party_article_naming_no_candidate(
             {"CSPN", "FIPS"},
             id="a-list-of-acronyms-in-parentheses",
         ),
+        pytest.param(
+            "# Depot board: HVAC renewal\n\nThe heating, ventilation and air conditioning (HVAC)"
+            " of the Brell depot is replaced; which HVAC units should the board buy?",
+            set(),
+            {"HVAC"},
+            id="an-acronym-defined-once-then-used-as-a-word",
+        ),
     ],
 )
 def test_an_acronym_defining_a_common_word_is_no_entity(
@@ -412,3 +425,79 @@ def test_an_acronym_defining_a_common_word_is_no_entity(
     found = set(question_entities(question, texts, ()))
     assert kept <= found
     assert not dropped & found
+
+
+def test_a_vendor_s_service_the_question_asks_about_is_no_other_product() -> None:
+    """A sibling product whose document's title carries two criterion words of the question
+    (its remote monitoring, its subscription) is a service of the candidate asked about; a
+    sibling whose title carries one is another product of the vendor."""
+    document = {
+        "title": "Ostra announcement: new terms for Ostra Cloud remote monitoring",
+        "text": "Ostra Cloud moves to a yearly subscription of £900 per site.",
+    }
+    sibling = {
+        "title": "Ostra Breeze fans for offices: product note",
+        "text": "Ostra presents Ostra Breeze, a ceiling fan that shares the Ostra Cloud portal.",
+    }
+    topics = frozenset({"remot", "monitor", "subscription", "fan"})
+    got = [
+        relevance(d, _VENDOR_PRODUCTS, frozenset(), LEX, _VENDOR_ALIASES, topics=topics)
+        for d in (document, sibling)
+    ]
+    assert got == [
+        None,
+        "names a candidate's vendor only, beside another of its products"
+        " (Ostra Breeze, Ostra Cloud)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("document", "reason"),
+    [
+        pytest.param(
+            {"title": "Quotation - office chairs", "text": "24 chairs: £4,800.", "offer": True},
+            "names no product of the question, and is a quote: it prices another offer than"
+            " the candidates'",
+            id="a-quote-of-another-purchase",
+        ),
+        pytest.param(
+            {"title": "Quotation - office chairs", "text": "24 chairs: £4,800.", "offer": False},
+            None,
+            id="a-note-on-the-same-words",
+        ),
+        pytest.param(
+            {"title": "Quotation - fan chairs", "text": "24 chairs: £4,800.", "offer": True},
+            None,
+            id="a-quote-whose-title-names-a-criterion",
+        ),
+        pytest.param(
+            {"title": "Quotation - office chairs", "text": "Ostra Ltd: 24 chairs.", "offer": True},
+            None,
+            id="a-quote-of-a-candidate-s-vendor",
+        ),
+    ],
+)
+def test_a_quote_naming_no_candidate(document: dict[str, object], reason: str | None) -> None:
+    got = relevance(
+        document, _VENDOR_PRODUCTS, frozenset({"offic", "chair", "fan"}), LEX, _VENDOR_ALIASES,
+        strict=True, topics=frozenset({"fan", "cost"}),
+    )  # fmt: skip
+    assert got == reason
+
+
+def test_topics_the_question_sets_aside() -> None:
+    """The words of a question's sentence that sets topics aside are those topics (not the
+    words of its other sentences); a document naming no candidate about one is left out."""
+    question = (
+        "Which ventilation unit should the depot buy?\n\nDocuments about the forklifts or"
+        " the canteen\nare not the subject of the question. Ventilation cost matters."
+    )
+    assert set_aside(question, LEX) == {"forklift", "canteen"}
+    document = {"title": "Forklift battery renewal", "text": "Four forklifts: new batteries."}
+    got = relevance(
+        document, _VENDOR_PRODUCTS, frozenset({"ventil"}), LEX, _VENDOR_ALIASES, strict=True,
+        aside=set_aside(question, LEX),
+    )  # fmt: skip
+    assert got == (
+        "names no product of the question, and is about what the question sets aside (forklift)"
+    )

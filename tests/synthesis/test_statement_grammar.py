@@ -224,6 +224,38 @@ CASES += [
     ),
 ]
 
+CASES += [
+    Case(
+        "rail: an abbreviation inside a sentence ends no sentence, and a departure is a delivery",
+        "en",
+        "The first Tarvo E4 railcars will leave the Kassel works in week 12, i.e. in March 2028.",
+        ("Tarvo E4",),
+        (("Tarvo E4", "delivery", "March 2028", ()),),
+    ),
+    Case(
+        "energy: an advisory with no corrected firmware is unfixed",
+        "en",
+        "Advisory GRX-SA-2027-004. Status: open. No corrected firmware is available for Gridex.",
+        ("Gridex",),
+        (("Gridex", "GRX-SA-2027-004", "No corrected firmware is available for Gridex", ()),),
+    ),
+    Case(
+        "water: a French advisory without correction is unfixed",
+        "fr",
+        "Avis HYD-AS-2027-02 : en cours d'analyse. Aucune correction n'est disponible pour Hydra.",
+        ("Hydra",),
+        (("Hydra", "HYD-AS-2027-02", "Aucune correction", ()),),
+    ),
+    Case(
+        "logistics: a year before an elided article is no volume",
+        "fr",
+        "Le conseil a inscrit au budget 2026 l'achat de dix chariots Navix Porteur.",
+        ("Navix Porteur",),
+        (),
+        absent=("2026 l",),
+    ),
+]
+
 ALIASED = [
     Case(
         "telecom: a price stated of a component is that component's",

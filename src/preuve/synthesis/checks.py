@@ -202,7 +202,8 @@ def check_missing_contradictions(
 
 
 def _statement_numbers(statement: Statement, locale: Locale) -> list[NumberMention]:
-    texts = [statement.subject, statement.text, statement.value]
+    # (its context too: a condition of a table row, "at 220 m³/h (night)", is of its passage)
+    texts = [statement.subject, statement.text, statement.value, statement.context]
     texts += [s.value for s in statement.sources if s.value is not None]
     return [m for text in texts for m in extract_numbers(text, locale)]
 

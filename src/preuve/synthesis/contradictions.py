@@ -147,8 +147,13 @@ def _merge_related(
     for place in by_place.values():
         for key in place:
             assert isinstance(key, tuple)
+            # a condition of measurement both share ("at −6 °C") says they measure one thing
+            conditioned = re.search(r"(?:^|, )at ", groups[key][2]) is not None
             partners[key] = [
-                o for o in place if isinstance(o, tuple) and related_attributes(key[1], o[1])
+                o
+                for o in place
+                if isinstance(o, tuple)
+                and related_attributes(key[1], o[1], conditioned=conditioned)
             ]
     merged: set[Hashable] = set()
     for key in keys:

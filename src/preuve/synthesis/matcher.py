@@ -171,6 +171,8 @@ def _attribute_key(attribute: str, value: str, lexicon: Lexicon) -> tuple[Hashab
             concept.id
             for concept in lexicon.concepts
             if (concept.dimension == "money") == priced or kind[0] in {"status", "text"}
+            # a date concept names a date ("delivered dose" in mJ/cm² is no delivery)
+            if concept.dimension != "date" or kind[0] in {"date", "status", "text"}
             for term in concept.terms
             if re.search(term_pattern(term), folded)
         }
@@ -209,7 +211,9 @@ def group_key(
     they speak of)."""
     key = attribute_key(attribute, value, lexicon)
     who = "" if key[:1] == ("id",) else subject_key(subject)
-    return (who, key, subject_key(context))
+    # a sign is part of a condition: "at -7 °C" is not "at 7 °C"
+    signed = re.sub(r"(?<![\w.])[-−–](?=\s?\d)", " minus ", context)
+    return (who, key, subject_key(signed))
 
 
 def _measure_kinds(words: frozenset[Hashable], lexicon: Lexicon) -> set[str]:
@@ -241,8 +245,9 @@ def _overlapping(a: frozenset[Hashable], b: frozenset[Hashable], lex: Lexicon) -
 
 
 def related_attributes(
-    a: tuple[Hashable, ...], b: tuple[Hashable, ...], lexicon: Lexicon | None = None
-) -> bool:
+    a: tuple[Hashable, ...], b: tuple[Hashable, ...], lexicon: Lexicon | None = None,
+    *, conditioned: bool = False,
+) -> bool:  # fmt: skip
     """True when two different attribute keys (:func:`attribute_key`, of one subject and
     context) may name one quantity under other words, to be compared when each is the
     other's only such partner (see :func:`preuve.synthesis.contradictions.group_values`):
@@ -254,7 +259,10 @@ def related_attributes(
       "précision de positionnement (CEP 50)" and "erreur horizontale médiane", both an
       accuracy at p50; "read speed" and "write speed" share their kind word: two quantities),
       unless one's words are all the other's ("autonomie" and "autonomie mesurée sur une
-      charge": one quantity, written more fully once);
+      charge": one quantity, written more fully once), or measured under one condition
+      (``conditioned``: "production" and "production de neige humide", both at −6 °C);
+    - two attributes no concept names, measured under one condition in a unit over another
+      (a dose in mJ/cm² at one flow, "validated RED" and "delivered dose"): one quantity;
     - two attributes no concept names, of one kind of value, sharing two words or more and
       half of the shorter one's, none of a measurement kind ("report generation, batch of 96
       samples, typical" and "report batch, 96 samples (median)"), their qualifiers equal or
@@ -279,10 +287,14 @@ def related_attributes(
         # a word of the kind in both ("read speed", "write speed") names two quantities on
         # purpose: only synonyms ("précision", "erreur") relate two names
         named = {stem(n) for names in (lex.measures or {}).values() for n in names}
+        unit = a[3][1] if isinstance(a[3], tuple) and len(a[3]) > 1 else ""
+        if conditioned and "/" in str(unit):
+            # one condition and a unit over another ("mJ/cm²" at 310 m³/h): one quantity
+            return True
         if a[1] < other or other < a[1]:
             # one more wordy than the other about one measured kind ("autonomie" and
             # "autonomie mesurée sur une charge"): one quantity
-            return bool(a[1] & other & named) or _overlapping(a[1], other, lex)
+            return conditioned or bool(a[1] & other & named) or _overlapping(a[1], other, lex)
         if _measure_kinds(a[1], lex) & _measure_kinds(other, lex):
             return not (a[1] & other & named)
         # most words in common, none of a measurement kind ("report generation, batch of 96

@@ -20,7 +20,9 @@ Two implementations answer the same JSON schema (:data:`PLAN_SCHEMA`)::
   the model's window is planned in parts (:mod:`preuve.synthesis.planning`).
 
 Products are found in code by :func:`detect_products`: capitalized names of the question
-that documents also use (``Kestrel Serve``), or, when the question names none, capitalized
+that documents also use (``Kestrel Serve``); when those are only the question's setting (the
+committee, the site), the product models the documents recur on
+(:mod:`preuve.synthesis.planner_models`); when the question names nothing, capitalized
 names that recur in several documents. Nothing is specific to one dossier.
 
 The parts live apart: the criteria in :mod:`preuve.synthesis.planner_criteria`, the
@@ -68,7 +70,7 @@ from preuve.synthesis.planner_relevance import (
     relevance,
     relevance_of,
 )
-from preuve.synthesis.ranks import default_rank_table
+from preuve.synthesis.ranks import SourceType, default_rank_table
 from preuve.synthesis.statements import mentions
 from preuve.synthesis.types import Plan, SubTask
 
@@ -132,6 +134,12 @@ PLAN_SCHEMA: dict[str, Any] = {
 
 
 _OTHER = "other"
+
+
+def is_offer(source_type: str) -> bool:
+    """Whether a document's type is a quote or an estimate (by the default table's names and
+    aliases, a dossier's own table naming it ``devis`` too): it prices one offer."""
+    return default_rank_table().parse(str(source_type)) is SourceType.QUOTE_ESTIMATE
 
 
 def least_reliable(dossier: Dossier) -> frozenset[str]:
@@ -206,6 +214,7 @@ def rules_plan(request: Request) -> str:
             "title": d.title,
             "text": d.text,
             "least_reliable": shown.least_rank is not None and d.rank == shown.least_rank,
+            "offer": is_offer(d.source_type),
         }
         for d in shown.documents
     ]
@@ -246,9 +255,12 @@ def complete_coverage(
     found = criteria(dossier.question, products, lex)
     least = least_reliable(dossier)
     data = [
-        {"title": d.title, "text": d.text, "least_reliable": d.doc_id in least}
+        {
+            "title": d.title, "text": d.text, "least_reliable": d.doc_id in least,
+            "offer": is_offer(d.source_type),
+        }
         for d in dossier.documents
-    ]
+    ]  # fmt: skip
     texts = [f"{d.title}\n{d.text}" for d in dossier.documents]
     entities = question_entities(dossier.question, texts, products)
     aliases = components(dossier.question, products)
@@ -269,8 +281,11 @@ def complete_coverage(
         if document is None or not subtasks:
             continue
         reason = weigh.reason(
-            {"title": document.title, "text": document.text, "least_reliable": doc_id in least}
-        )
+            {
+                "title": document.title, "text": document.text, "least_reliable": doc_id in least,
+                "offer": is_offer(document.source_type),
+            }
+        )  # fmt: skip
         if reason is not None:
             notes.append((doc_id, reason))
             continue

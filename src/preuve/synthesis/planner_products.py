@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, fold
+from preuve.synthesis.planner_models import documented_models, names_none
 from preuve.synthesis.statements import mentions
 
 __all__ = [
@@ -352,13 +353,14 @@ def _parenthesized(name: str, names: Sequence[str], question: str) -> bool:
 
 
 def _defined_term(name: str, question: str) -> bool:
-    """An acronym the question writes only in parentheses after a common word ("la
-    prévention d'intrusion (IPS)", "certifications (CSPN, ...)"): the abbreviation of a
-    term, no organisation or product to be a subject of its own."""
+    """An acronym the question defines in parentheses after a common word ("la prévention
+    d'intrusion (IPS)", "certifications (CSPN, ...)", "the ultraviolet (UV) disinfection",
+    then "UV systems"): the abbreviation of a term, no organisation or product to be a
+    subject of its own."""
     if not _ACRONYM_WORD.fullmatch(name):
         return False
     starts = mentions(name, question)
-    return bool(starts) and all(
+    return bool(starts) and any(
         re.search(r"[a-zà-ÿ][\w'’-]*\s*\((?:[^()]*[,;]\s*)?$", question[:start]) for start in starts
     )
 
@@ -396,12 +398,34 @@ def _setting(question: str, lexicon: Lexicon) -> set[str]:
     return found
 
 
+def _named_candidates(
+    question: str, in_question: Sequence[str], texts: Sequence[str], lex: Lexicon
+) -> tuple[str, ...]:
+    """The candidates among the question's documented names: listed one per line, side by
+    side, introduced one clause each, or else every such name but who decides and where."""
+    items = tuple(dict.fromkeys(name for name, _ in _listed_items(question, in_question, texts)))
+    if len(items) >= 2:
+        return items  # the candidates the question lists one per line
+    listed = _enumerated(question, in_question, lex)
+    if len(listed) >= 2:
+        return listed  # the candidates the question lists side by side
+    introduced = _introduced(question, in_question)
+    if len(introduced) >= 2:
+        return introduced  # the candidates a sentence introduces, one clause each
+    setting = _setting(question, lex)  # who decides and where are no candidates, nor a name
+    return tuple(  # in parentheses after another ("**A** (its maker)"): an alias
+        n for n in in_question if n not in setting and not _parenthesized(n, in_question, question)
+    ) or tuple(in_question)
+
+
 def detect_products(
     question: str, texts: Sequence[str], lexicon: Lexicon | None = None
 ) -> tuple[str, ...]:
     """The products the dossier compares: capitalized names of the question that documents
-    also use, or, when the question names none, capitalized names that recur in several
-    documents. Longest name first among equals (``Orvet Pro`` is matched before ``Orvet``)."""
+    also use; when those are none of the product models the documents recur on (the
+    question names its setting only: :mod:`preuve.synthesis.planner_models`), those models;
+    when the question names nothing, capitalized names that recur in several documents.
+    Longest name first among equals (``Orvet Pro`` is matched before ``Orvet``)."""
     lex = lexicon or default_lexicon()
     lowercase_words = set(_LOWERCASE.findall(" ".join((question, *texts))))
     in_question = list(
@@ -412,22 +436,12 @@ def detect_products(
             and (head := _documented_head(name, texts)) is not None
         )
     )
-    items = tuple(dict.fromkeys(name for name, _ in _listed_items(question, in_question, texts)))
-    if len(items) >= 2:
-        return items  # the candidates the question lists one per line
-    listed = _enumerated(question, in_question, lex)
-    if len(listed) >= 2:
-        return listed  # the candidates the question lists side by side
-    introduced = _introduced(question, in_question)
-    if len(introduced) >= 2:
-        return introduced  # the candidates a sentence introduces, one clause each
-    if in_question:  # who decides and where are no candidates, nor a name in parentheses
-        setting = _setting(question, lex)  # after another ("**A** (its maker)"): an alias
-        return tuple(
-            n
-            for n in in_question
-            if n not in setting and not _parenthesized(n, in_question, question)
-        ) or tuple(in_question)
+    named = _named_candidates(question, in_question, texts, lex)
+    models = documented_models(texts, lowercase_words)
+    if names_none(named, models):
+        return models  # the question names its setting only: the documents' product models
+    if named:
+        return named
     counts: Counter[str] = Counter()
     for text in texts:
         counts.update(set(name_candidates(text)))

@@ -32,6 +32,7 @@ __all__ = [
     "linked_ids",
     "relevance",
     "relevance_of",
+    "set_aside",
     "stems",
 ]
 
@@ -173,6 +174,35 @@ def identifiers(text: str, lexicon: Lexicon) -> set[str]:
     return {m.group() for p in lexicon.id_patterns for m in p.finditer(text)}
 
 
+def set_aside(question: str, lexicon: Lexicon) -> frozenset[str]:
+    """The topics the question sets aside: the content words of its sentences with a cue of
+    lexicon ``[grammar] set_aside_cues`` ("Les documents sur les dameuses, la retenue d'eau
+    ... ne sont pas l'objet de la question"), that no other sentence of it writes."""
+    cues = lexicon.alternation("set_aside_cues")
+    aside: set[str] = set()
+    kept: set[str] = set()
+    for sentence in re.split(r"(?<=[.?!])\s+|\n\s*\n", question):  # a line break ends none
+        words = stems(sentence, lexicon)
+        (aside if re.search(cues, fold(sentence)) else kept).update(words)
+    cue_words = {w for c in lexicon.words("set_aside_cues") for w in stems(c, lexicon)}
+    return frozenset(aside - kept - cue_words)
+
+
+def _type_words(lexicon: Lexicon) -> set[str]:
+    """The stems of the source types' names and aliases ("quotation", "devis"): a title
+    writing its own type says nothing of its topic."""
+    names = [*lexicon.source_ranks, *lexicon.source_aliases, *lexicon.source_aliases.values()]
+    return {w for n in names for w in stems(re.sub(r"[-_/]", " ", n), lexicon)}
+
+
+def _names_brand(body: str, products: Sequence[str], aliases: Mapping[str, str]) -> bool:
+    """Whether ``body`` writes the first word of a candidate or of one of its aliases (its
+    brand: a quote of "Tamaris Software" or "Brantwood Labs" prices the candidate's
+    vendor's offer)."""
+    brands = {n.split()[0] for n in (*products, *aliases) if n.split()}
+    return any(re.search(rf"(?<![\w-]){re.escape(b)}(?![\w-])", body) for b in brands)
+
+
 def _names_head(body: str, head: frozenset[str], lexicon: Lexicon) -> bool:
     """Whether a sentence of ``body`` carries a word of ``head`` and no cue that sets the
     document apart from it ("is a separate effort", "sans lien avec")."""
@@ -228,7 +258,7 @@ def relevance(
     about: frozenset[str] = frozenset(), linked: frozenset[str] = frozenset(),
     strict: bool = False, head: frozenset[str] = frozenset(),
     topics: frozenset[str] = frozenset(), decided: frozenset[str] = frozenset(),
-    asked: frozenset[str] = frozenset(),
+    asked: frozenset[str] = frozenset(), aside: frozenset[str] = frozenset(),
 ) -> str | None:  # fmt: skip
     """None when a document is relevant to the question, else the reason it is not: it
     names a product (or an alias, or its short form), or an identifier of ``linked`` (an
@@ -253,6 +283,8 @@ def relevance(
     siblings = vendor_siblings(body, products, aliases or {}, lexicon, frozenset(written))
     if product_mentions(products, body, aliases) and not siblings:
         return None
+    if siblings and len(stems(title, lexicon) & topics) >= _MIN_SHARED_WORDS:
+        return None  # "new terms for X Connect remote monitoring": a service asked about
     if linked & written:
         return None
     if siblings and not about:  # with a decision object, the document must name it
@@ -260,6 +292,15 @@ def relevance(
             "names a candidate's vendor only, beside another of its products"
             f" ({', '.join(siblings)})"
         )
+    if strict and aside:
+        topic = stems(title, lexicon) & aside or (
+            stems(body, lexicon) & aside if not stems(title, lexicon) & topics else set()
+        )
+        if topic:
+            return (
+                "names no product of the question, and is about what the question sets aside"
+                f" ({', '.join(sorted(topic))})"
+            )
     if strict and document.get("least_reliable"):
         return (
             "names no product of the question, and is of the least reliable kind (a"
@@ -281,6 +322,16 @@ def relevance(
         if stems(body, lexicon) & about:
             return None
         return f"names no product of the question, nor what it decides on ({decided_on})"
+    if (  # without a decision object, which decides otherwise
+        strict
+        and document.get("offer")
+        and not _names_brand(body, products, aliases or {})
+        and not stems(title, lexicon) & topics - _type_words(lexicon)
+    ):
+        return (
+            "names no product of the question, and is a quote: it prices another offer than"
+            " the candidates'"
+        )
     if strict and _sets_apart(body, asked, lexicon):
         return "names no product of the question, and says it is apart from what the question asks"
     in_title = stems(title, lexicon) & words
@@ -314,6 +365,7 @@ class Relevance:
     topics: frozenset[str]
     decided: frozenset[str]
     asked: frozenset[str] = frozenset()
+    aside: frozenset[str] = frozenset()
 
     def reason(self, document: Mapping[str, Any]) -> str | None:
         """None when ``document`` (its ``title`` and ``text``) is relevant, else why not."""
@@ -330,6 +382,7 @@ class Relevance:
             topics=self.topics,
             decided=self.decided,
             asked=self.asked,
+            aside=self.aside,
         )
 
 
@@ -345,7 +398,14 @@ def relevance_of(
 ) -> Relevance:
     """The :class:`Relevance` of a dossier's ``documents`` (``title`` and ``text`` each) to
     its question, its candidates and the other names of the question (``entities``)."""
-    words = discriminating_words(question, documents, entities, lexicon)
+    aside = set_aside(question, lexicon)
+    words = discriminating_words(question, documents, entities, lexicon) - aside
+    # a topic set aside that the candidates' documents write too ("installation") is no
+    # topic of other documents alone
+    for document in documents:
+        body = f"{document['title']}\n{document['text']}"
+        if product_mentions(products, body, aliases):
+            aside -= stems(body, lexicon)
     about = checked_object(
         decision_object(question, lexicon), documents, products, lexicon, aliases
     )
@@ -361,5 +421,6 @@ def relevance_of(
         head=decision_head(question, lexicon) if about else frozenset(),
         topics=topics,
         decided=deciding_words(question, lexicon) if about else frozenset(),
-        asked=frozenset(stems(question, lexicon)),
+        asked=frozenset(stems(question, lexicon)) - aside,
+        aside=aside,
     )

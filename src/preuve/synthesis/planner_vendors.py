@@ -54,13 +54,14 @@ def vendor_siblings(
     lexicon: Lexicon,
     ids: frozenset[str] = frozenset(),
 ) -> tuple[str, ...]:
-    """The other products of a candidate's vendor that ``body`` names, when it names every
-    candidate it mentions by a vendor name only; empty otherwise (the document names a
-    candidate product, or no other product of its vendor). ``ids`` are identifiers the
-    document writes (``Halden HSA-2026-01`` is an advisory of the vendor, no product)."""
+    """The other products of a candidate's vendor that ``body`` names, when it names one
+    candidate, by a vendor name only; empty otherwise (the document names a candidate
+    product, the vendors of two candidates, or no other product of its vendor). ``ids``
+    are identifiers the document writes (``Halden HSA-2026-01`` is an advisory of the
+    vendor, no product)."""
     mentioned = product_mentions(products, body, aliases)
-    if not mentioned:
-        return ()
+    if len({product for _, _, product in mentioned}) != 1:
+        return ()  # none, or the vendors of two candidates: a comparison of the candidates
     vendors = vendor_names(products, aliases, lexicon)
     organisation = set(lexicon.words("organisation_words"))
 

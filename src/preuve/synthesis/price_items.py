@@ -14,13 +14,14 @@ component a candidate is named by, or the subject itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from preuve.synthesis.lexicon import Lexicon, fold
-from preuve.synthesis.statements import mentions
+from preuve.synthesis.planner_products import name_candidates
+from preuve.synthesis.statements import mentions, product_mentions
 from preuve.synthesis.values import Value
 
-__all__ = ["free_attribute", "part_of", "price_of"]
+__all__ = ["free_attribute", "part_of", "price_of", "titled_item"]
 
 _APPOSITION_WORDS = 5
 
@@ -113,3 +114,30 @@ def _apposition(item: str, names: Sequence[str], sentence: str) -> bool:
         after = re.findall(r"[^\W_][\w'-]*", folded[at + len(name) :])[:_APPOSITION_WORDS]
         return bool(set(rest) & set(before)) and all(w in before or w in after for w in rest)
     return False
+
+
+def titled_item(
+    title: str, product: str | None, names: Iterable[str], lexicon: Lexicon
+) -> str | None:
+    """The item a document's title names beside its product's brand ("new terms for Lumaqua
+    Connect remote monitoring" for the product ``Lumaqua LX-400``: ``Connect``): another
+    offer of the brand, which a price the document states without naming an item is of.
+    ``names`` are the product's other names; a title naming the product itself, or a
+    company (``Cobalt Systems``: lexicon ``[grammar] organisation_words``), names no item."""
+    if product is None or not product.split():
+        return None
+    brand = product.split()[0]
+    known = {product, *names}
+    if product_mentions([product], title, dict.fromkeys(names, product)) and any(
+        mentions(k, title) for k in known
+    ):
+        return None
+    organisation = set(lexicon.words("organisation_words"))
+    found = [
+        name
+        for name in name_candidates(title)
+        if name.startswith(f"{brand} ") and name not in known
+        and not any(k.startswith(name) or name.startswith(k) for k in known)
+        and not all(fold(w).strip(".") in organisation for w in name.split()[1:])
+    ]  # fmt: skip
+    return found[0][len(brand) + 1 :] if len(found) == 1 else None

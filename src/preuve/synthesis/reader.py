@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from preuve.core.numbers import Locale
 from preuve.core.patterns import compiled
 from preuve.synthesis.lexicon import Concept, Lexicon, fold
-from preuve.synthesis.price_items import free_attribute, part_of, price_of
+from preuve.synthesis.price_items import free_attribute, part_of, price_of, titled_item
 from preuve.synthesis.pricing import charged_item, free_price
 from preuve.synthesis.reader_layout import extensive, row_quote, section_products, written_names
 from preuve.synthesis.reader_origin import CatalogueEntry, origin
 from preuve.synthesis.reader_states import advisories, licence_values, property_values, status_of
+from preuve.synthesis.sentences import label_condition
 from preuve.synthesis.statements import (
     Read,
     Sentence,
@@ -365,7 +366,8 @@ def _rows(
 def _context(sentence: Sentence, modality: Sequence[str], lexicon: Lexicon) -> tuple[str, ...]:
     """A value's context from its sentence: its modality, the condition of its table row
     ("at 0.25C"), the setup a label names."""
-    condition = (f"at {sentence.condition}",) if sentence.condition else ()
+    stated = sentence.condition or label_condition(sentence.label)
+    condition = (f"at {stated}",) if stated else ()
     return (*modality, *condition, *setup_context(sentence.label, lexicon))
 
 
@@ -404,6 +406,8 @@ def document_reads(
         # about another model ("Fiche technique Nutralis NE-20"): a heading naming the
         # candidate's maker ("Medivance Systèmes – gamme Nutrition") says whose range it is
         headings = [(at, None, scope) for at, _, scope in headings]
+    price_label = next((c.label(lang) for c in lexicon.concepts if c.id == "price"), "price")
+    item = titled_item(title, product, [a for a, p in aliases.items() if p == product], lexicon)
     for paragraph in [*prose, *table_sentences(text, products)]:
         carried: str | None = None
         pending: list[str] = []
@@ -437,10 +441,13 @@ def document_reads(
                 source, reference = origin(sentence.text, value, catalogue, lexicon, doc_id)
                 if source is not None:
                     continue  # the original document states it itself
+                # a bare price, in a document whose title names another offer of the brand
+                titled = item and value.kind == "money" and attribute == price_label
+                priced = f"{price_label} {item}" if titled else attribute
                 scoped = scope if extensive(value) else ()
                 full = (*context, *scoped, reference) if reference else (*context, *scoped)
                 shown = written.get(subject, subject)
-                reads.append(Read(shown, attribute, (), value.display, value.key, full,
+                reads.append(Read(shown, priced, (), value.display, value.key, full,
                                   sentence.text, quote, doc_id, value.kind))  # fmt: skip
             ids = [m.group() for p in lexicon.id_patterns for m in p.finditer(sentence.text)]
             stated = advisories(sentence.text, lexicon, lang)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Sentence", "mentions", "sentences", "table_sentences"]
+__all__ = ["Sentence", "label_condition", "mentions", "sentences", "table_sentences"]
 
 _LABEL = re.compile(r"^\s*(?:[-*•]\s+)?(?P<label>[^:.;!?|]{2,80}?)\s*:\s+\S")
 
@@ -66,7 +66,58 @@ def _aligned_blocks(text: str) -> list[list[tuple[int, int, list[str]]]]:
 _MAX_UNIT_CHARS = 8
 # a row label that is a measurement condition ("0.25C", "25 °C", "4 h"), not a subject: a
 # number with a unit letter, not a bare year
-_CONDITION_LABEL = re.compile(r"^[<>≤≥~]?\s*\d+(?:[.,]\d+)?\s*(?:[^\W\d_]|°|%)")
+_CONDITION_LABEL = re.compile(r"^[<>≤≥~]?\s*[-−–]?\d+(?:[.,]\d+)?\s*(?:[^\W\d_]|°|%)")
+# a condition a row label states after a preposition ("Production à −6 °C humide", "Noise
+# at 50 m"): the label's value is measured under it
+_LABEL_CONDITION = re.compile(
+    r"(?<!\w)(?:à|a|at|@)\s+(?P<condition>[-−–]?\d+(?:[.,]\d+)?\s*(?:°\s?[CF]|[^\W\d_]+))"
+)
+
+
+def label_condition(label: str | None) -> str:
+    """The condition a label states after a preposition ("Production à −6 °C humide" is
+    measured at −6 °C), or ""."""
+    stated = _LABEL_CONDITION.search(label or "")
+    return stated.group("condition") if stated else ""
+
+
+def _bare(label: str) -> str:
+    return " ".join(label.strip(" *_").lower().split())
+
+
+def _row_condition(label: str, rows: dict[str, str]) -> str:
+    """The value of the row a label names as its condition ("... at design flow", the sheet
+    giving "Design flow | 310 m³/h"), or ""."""
+    stated = re.search(r"(?<!\w)(?:at|à|a|@)\s+(?P<row>[^\d(),;]+?)\s*$", _bare(label))
+    cell = rows.get(stated.group("row")) if stated else None
+    return cell if cell and _CONDITION_LABEL.match(cell) else ""
+
+
+def _condition_columns(rows: Sequence[tuple[int, int, list[str]]], width: int) -> set[int]:
+    """The first column after the row labels whose cells are measurement conditions ("−6
+    °C", "310 m³/h (design)") set out alike for several subjects: each subject's rows give
+    it different cells, the same ones for every subject (a test of two machines at two
+    temperatures). Each row then gives its values under that condition, its context, not a
+    value of its own; a measured column differs between subjects."""
+    by_subject: dict[str, list[str]] = {}
+    for _, _, cells in rows:
+        if len(cells) < width:
+            return set()
+        by_subject.setdefault(cells[0], []).append(" ".join(cells[1:]))
+    if len(by_subject) < 2 or width < 3 or all(len(v) == 1 for v in by_subject.values()):
+        return set()
+    for j in range(1, width - 1):
+        column: dict[str, list[str]] = {}
+        for _, _, cells in rows:
+            column.setdefault(cells[0], []).append(cells[j])
+        sets = [frozenset(c) for c in column.values()]
+        if (
+            all(_CONDITION_LABEL.match(c) for cs in column.values() for c in cs)
+            and all(len(set(cs)) == len(cs) > 1 for cs in column.values())
+            and len(set(sets)) == 1
+        ):
+            return {j}
+    return set()
 
 
 def _header_unit(head: str) -> tuple[str, str]:
@@ -96,14 +147,21 @@ def _cell_sentences(
         mentions(p, cells[0]) for p in products for _, _, cells in rows if cells
     )
     out = []
+    conditions = set() if by_column else _condition_columns(rows, len(header))
+    # a sheet's rows by label, for a label naming another row as its condition ("Validated
+    # dose at design flow", the "Design flow" row giving 310 m³/h)
+    named_rows = {_bare(cells[0]): cells[1] for _, _, cells in rows if sheet and len(cells) >= 2}
     for start, end, cells in rows:
         label = cells[0]
         if sheet and len(cells) >= 2 and cells[1] and cells[1] not in {"-", "—", "n/a", "N/A"}:
             text = f"{label} : {cells[1]}"
-            out.append(Sentence(start, end, text, None, table=True, head=label, cell=cells[1]))
+            condition = label_condition(label) or _row_condition(label, named_rows)
+            out.append(Sentence(start, end, text, None, table=True, head=label, cell=cells[1],
+                                condition=condition))  # fmt: skip
             continue
-        for head, cell in zip(header[1:], cells[1:], strict=False):
-            if not cell or cell in {"-", "—", "n/a", "N/A"}:
+        row_condition = " ".join(cells[j] for j in sorted(conditions) if j < len(cells))
+        for index, (head, cell) in enumerate(zip(header[1:], cells[1:], strict=False), 1):
+            if not cell or cell in {"-", "—", "n/a", "N/A"} or index in conditions:
                 continue
             name, unit = _header_unit(head)
             suffix = f" {unit}" if unit and re.fullmatch(r"[\d\s.,]+", cell) else ""
@@ -116,7 +174,8 @@ def _cell_sentences(
                 continue
             subject, attribute = (name, label) if by_column else (label, name)
             text = f"{subject} : {attribute} {cell}{suffix}"
-            out.append(Sentence(start, end, text, subject, table=True, head=attribute, cell=cell))
+            out.append(Sentence(start, end, text, subject, table=True, head=attribute, cell=cell,
+                                condition=row_condition))  # fmt: skip
     return out
 
 
@@ -142,7 +201,7 @@ def table_sentences(text: str, products: Sequence[str] = ()) -> list[list[Senten
         out.append(_cell_sentences(header, rows_of, products))
     for aligned in _aligned_blocks(text):
         out.append(_cell_sentences(aligned[0][2], aligned[1:], products))
-    return out
+    return [paragraph for paragraph in out if paragraph]
 
 
 def sentences(text: str) -> list[list[Sentence]]:
@@ -159,7 +218,9 @@ def sentences(text: str) -> list[list[Sentence]]:
             base = block.start() + item.start()
             # (leader dots "Training ........ $9,600.00" and an ellipsis end no sentence)
             # (a bold sentence, "**... 2027.** This date ...", ends at its period too)
-            for piece in re.finditer(r"(?:[^.!?;\n]|\.{2,}|[.!?;](?!\**\s)|\n(?!\s*\S+\s*:\s))+"
+            # (nor does an abbreviation of single letters: "week 38, i.e. in September")
+            for piece in re.finditer(r"(?:(?<!\w)(?:[^\W\d_]\.){2,}(?=\s+[a-z\d])"
+                                     r"|[^.!?;\n]|\.{2,}|[.!?;](?!\**\s)|\n(?!\s*\S+\s*:\s))+"
                                      r"[.!?;]?(?:\*\*(?=\s))?", item.group()):  # fmt: skip
                 raw = piece.group()
                 stripped = raw.strip()

@@ -78,10 +78,20 @@ def _unit_at(rest: str, lexicon: Lexicon) -> tuple[Unit, int] | None:
         if not same:
             continue
         after = rest[len(unit.word) : len(unit.word) + 1]
-        if after and (after.isalnum() or after in "_"):
-            continue
+        if after and (after.isalnum() or after in "_'’"):
+            continue  # a longer word, or an elided article ("2026 l'enveloppe")
         return unit, len(unit.word)
     return None
+
+
+def _unit_over(rest: str, lexicon: Lexicon) -> tuple[Unit, int] | None:
+    """The unit after a slash that is no period ("/cm²" of "mJ/cm²", "/W" of "lm/W"; "/h"
+    is a period, read as such), and how many characters it takes."""
+    slash = re.match(r"/[ \u00a0]?", rest)
+    found = _unit_at(rest[slash.end() :], lexicon) if slash else None
+    if slash is None or found is None or found[0].dimension == "time":
+        return None
+    return found[0], slash.end() + found[1]
 
 
 def _lead(rest: str) -> int:
@@ -236,10 +246,16 @@ def _singular(word: str) -> str:
 
 
 _SECONDS = {
-    "seconde": Decimal(1), "heure": Decimal(3600), "jour": Decimal(86400),
+    "seconde": Decimal(1), "minute": Decimal(60), "heure": Decimal(3600), "jour": Decimal(86400),
     "semaine": Decimal(604800), "mois": Decimal(2629800), "trimestre": Decimal(7889400),
     "an": Decimal(31557600),
 }  # fmt: skip
+
+
+def _rate(periods: tuple[str, ...]) -> tuple[str, ...]:
+    """What a value's key keeps of its periods: that it is a rate (its amount is per second),
+    not which period it was written per."""
+    return ("rate",) if periods else ()
 
 
 def _per_second(amount: Decimal, periods: Iterable[str]) -> Decimal:
@@ -298,6 +314,37 @@ def _scale_and_currency(
     return scale, currency, used
 
 
+def _unit_quantity(
+    text: str, mention: NumberMention, unit: tuple[Unit, int], *, at: int, value: Decimal,
+    lexicon: Lexicon,
+) -> Value:  # fmt: skip
+    """The quantity of ``value`` in the unit written ``at`` characters after the number
+    (hours then minutes, a unit over another, then periods)."""
+    rest = text[mention.end :]
+    spec, length = unit
+    end = at + length
+    magnitude = value * spec.factor
+    # "1 h 10", "6 h 30": hours then minutes, one duration
+    minutes = _MINUTES_AFTER_HOURS.match(rest[end:]) if spec.symbol == "h" else None
+    if minutes is not None:
+        magnitude += Decimal(minutes.group(1)) * 60
+        end += minutes.end()
+    dimension = spec.dimension
+    over = _unit_over(rest[end:], lexicon)
+    if over is not None:  # "mJ/cm²", "lm/W": a unit over another (not a period)
+        dimension = f"{dimension}/{over[0].dimension}"
+        magnitude /= over[0].factor
+        end += over[1]
+    den = _denominators(rest[end:], lexicon, count_nouns=False)
+    amount = _per_second(magnitude, den.periods)
+    stop = mention.end + end + den.used
+    display = _space(text[mention.start : stop])
+    # a rate compares per second, whatever period it is written per (6,5 l/s = 23,4 m³/h)
+    key = ("quantity", dimension, _rate(den.periods), amount)
+    return Value("quantity", mention.start, stop, display, key,
+                 dimension, amount, (), den.periods)  # fmt: skip
+
+
 def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) -> Value | None:
     """The value whose number is ``mention``: money, a unit quantity or a count of things."""
     del lang  # values are read the same way in every language; the lexicon holds both
@@ -319,21 +366,9 @@ def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) ->
     lead = _lead(tail)
     unit = _unit_at(tail[lead:], lexicon) if lead <= 1 else None
     if unit is not None:
-        spec, length = unit
-        end = used + lead + length
-        magnitude = value * factor * spec.factor
-        # "1 h 10", "6 h 30": hours then minutes, one duration
-        minutes = _MINUTES_AFTER_HOURS.match(rest[end:]) if spec.symbol == "h" else None
-        if minutes is not None:
-            magnitude += Decimal(minutes.group(1)) * 60
-            end += minutes.end()
-        den = _denominators(rest[end:], lexicon, count_nouns=False)
-        amount = _per_second(magnitude, den.periods)
-        stop = mention.end + end + den.used
-        display = _space(text[mention.start : stop])
-        key = ("quantity", spec.dimension, den.periods, amount)
-        return Value("quantity", mention.start, stop, display, key,
-                     spec.dimension, amount, (), den.periods)  # fmt: skip
+        return _unit_quantity(
+            text, mention, unit, at=used + lead, value=value * factor, lexicon=lexicon
+        )
     word = _WORD.match(tail[lead:]) if lead <= 1 else None
     if re.search(r"\d[-‐‑]$", text[: mention.start]):
         return None  # "FIPS 140-3 validated": the tail of an identifier, not a count
@@ -354,7 +389,7 @@ def _quantity(text: str, mention: NumberMention, lexicon: Lexicon, lang: str) ->
     amount = _per_second(value * factor, den.periods)
     stop = mention.end + end + den.used
     display = _space(text[mention.start : stop])
-    key = ("count", _singular(noun), den.periods, amount)
+    key = ("count", _singular(noun), _rate(den.periods), amount)
     return Value("count", mention.start, stop, display, key,
                  f"count:{_singular(noun)}", amount, (), den.periods)  # fmt: skip
 
@@ -431,6 +466,8 @@ def read_values(
     for mention in extract_numbers(text, locale):
         if out and mention.start < out[-1].end:
             continue  # a number inside the previous value ("par 2 GPU")
+        if (mention.kind or "").startswith("compat:"):
+            continue  # a superscript or a fraction sign ("mJ/cm²"): an exponent, no value
         try:
             found = _quantity(text, mention, lex, lang)
         except (InvalidOperation, ArithmeticError):

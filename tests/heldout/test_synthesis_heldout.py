@@ -47,6 +47,10 @@ BLIND = frozenset(
         # planted contradiction found) and after the s25 merges, which never saw them
         "ashgrove-pool-uv",
         "val-orsenne-enneigement",
+        # an eleventh writer's (s26), measured on arrival (main 6e65c1e: 35.2 and 42.7, one
+        # planted contradiction found in each) and after the s26 merges, which never saw them
+        "cellar-ferment-control",
+        "mediatheques-automates-rfid",
     }
 )
 # Known misses of issue 15, kept visible as strict xfails: dossiers whose run lists a
@@ -68,14 +72,23 @@ BLIND = frozenset(
 # The ninth writer's two (s25, never tuned on) list contradictions their grids do not
 # plant: values of one quantity from different contexts grouped under a subject that is no
 # candidate ("UV", "des Mélèzes", "Validité").
+# The eleventh writer's two (s26, never tuned on) list contradictions their grids do not
+# plant on arrival ("Lead time / number of time"; "RFID / prix", "RT-500 / prix").
 SPURIOUS: frozenset[str] = frozenset(
-    {"eclairage-led-saint-aurel-fr", "ashgrove-pool-uv", "val-orsenne-enneigement"}
+    {
+        "eclairage-led-saint-aurel-fr",
+        "ashgrove-pool-uv",
+        "val-orsenne-enneigement",
+        "cellar-ferment-control",
+        "mediatheques-automates-rfid",
+    }
 )
 
 
 def test_the_held_out_dossiers_are_there() -> None:
     assert [d.name for d in DOSSIERS] == [
         "ashgrove-pool-uv",
+        "cellar-ferment-control",
         "eclairage-led-saint-aurel-fr",
         "en-backup-service",
         "en-backup-storage",
@@ -90,6 +103,7 @@ def test_the_held_out_dossiers_are_there() -> None:
         "fr-telereleve-eau",
         "hrt-fare-validators-en",
         "lims-northmoor",
+        "mediatheques-automates-rfid",
         "pare-feu-smlon",
         "val-orsenne-enneigement",
     ]

@@ -116,9 +116,15 @@ class Corrupting:
 # quotes a datasheet bullet "Die-cast aluminium, IP66, IK10; 6.8 kg" for a weight, and the
 # check refuses it (the statement is dropped and counted, as it must be).
 # The ninth writer's two (s25, never tuned on): the rules sub-agent quotes passages the
-# check refuses there too.
+# check refuses there too. So does the eleventh writer's French one (s26, never tuned on): a
+# timing table's rows ("| 2 | 20/03 | 2 h 23 min | 839 doc./h | ...") quoted for a rate.
 RULES_QUOTES_REFUSED: frozenset[str] = frozenset(
-    {"eclairage-led-saint-aurel-fr", "ashgrove-pool-uv", "val-orsenne-enneigement"}
+    {
+        "eclairage-led-saint-aurel-fr",
+        "ashgrove-pool-uv",
+        "val-orsenne-enneigement",
+        "mediatheques-automates-rfid",
+    }
 )
 
 

@@ -43,6 +43,10 @@ BLIND = frozenset(
         "eclairage-led-saint-aurel-fr",
         "fr-pompes-perfusion",
         "en-vibration-sensors",
+        # an eleventh writer's (s26), measured on arrival (main 6e65c1e: 35.2 and 42.7, one
+        # planted contradiction found in each) and after the s26 merges, which never saw them
+        "cellar-ferment-control",
+        "mediatheques-automates-rfid",
     }
 )
 # The ninth writer's two (s25: 41.7 and 46.7 on arrival, no planted contradiction found) were
@@ -69,12 +73,18 @@ BLIND = frozenset(
 # (only the committee, the site and the term "UV"), and the planner now takes the product
 # models the documents recur on ("Lumaqua LX-400", "Boréa V12") for the candidates, an
 # acronym the question defines ("ultraviolet (UV)") being a term.
-SPURIOUS: frozenset[str] = frozenset({"eclairage-led-saint-aurel-fr"})
+# The eleventh writer's two (s26, never tuned on) list contradictions their grids do not
+# plant, on arrival and after the s26 merges ("Lead time / number of time"; "RFID / prix",
+# "RT-500 / prix").
+SPURIOUS: frozenset[str] = frozenset(
+    {"eclairage-led-saint-aurel-fr", "cellar-ferment-control", "mediatheques-automates-rfid"}
+)
 
 
 def test_the_held_out_dossiers_are_there() -> None:
     assert [d.name for d in DOSSIERS] == [
         "ashgrove-pool-uv",
+        "cellar-ferment-control",
         "eclairage-led-saint-aurel-fr",
         "en-backup-service",
         "en-backup-storage",
@@ -89,6 +99,7 @@ def test_the_held_out_dossiers_are_there() -> None:
         "fr-telereleve-eau",
         "hrt-fare-validators-en",
         "lims-northmoor",
+        "mediatheques-automates-rfid",
         "pare-feu-smlon",
         "val-orsenne-enneigement",
     ]

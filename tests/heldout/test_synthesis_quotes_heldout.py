@@ -118,7 +118,12 @@ class Corrupting:
 # The ninth writer's two (s25, never tuned on) pass now (s26): the passages refused there
 # were values read from a superscript ("² equals" in "1 mJ/cm² equals 10 J/m²"), and an
 # exponent is no value.
-RULES_QUOTES_REFUSED: frozenset[str] = frozenset({"eclairage-led-saint-aurel-fr"})
+# The eleventh writer's French one (s26, never tuned on): the rules sub-agent quotes a timing
+# table's rows ("| 2 | 20/03 | 2 h 23 min | 839 doc./h | ...") for a rate, and the check
+# refuses them.
+RULES_QUOTES_REFUSED: frozenset[str] = frozenset(
+    {"eclairage-led-saint-aurel-fr", "mediatheques-automates-rfid"}
+)
 
 
 @pytest.mark.parametrize(

@@ -183,6 +183,12 @@ def equity(st: Statements, year: int) -> Operand | None:
     return field("parent_equity", "capitaux propres")(st, year)
 
 
+_OFF_BALANCE_LEASES = (
+    ("off_balance_lease_principal", "capital restant dû"),
+    ("off_balance_lease_commitments", "loyers restant dus"),
+)
+
+
 def net_debt_leases(st: Statements, year: int) -> Operand | None:
     """Net debt plus the lease liabilities on the balance sheet (IFRS 16), else plus the
     principal outstanding of the leases the off-balance-sheet commitments note lists
@@ -191,21 +197,17 @@ def net_debt_leases(st: Statements, year: int) -> Operand | None:
     debt = net_debt(st, year)
     long_term = _get(st, "lease_liabilities_noncurrent", year)
     current = _get(st, "lease_liabilities_current", year)
-    off_balance = _get(st, "off_balance_lease_principal", year)
-    if debt is not None and long_term is None and off_balance is not None:
-        return Operand(
-            debt.value + off_balance.amount,
-            f"({debt.formula} + capital restant dû des contrats de location hors bilan)",
-            (*debt.inputs, off_balance),
-        )
-    rents = _get(st, "off_balance_lease_commitments", year)
-    if debt is not None and long_term is None and rents is not None:
-        # Operating leases off the balance sheet with no principal stated: the rents still due.
-        return Operand(
-            debt.value + rents.amount,
-            f"({debt.formula} + loyers restant dus des contrats de location hors bilan)",
-            (*debt.inputs, rents),
-        )
+    if debt is not None and long_term is None:
+        # Leases off the balance sheet: their principal outstanding, else (no principal
+        # stated) the rents still due.
+        for concept, term in _OFF_BALANCE_LEASES:
+            off_balance = _get(st, concept, year)
+            if off_balance is not None:
+                return Operand(
+                    debt.value + off_balance.amount,
+                    f"({debt.formula} + {term} des contrats de location hors bilan)",
+                    (*debt.inputs, off_balance),
+                )
     if debt is None or long_term is None:
         return None
     leases = long_term.amount + (current.amount if current else Decimal(0))

@@ -42,6 +42,23 @@ def load_page(pdf: pdfium.PdfDocument, index: int, path: Path) -> pdfium.PdfPage
         ) from None
 
 
+def _fresh_load_error(path: Path) -> pdfium.PdfiumError | None:
+    """pdfium's own reason for failing to open ``path``, or None when it fails without one.
+
+    pdfium's error code is process-wide and a failed open does not always set it (a
+    zero-page PDF leaves whatever an earlier file set: "password", "data format error").
+    So the code is first set to "file not found", by opening a path below the file (which
+    cannot exist), and the file is opened again: a code still at "file not found" is not
+    this file's. Called with :data:`PDFIUM_LOCK` held, on the failure path only.
+    """
+    pdfium_c.FPDF_LoadDocument(str(path / "missing").encode(), None)  # NULL, sets the code
+    try:
+        pdfium.PdfDocument(str(path)).close()
+    except pdfium.PdfiumError as err:
+        return None if pdfium_c.FPDF_GetLastError() == pdfium_c.FPDF_ERR_FILE else err
+    return None
+
+
 def read_pdf_pages(path: Path) -> list[str]:
     """Extract the text of every page of a PDF, in order.
 
@@ -53,15 +70,15 @@ def read_pdf_pages(path: Path) -> list[str]:
     with PDFIUM_LOCK:
         try:
             pdf = pdfium.PdfDocument(str(path))
-        except pdfium.PdfiumError as err:
+        except pdfium.PdfiumError:
+            err = _fresh_load_error(path)
             reason = str(err).lower()
-            # pdfium's error code is process-wide and may be stale (a zero-page PDF fails
-            # without setting one): "password" counts only if the file has an /Encrypt entry.
+            # "password" counts only if the file has an /Encrypt entry.
             if "password" in reason and b"/Encrypt" in path.read_bytes():
                 raise DocumentError(
                     f"{path}: the PDF is encrypted", fix="give a decrypted copy"
                 ) from None
-            if "password" in reason or "success" in reason:
+            if err is None or "password" in reason or "success" in reason:
                 raise DocumentError(
                     f"{path}: not a readable PDF (no page could be loaded)"
                 ) from None

@@ -47,6 +47,11 @@ BLIND = frozenset(
         # planted contradiction found in each) and after the s26 merges, which never saw them
         "cellar-ferment-control",
         "mediatheques-automates-rfid",
+        # a thirteenth writer's (s27), measured on arrival (main 4688fc1: 49.2 and 50.2, no
+        # planted contradiction found in the English one, one in the French one) and after
+        # the s27 merges, which never saw them
+        "refectory-dishwashers-en",
+        "robots-affinage-fr",
     }
 )
 # The ninth writer's two (s25: 41.7 and 46.7 on arrival, no planted contradiction found) were
@@ -76,8 +81,16 @@ BLIND = frozenset(
 # The eleventh writer's two (s26, never tuned on) list contradictions their grids do not
 # plant, on arrival and after the s26 merges ("Lead time / number of time"; "RFID / prix",
 # "RT-500 / prix").
+# The thirteenth writer's two (s27, never tuned on) list 1 and 2 contradictions their grids
+# do not plant on arrival.
 SPURIOUS: frozenset[str] = frozenset(
-    {"eclairage-led-saint-aurel-fr", "cellar-ferment-control", "mediatheques-automates-rfid"}
+    {
+        "eclairage-led-saint-aurel-fr",
+        "cellar-ferment-control",
+        "mediatheques-automates-rfid",
+        "refectory-dishwashers-en",
+        "robots-affinage-fr",
+    }
 )
 
 
@@ -101,6 +114,8 @@ def test_the_held_out_dossiers_are_there() -> None:
         "lims-northmoor",
         "mediatheques-automates-rfid",
         "pare-feu-smlon",
+        "refectory-dishwashers-en",
+        "robots-affinage-fr",
         "val-orsenne-enneigement",
     ]
 

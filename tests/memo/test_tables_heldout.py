@@ -179,21 +179,35 @@ def test_fifth_writer_reports_signals(name: str) -> None:
     assert len(quoted) == len(recalled)  # every sentence kept is a gold signal
 
 
-# The reports nobody tuned on (``tests/heldout/memo/blind``, a twelfth writer's in s26,
-# measured on arrival and after the s26 merges, which never saw them: Rochat, Swiss GAAP RPC
-# in CHF thousands with apostrophe thousands separators and en-dash negatives, 20 / 140 from
-# the PDF; Bremer, Australian IFRS in A$'000 with a two-row header and a direct cash-flow
-# statement, 92 / 160): the table reader never keeps a wrong value; the floors are what it
-# reads. The tenth writer's pair (s25, now in ``memo/reports``, worked on in s26: every line
-# read, "Fiscal 2025" and "Exercice N-1 / N" column headings, a prose sentence in a heading
-# block, a non-GAAP table) keeps its floors below.
+# The reports nobody tuned on (``tests/heldout/memo/blind``, a fourteenth writer's in s27,
+# measured on arrival (main 4688fc1) and after the s27 merges, which never saw them:
+# Delvaux-Mertens, Belgian GAAP statutory accounts in whole euros with a codes column and dot
+# thousands, 19 / 206 from the PDF with 21 wrong values kept (17 from the text file): a strict
+# xfail until a session works on it; Sahyadri Polymers, Ind AS in rupees lakhs with Indian digit
+# grouping and a balance sheet across two pages, 100 / 210, 0 wrong). The floors are what the
+# table reader reads. The twelfth writer's pair (s26, now in ``memo/reports``, worked on in
+# s27) and the tenth writer's (s25, worked on in s26) keep their floors below.
 BLIND = HELDOUT / "memo" / "blind"
 BLIND_FILES = sorted(p.name for p in BLIND.iterdir() if p.suffix in {".pdf", ".txt"})
-BLIND_FLOORS = {"rochat": 20, "bremer": 92}
-TENTH_WRITER_FLOORS = {"kestrel": 191, "vivarais": 200}
+BLIND_FLOORS = {"delvaux_mertens": 19, "sahyadri_polymers": 100}
+BLIND_WRONG = frozenset({"delvaux_mertens"})
+WORKED_ON_FLOORS = {"kestrel": 191, "vivarais": 200, "rochat": 20, "bremer": 92}
 
 
-@pytest.mark.parametrize("name", BLIND_FILES)
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.xfail(
+                Path(name).stem in BLIND_WRONG,
+                reason="issue 14: wrong values kept on a report nobody tuned on",
+                strict=True,
+            ),
+        )
+        for name in BLIND_FILES
+    ],
+)
 def test_reports_nobody_tuned_on_keep_no_wrong_value(name: str) -> None:
     score = _table_score(BLIND / name)
     print(f"\n{name}: {score.right}/{score.values} right, {score.wrong} wrong")
@@ -202,12 +216,12 @@ def test_reports_nobody_tuned_on_keep_no_wrong_value(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", [f"{stem}.{ext}" for stem in TENTH_WRITER_FLOORS for ext in ("pdf", "txt")]
+    "name", [f"{stem}.{ext}" for stem in WORKED_ON_FLOORS for ext in ("pdf", "txt")]
 )
-def test_the_tenth_writer_s_reports_read_in_full(name: str) -> None:
+def test_the_reports_worked_on_keep_their_floors(name: str) -> None:
     score = _table_score(REPORTS / name)
     assert score.wrong == 0
-    assert score.right >= TENTH_WRITER_FLOORS[Path(name).stem]
+    assert score.right >= WORKED_ON_FLOORS[Path(name).stem]
 
 
 @pytest.mark.parametrize(

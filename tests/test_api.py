@@ -28,7 +28,12 @@ def test_the_package_exports_the_api_lazily() -> None:
     assert set(preuve.__all__) <= set(dir(preuve))
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         _ = preuve.nothing_here
-    probe = "import sys, preuve.core.quotes; print('preuve.api' in sys.modules)"
+    # A submodule import, ``from preuve import <submodule>`` (which asks ``hasattr`` first) and
+    # a tool's dunder probe do not load the workflows.
+    probe = (
+        "import sys, preuve.core.quotes; from preuve import io; hasattr(preuve, '__wrapped__');"
+        " print('preuve.api' in sys.modules)"
+    )
     loaded = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout

@@ -92,6 +92,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "load_record",
         "load_records",
         "load_records_data",
+        "record_of",
     ),
     "preuve.io.runfolder": ("MAX_RUN_FILE_BYTES", "RunFileError", "RunFolder"),
     "preuve.core.text": (

@@ -14,107 +14,32 @@ Names are loaded on first use, so ``import preuve.core.quotes`` stays light.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from preuve.api import (
-        AccessState,
-        BuildReport,
-        Completion,
-        Defect,
-        DigestSettings,
-        DigestStore,
-        Document,
-        Dossier,
-        Fact,
-        FunctionModel,
-        InputError,
-        Journal,
-        Locale,
-        LoopStatus,
-        MemoRun,
-        Model,
-        Paragraph,
-        PreuveError,
-        QuoteChecker,
-        QuoteResult,
-        RefusedError,
-        Request,
-        ServeResult,
-        ServeStatus,
-        Snapshot,
-        Span,
-        Synthesis,
-        SynthesisRun,
-        Verdict,
-        build_digest,
-        check_memo,
-        check_quotes,
-        check_synthesis,
-        load_dossier,
-        load_snapshot,
-        parse_facts,
-        read_pages,
-        run_memo,
-        serve_digest,
-        synthesize,
-        verify_quote,
-    )
+    from preuve.api import *  # noqa: F403  (the names of preuve.api's __all__, for type checkers)
+    from preuve.api import __all__ as __all__
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "AccessState",
-    "BuildReport",
-    "Completion",
-    "Defect",
-    "DigestSettings",
-    "DigestStore",
-    "Document",
-    "Dossier",
-    "Fact",
-    "FunctionModel",
-    "InputError",
-    "Journal",
-    "Locale",
-    "LoopStatus",
-    "MemoRun",
-    "Model",
-    "Paragraph",
-    "PreuveError",
-    "QuoteChecker",
-    "QuoteResult",
-    "RefusedError",
-    "Request",
-    "ServeResult",
-    "ServeStatus",
-    "Snapshot",
-    "Span",
-    "Synthesis",
-    "SynthesisRun",
-    "Verdict",
-    "build_digest",
-    "check_memo",
-    "check_quotes",
-    "check_synthesis",
-    "load_dossier",
-    "load_snapshot",
-    "parse_facts",
-    "read_pages",
-    "run_memo",
-    "serve_digest",
-    "synthesize",
-    "verify_quote",
-]
+# The public names are preuve.api's ``__all__``, declared there once: reading them here loads
+# the API, so ``__all__`` itself is looked up lazily like the names it lists.
 
 
 def __getattr__(name: str) -> Any:
-    if name in __all__:
-        value = getattr(importlib.import_module("preuve.api"), name)
+    # A probe for a dunder (``__wrapped__``) or for a submodule not imported yet (``from
+    # preuve import core`` asks ``hasattr`` first) never loads the workflows.
+    dunder = name.startswith("__") and name != "__all__"
+    if dunder or (name.isidentifier() and importlib.util.find_spec(f"{__name__}.{name}")):
+        raise AttributeError(f"module 'preuve' has no attribute {name!r}")
+    api = importlib.import_module("preuve.api")
+    if name == "__all__" or name in api.__all__:
+        value = getattr(api, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'preuve' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return sorted({*globals(), *importlib.import_module("preuve.api").__all__})

@@ -10,6 +10,7 @@ import pytest
 from preuve.core.defects import Defect
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.synthesis.checks import (
+    DossierLimits,
     QuantityKind,
     check_arbitrations,
     check_citations,
@@ -24,6 +25,7 @@ from preuve.synthesis.checks import (
 )
 from preuve.synthesis.contradictions import find_contradictions
 from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.evidence_dossier import limit_lines
 from preuve.synthesis.ranks import SourceInfo
 from preuve.synthesis.types import (
     Contradiction,
@@ -385,6 +387,30 @@ def test_dossier_limits(dossier: Dossier) -> None:
     assert "- doc-20: read but used by no statement" in lines
     assert any("NOT INVESTIGATED" in line for line in lines)
     assert any("merges sources" in line for line in lines)
+
+
+def test_the_limits_are_one_list_said_in_either_language() -> None:
+    limits = DossierLimits(
+        uncovered=("d-1",),
+        read_but_not_used=("d-2",),
+        not_investigated=(("t-1", "cut on length"),),
+        merged=(("t-2", "Pompe", "débit"),),
+        coverage=(("d-1", "an index page"), ("d-3", "assigned by code")),
+        unknown_types=(("d-4", "plaquette"),),
+        refused=(("t-3", "Pompe", "débit", "12 m3/h", "d-5"),),
+    )
+    english, french = limits.lines("en"), limits.lines("fr")
+    assert english[0] == "- d-1: covered by no sub-task (never read): an index page"
+    assert french[0] == "- d-1 : couvert par aucune sous-tâche (jamais lu) : an index page"
+    assert english[1:3] == (
+        "- d-3: assigned by code",
+        "- d-4: source type 'plaquette' is in no rank table (ranked as unknown)",
+    )
+    assert french[-1] == (
+        "- sous-tâche t-3 : constat Pompe / débit = '12 m3/h' (d-5) refusé : sa citation n'a"
+        " pas passé la vérification (écarté, non utilisé)"
+    )
+    assert len(english) == len(french) == 7 and limit_lines(limits) == list(french)
 
 
 @pytest.mark.parametrize(

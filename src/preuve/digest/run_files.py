@@ -22,7 +22,7 @@ from preuve.digest.mutations import Comparison
 from preuve.digest.outcomes import BuildCounters
 from preuve.digest.schema import Claim
 from preuve.digest.serve import ServeResult
-from preuve.io.records import STRICT, dump_record
+from preuve.io.records import STRICT, dump_record, record_of
 from preuve.io.runfolder import RunFolder
 from preuve.io.store_rows import RunInfo
 
@@ -53,9 +53,7 @@ class ClaimEntry:
 
     @classmethod
     def of(cls, claim: Claim) -> ClaimEntry:
-        return cls(
-            subject=claim.subject, field=claim.field, value=claim.value, evidence=claim.evidence
-        )
+        return record_of(cls, claim)
 
 
 def _is_blank(value: str) -> bool:
@@ -171,16 +169,7 @@ class RunEntry:
 
     @classmethod
     def of(cls, run: RunInfo) -> RunEntry:
-        return cls(
-            run_id=run.run_id,
-            created_at=run.created_at,
-            mode=run.mode,
-            dossier=run.dossier,
-            principal=run.principal,
-            root_status=run.root_status,
-            root_key=run.root_key,
-            counters=run.counters,
-        )
+        return record_of(cls, run)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -203,16 +192,10 @@ class ComparisonEntry:
 
     @classmethod
     def of(cls, comparison: Comparison) -> ComparisonEntry:
-        return cls(
-            nodes=comparison.nodes,
-            identical=comparison.identical,
-            differences=tuple(
-                DifferenceEntry(
-                    node=d.node_id, aspect=d.aspect, incremental=d.incremental, full=d.full
-                )
-                for d in comparison.differences
-            ),
+        differences = tuple(
+            record_of(DifferenceEntry, d, node=d.node_id) for d in comparison.differences
         )
+        return record_of(cls, comparison, differences=differences)
 
 
 def read_serve_answers(folder: RunFolder) -> tuple[ServeAnswerEntry, ...]:

@@ -48,6 +48,7 @@ from preuve.eval.reliability_process import measure_cli, run_cli
 from preuve.eval.reliability_roles import prepare_bench, run_attack
 from preuve.eval.reliability_secrets import run_secret_scenarios
 from preuve.eval.reliability_viewer import MAX_VIEWER_MIB, ViewerProbe, probe_viewer
+from preuve.io.records import record_of
 
 __all__ = [
     "PROCESS_CASES",
@@ -206,26 +207,15 @@ class ReliabilityEntry:
 
     @classmethod
     def of(cls, report: ReliabilityReport) -> ReliabilityEntry:
-        return cls(
-            inputs_tried=report.inputs_tried,
-            faults_injected=report.faults_injected,
-            crashes=report.crashes,
-            data_lost=report.data_lost,
-            secrets_found=report.secrets_found,
+        return record_of(
+            cls,
+            report,
             fetched_or_executed=report.egress,
-            failures=report.failures,
             groups=tuple(
                 GroupRow(group=g, tried=t, passed=p, crashes=c, data_lost=d)
                 for g, t, p, c, d in report.rows()
             ),
-            failed=tuple(
-                FailedCheck(group=c.group, id=c.id, problems=c.problems)
-                for c in report.checks
-                if not c.passed
-            ),
-            big_pdf=report.big_pdf,
-            viewer=report.viewer,
-            notes=report.notes,
+            failed=tuple(record_of(FailedCheck, c) for c in report.checks if not c.passed),
         )
 
 

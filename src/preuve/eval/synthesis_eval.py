@@ -27,7 +27,7 @@ from preuve.eval.grid import (
     load_grid,
     unplanned_contradictions,
 )
-from preuve.io.records import STRICT, dump_record
+from preuve.io.records import STRICT, dump_record, record_of
 from preuve.models.base import Model
 from preuve.models.loop import LoopStatus
 from preuve.models.usage import UsageMeter, spread
@@ -83,12 +83,12 @@ class GradedRunEntry:
 
     @classmethod
     def of(cls, run: GradedRun) -> GradedRunEntry:
-        return cls(
+        return record_of(
+            cls,
+            run,
             status=run.status.value,
             cost=dict(run.cost),
             score=ScoreEntry.of(run.score),
-            uncovered=run.uncovered,
-            not_investigated=run.not_investigated,
             unplanned_contradictions=run.unplanned,
         )
 
@@ -145,14 +145,7 @@ class RepeatedScoreEntry:
 
     @classmethod
     def of(cls, score: RepeatedScore) -> RepeatedScoreEntry:
-        return cls(
-            engine=score.engine,
-            cost=score.cost,
-            runs=tuple(GradedRunEntry.of(run) for run in score.runs),
-            mean=score.mean,
-            worst=score.worst,
-            refused=score.refused,
-        )
+        return record_of(cls, score, runs=tuple(GradedRunEntry.of(run) for run in score.runs))
 
 
 def evaluate_synthesis(

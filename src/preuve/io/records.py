@@ -13,17 +13,21 @@ at the I/O edge only: the dataclasses themselves do not import it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, cast
 
 from pydantic import Field, TypeAdapter, ValidationError
 
 from preuve.core.errors import InputError
 from preuve.core.evidence import Span
 from preuve.core.quotes import Diagnostic, QuoteResult, Verdict
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = [
     "OMITTED_IF_NONE",
@@ -37,9 +41,11 @@ __all__ = [
     "load_record",
     "load_records",
     "load_records_data",
+    "record_of",
 ]
 
 T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
 
 
 class RecordError(InputError):
@@ -56,6 +62,28 @@ def _is_none(value: object) -> bool:
 
 # A field left out of the JSON when it is None (a key that is absent rather than null).
 OMITTED_IF_NONE = Field(exclude_if=_is_none)
+
+
+def record_of(kind: type[D], source: object, **given: object) -> D:
+    """A ``kind`` (a record, or a domain dataclass read back) filled from ``source``: each
+    field from ``source``'s attribute of the same name, or from ``given`` where the record's
+    value is not one (a renamed key, a computed figure, a nested record). A field ``source``
+    does not have and ``given`` does not name, or a ``given`` name ``kind`` has no field for,
+    is a ``TypeError``: nothing is left to a default silently."""
+    names = [f.name for f in dataclasses.fields(kind) if f.init]
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise TypeError(f"{kind.__name__} has no field {', '.join(unknown)}")
+    values: dict[str, object] = {}
+    for name in names:
+        if name in given:
+            values[name] = given[name]
+        elif hasattr(source, name):
+            values[name] = getattr(source, name)
+        else:
+            kind_name, source_name = kind.__name__, type(source).__name__
+            raise TypeError(f"{kind_name}.{name}: {source_name} has no {name!r} and none is given")
+    return kind(**values)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,28 +103,11 @@ class SpanEntry:
 
     @classmethod
     def of(cls, span: Span) -> SpanEntry:
-        return cls(
-            id=span.id,
-            doc_id=span.doc_id,
-            version=span.version,
-            page=span.page,
-            start=span.start,
-            end=span.end,
-            quote=span.quote,
-            text_sha256=span.text_sha256,
-        )
+        return record_of(cls, span)
 
     def span(self) -> Span:
         """The span back; ``ValueError`` when the id does not match its fields."""
-        span = Span(
-            doc_id=self.doc_id,
-            version=self.version,
-            start=self.start,
-            end=self.end,
-            quote=self.quote,
-            text_sha256=self.text_sha256,
-            page=self.page,
-        )
+        span = record_of(Span, self)
         if span.id != self.id:
             raise ValueError(f"span id {self.id!r} does not match its fields ({span.id!r})")
         return span
@@ -121,17 +132,8 @@ class QuoteEntry:
 
     @classmethod
     def of(cls, result: QuoteResult) -> QuoteEntry:
-        return cls(
-            verified=result.verified,
-            verdict=result.verdict,
-            page=result.page,
-            start=result.start,
-            end=result.end,
-            matched=result.matched,
-            reason=result.reason,
-            other_page=result.other_page,
-            diagnostic=result.diagnostic,
-            span=None if result.span is None else SpanEntry.of(result.span),
+        return record_of(
+            cls, result, span=None if result.span is None else SpanEntry.of(result.span)
         )
 
 

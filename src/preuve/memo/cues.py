@@ -21,8 +21,8 @@ The rules reader must work on reports it has never seen, so nothing here knows a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from preuve.core.sentences import Sentence
 from preuve.memo.risk_cues import Category, bundled_cues, classify_sentence, fold
 
 __all__ = [
@@ -68,19 +68,6 @@ _ENDS = (".", "!", "?", ":", ";", "…")
 # and its sentence starts after the marker (each item of a risk list is one sentence).
 _BULLET = re.compile(r"[\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u2013\u2014*-][ \t]+(?=\S)")
 _TABLE_CELL = re.compile(r"\(?[-−–+]?\d[\d,\u00a0\u202f]*(?:[.,]\d+)?\)?%?")
-
-
-@dataclass(frozen=True, slots=True)
-class Sentence:
-    """A sentence of a page: ``text == page[start:end]`` (with its line breaks)."""
-
-    start: int
-    end: int
-    text: str
-
-    def quote(self) -> str:
-        """The sentence on one line, as a reader copies it from the page."""
-        return re.sub(r"[ \t]*\n[ \t]*", " ", self.text)
 
 
 # --- Blocks and sentences ----------------------------------------------------------------

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from types import MappingProxyType
 
 from preuve.core.defects import Defect
 from preuve.core.numbers import (
@@ -374,30 +375,75 @@ class DossierLimits:
     def reason(self, doc_id: str) -> str:
         return next((r for d, r in self.coverage if d == doc_id), "")
 
-    def lines(self) -> tuple[str, ...]:
-        """One line per limit, for a report."""
+    def lines(self, language: str = "en") -> tuple[str, ...]:
+        """One line per limit, for a report (``"en"``) or the evidence dossier (``"fr"``)."""
+        say = _LIMIT_WORDING[language]
         out = [
-            f"- {d}: covered by no sub-task (never read)"
-            + (f": {self.reason(d)}" if self.reason(d) else "")
+            say["uncovered"].format(doc=d)
+            + (say["reason"].format(reason=self.reason(d)) if self.reason(d) else "")
             for d in self.uncovered
         ]
-        out += [f"- {d}: {r}" for d, r in self.coverage if d not in self.uncovered]
         out += [
-            f"- {d}: source type {t!r} is in no rank table (ranked as unknown)"
-            for d, t in self.unknown_types
+            say["coverage"].format(doc=d, reason=r)
+            for d, r in self.coverage
+            if d not in self.uncovered
         ]
-        out += [f"- {d}: read but used by no statement" for d in self.read_but_not_used]
-        out += [f"- sub-task {t}: NOT INVESTIGATED ({e})" for t, e in self.not_investigated]
+        out += [say["unknown_type"].format(doc=d, type=t) for d, t in self.unknown_types]
+        out += [say["unused"].format(doc=d) for d in self.read_but_not_used]
+        out += [say["not_investigated"].format(task=t, error=e) for t, e in self.not_investigated]
+        out += [say["merged"].format(task=t, subject=s, attribute=a) for t, s, a in self.merged]
         out += [
-            f"- sub-task {t}: one statement on {s} / {a} merges sources with different values"
-            for t, s, a in self.merged
-        ]
-        out += [
-            f"- sub-task {t}: statement {s} / {a} = {v!r} ({d}) refused: its quote failed the"
-            " check (dropped, not used)"
+            say["refused"].format(task=t, subject=s, attribute=a, value=v, docs=d)
             for t, s, a, v, d in self.refused
         ]
         return tuple(out)
+
+
+# How each kind of limit is said, per language: one list of limits, two wordings.
+_LIMIT_WORDING: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "en": MappingProxyType(
+            {
+                "uncovered": "- {doc}: covered by no sub-task (never read)",
+                "reason": ": {reason}",
+                "coverage": "- {doc}: {reason}",
+                "unknown_type": (
+                    "- {doc}: source type {type!r} is in no rank table (ranked as unknown)"
+                ),
+                "unused": "- {doc}: read but used by no statement",
+                "not_investigated": "- sub-task {task}: NOT INVESTIGATED ({error})",
+                "merged": (
+                    "- sub-task {task}: one statement on {subject} / {attribute} merges sources"
+                    " with different values"
+                ),
+                "refused": (
+                    "- sub-task {task}: statement {subject} / {attribute} = {value!r} ({docs})"
+                    " refused: its quote failed the check (dropped, not used)"
+                ),
+            }
+        ),
+        "fr": MappingProxyType(
+            {
+                "uncovered": "- {doc} : couvert par aucune sous-tâche (jamais lu)",
+                "reason": " : {reason}",
+                "coverage": "- {doc} : {reason}",
+                "unknown_type": (
+                    "- {doc} : type de source {type!r} absent de la table des rangs (rang inconnu)"
+                ),
+                "unused": "- {doc} : lu mais utilisé par aucun constat",
+                "not_investigated": "- sous-tâche {task} : NOT INVESTIGATED ({error})",
+                "merged": (
+                    "- sous-tâche {task} : un constat sur {subject} / {attribute} fusionne des"
+                    " sources aux valeurs différentes (la contradiction est relevée par le code)"
+                ),
+                "refused": (
+                    "- sous-tâche {task} : constat {subject} / {attribute} = {value!r} ({docs})"
+                    " refusé : sa citation n'a pas passé la vérification (écarté, non utilisé)"
+                ),
+            }
+        ),
+    }
+)
 
 
 def dossier_limits(

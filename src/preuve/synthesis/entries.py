@@ -1,7 +1,9 @@
 """Plans, findings and syntheses as run-file entries: their JSON shape, declared once.
 
 Each entry lists exactly the keys of its JSON object, in the order they are written, and
-forbids any other key; ``*_entry`` converts a domain value into its entry and ``*_of`` back.
+forbids any other key; ``*_entry`` converts a domain value into its entry and ``*_of`` back,
+both with :func:`~preuve.io.records.record_of` (each field by name; only what differs is
+written here).
 :func:`preuve.io.records.dump_record` and :func:`~preuve.io.records.load_data` (pydantic, the
 one mechanism of the run files) turn entries into JSON and back. ``trajectory.json``
 (:mod:`preuve.synthesis.trajectory`) and ``synthesis.json`` are written from them; nothing
@@ -20,7 +22,7 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from preuve.core.defects import Defect
-from preuve.io.records import STRICT, SpanEntry
+from preuve.io.records import STRICT, SpanEntry, record_of
 from preuve.synthesis.types import (
     ComputedValue,
     Contradiction,
@@ -175,144 +177,102 @@ class SynthesisEntry:
 
 
 def plan_entry(plan: Plan) -> PlanEntry:
-    return PlanEntry(
-        question=plan.question,
-        subtasks=tuple(
-            SubTaskEntry(id=t.id, question=t.question, scope=t.scope) for t in plan.subtasks
-        ),
-        coverage=plan.coverage,
-    )
+    subtasks = tuple(record_of(SubTaskEntry, t) for t in plan.subtasks)
+    return record_of(PlanEntry, plan, subtasks=subtasks)
 
 
 def _source_entry(source: StatementSource) -> SourceEntry | SpannedSourceEntry:
     if source.span is None:
-        return SourceEntry(doc_id=source.doc_id, value=source.value, quote=source.quote)
-    return SpannedSourceEntry(
-        doc_id=source.doc_id, value=source.value, quote=source.quote, span=SpanEntry.of(source.span)
-    )
+        return record_of(SourceEntry, source)
+    return record_of(SpannedSourceEntry, source, span=SpanEntry.of(source.span))
 
 
 def _statement_entry(statement: Statement) -> StatementEntry:
-    return StatementEntry(
-        subject=statement.subject,
-        attribute=statement.attribute,
-        value=statement.value,
-        text=statement.text,
-        context=statement.context,
-        sources=tuple(_source_entry(s) for s in statement.sources),
-    )
+    sources = tuple(_source_entry(s) for s in statement.sources)
+    return record_of(StatementEntry, statement, sources=sources)
 
 
 def finding_entry(finding: Finding) -> FindingEntry:
-    return FindingEntry(
-        subtask_id=finding.subtask_id,
-        status=finding.status,
-        error=finding.error,
-        docs_read=finding.docs_read,
-        read_but_not_used=finding.read_but_not_used,
+    return record_of(
+        FindingEntry,
+        finding,
         merged=tuple(_statement_entry(s) for s in finding.merged_statements()),
         statements=tuple(_statement_entry(s) for s in finding.statements),
         statements_refused=len(finding.refused),
         refused=tuple(
-            RefusedEntry(statement=_statement_entry(r.statement), defects=r.defects)
+            record_of(RefusedEntry, r, statement=_statement_entry(r.statement))
             for r in finding.refused
         ),
-        gaps=finding.gaps,
     )
 
 
-def _value_entry(value: SourcedValue) -> ValueEntry:
-    return ValueEntry(value=value.value, sources=value.sources)
-
-
 def contradiction_entry(c: Contradiction) -> ContradictionEntry:
-    return ContradictionEntry(
-        subject=c.subject,
-        attribute=c.attribute,
-        retained=_value_entry(c.retained) if c.retained is not None else None,
-        rejected=tuple(_value_entry(v) for v in c.rejected),
-        rule=c.rule,
-        reason=c.reason,
-        context=c.context,
+    return record_of(
+        ContradictionEntry,
+        c,
+        retained=record_of(ValueEntry, c.retained) if c.retained is not None else None,
+        rejected=tuple(record_of(ValueEntry, v) for v in c.rejected),
     )
 
 
 def number_entry(n: ComputedValue) -> NumberEntry:
-    return NumberEntry(
-        label=n.label, value=n.value, unit=n.unit, formula=n.formula, sources=n.sources
-    )
+    return record_of(NumberEntry, n)
 
 
 def synthesis_entry(synthesis: Synthesis) -> SynthesisEntry:
-    return SynthesisEntry(
-        engine=synthesis.engine,
-        paragraphs=tuple(
-            ParagraphEntry(text=p.text, sources=p.sources) for p in synthesis.paragraphs
-        ),
+    return record_of(
+        SynthesisEntry,
+        synthesis,
+        paragraphs=tuple(record_of(ParagraphEntry, p) for p in synthesis.paragraphs),
         contradictions=tuple(contradiction_entry(c) for c in synthesis.contradictions),
         numbers=tuple(number_entry(n) for n in synthesis.numbers),
     )
 
 
 def plan_of(entry: PlanEntry) -> Plan:
-    return Plan(
-        question=entry.question,
-        subtasks=tuple(SubTask(t.id, t.question, t.scope) for t in entry.subtasks),
-        coverage=entry.coverage,
-    )
+    return record_of(Plan, entry, subtasks=tuple(record_of(SubTask, t) for t in entry.subtasks))
 
 
 def _source_of(entry: SourceEntry | SpannedSourceEntry) -> StatementSource:
     span = entry.span.span() if isinstance(entry, SpannedSourceEntry) else None
-    return StatementSource(entry.doc_id, entry.value, entry.quote, span)
+    return record_of(StatementSource, entry, span=span)
 
 
 def _statement_of(entry: StatementEntry) -> Statement:
-    sources = tuple(_source_of(s) for s in entry.sources)
-    return Statement(
-        entry.subject, entry.attribute, entry.value, entry.text, sources, entry.context
-    )
+    return record_of(Statement, entry, sources=tuple(_source_of(s) for s in entry.sources))
 
 
 def finding_of(entry: FindingEntry) -> Finding:
     """The finding an entry records (its derived keys are recomputed, not read)."""
-    return Finding(
-        entry.subtask_id,
+    return record_of(
+        Finding,
+        entry,
         statements=tuple(_statement_of(s) for s in entry.statements),
-        gaps=entry.gaps,
-        docs_read=entry.docs_read,
-        status=entry.status,
-        error=entry.error,
         refused=tuple(
-            RefusedStatement(_statement_of(r.statement), r.defects) for r in entry.refused
+            record_of(RefusedStatement, r, statement=_statement_of(r.statement))
+            for r in entry.refused
         ),
     )
 
 
-def _sourced_of(entry: ValueEntry) -> SourcedValue:
-    return SourcedValue(entry.value, entry.sources)
-
-
 def contradiction_of(entry: ContradictionEntry) -> Contradiction:
-    return Contradiction(
-        subject=entry.subject,
-        attribute=entry.attribute,
-        retained=_sourced_of(entry.retained) if entry.retained is not None else None,
-        rejected=tuple(_sourced_of(v) for v in entry.rejected),
-        rule=entry.rule,
-        reason=entry.reason,
-        context=entry.context,
+    return record_of(
+        Contradiction,
+        entry,
+        retained=record_of(SourcedValue, entry.retained) if entry.retained is not None else None,
+        rejected=tuple(record_of(SourcedValue, v) for v in entry.rejected),
     )
 
 
 def number_of(entry: NumberEntry) -> ComputedValue:
-    return ComputedValue(entry.label, entry.value, entry.unit, entry.formula, entry.sources)
+    return record_of(ComputedValue, entry)
 
 
 def synthesis_of(entry: SynthesisEntry) -> Synthesis:
-    return Synthesis(
-        paragraphs=tuple(Paragraph(p.text, p.sources) for p in entry.paragraphs),
+    return record_of(
+        Synthesis,
+        entry,
+        paragraphs=tuple(record_of(Paragraph, p) for p in entry.paragraphs),
         contradictions=tuple(contradiction_of(c) for c in entry.contradictions),
         numbers=tuple(number_of(n) for n in entry.numbers),
-        engine=entry.engine,
     )

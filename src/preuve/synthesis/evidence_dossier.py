@@ -210,29 +210,7 @@ class EvidenceDossier:
 
 def limit_lines(limits: DossierLimits) -> list[str]:
     """The limits of the dossier, one French line each."""
-    lines = [
-        f"- {d} : couvert par aucune sous-tâche (jamais lu)"
-        + (f" : {limits.reason(d)}" if limits.reason(d) else "")
-        for d in limits.uncovered
-    ]
-    lines += [f"- {d} : {r}" for d, r in limits.coverage if d not in limits.uncovered]
-    lines += [
-        f"- {d} : type de source {t!r} absent de la table des rangs (rang inconnu)"
-        for d, t in limits.unknown_types
-    ]
-    lines += [f"- {d} : lu mais utilisé par aucun constat" for d in limits.read_but_not_used]
-    lines += [f"- sous-tâche {t} : NOT INVESTIGATED ({e})" for t, e in limits.not_investigated]
-    lines += [
-        f"- sous-tâche {t} : un constat sur {s} / {a} fusionne des sources aux valeurs "
-        "différentes (la contradiction est relevée par le code)"
-        for t, s, a in limits.merged
-    ]
-    lines += [
-        f"- sous-tâche {t} : constat {s} / {a} = {v!r} ({d}) refusé : sa citation n'a pas"
-        " passé la vérification (écarté, non utilisé)"
-        for t, s, a, v, d in limits.refused
-    ]
-    return lines
+    return list(limits.lines("fr"))
 
 
 def build_evidence_dossier(

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from preuve.core.errors import InputError
+from preuve.io.tomlfile import read_toml_file
 
 __all__ = [
     "Concept",
@@ -307,10 +308,7 @@ def merge_data(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, A
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise InputError(f"{path}: cannot read the lexicon ({err})") from None
+    return read_toml_file(path, "the lexicon")
 
 
 @cache

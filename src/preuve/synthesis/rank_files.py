@@ -18,10 +18,10 @@ types the table lists. Both at once is refused: a dossier has one table.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 from preuve.core.errors import InputError
+from preuve.io.tomlfile import read_toml_file
 from preuve.synthesis.lexicon import default_lexicon, fold, normalize_type_name
 from preuve.synthesis.ranks import RankTable
 
@@ -71,10 +71,7 @@ def rank_table_from(ranks: dict[str, int], aliases: dict[str, str], origin: str)
 
 
 def _from_toml(path: Path) -> RankTable:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise InputError(f"{path}: cannot read the rank table ({err})") from None
+    data = read_toml_file(path, "the rank table")
     ranks, aliases = data.get("ranks"), data.get("aliases", {})
     if not isinstance(ranks, dict) or not ranks:
         raise InputError(f"{path}: a [ranks] table of 'type = rank' lines is required")

@@ -30,8 +30,8 @@ from preuve.synthesis.reader_origin import CatalogueEntry, origin
 from preuve.synthesis.reader_states import advisories, licence_values, property_values, status_of
 from preuve.synthesis.sentences import label_condition
 from preuve.synthesis.statements import (
+    LabelledSentence,
     Read,
-    Sentence,
     attribute_of,
     product_mentions,
     product_words,
@@ -119,7 +119,7 @@ class _Doc:
 
 
 def _subject(
-    position: int, sentence: Sentence, products: Sequence[str], fallback: str | None,
+    position: int, sentence: LabelledSentence, products: Sequence[str], fallback: str | None,
     attribute: str, *, aliases: Mapping[str, str], fallback_is_title: bool = True,
     lexicon: Lexicon,
 ) -> str | None:  # fmt: skip
@@ -255,7 +255,7 @@ def _inherit_quantity(
     return out
 
 
-def _names_concept(sentence: Sentence, lexicon: Lexicon) -> bool:
+def _names_concept(sentence: LabelledSentence, lexicon: Lexicon) -> bool:
     """True when the label of a ``label : value`` line names a concept of the lexicon."""
     return (
         sentence.label is not None
@@ -269,7 +269,7 @@ def _names_concept(sentence: Sentence, lexicon: Lexicon) -> bool:
 
 
 def _rows(
-    sentence: Sentence,
+    sentence: LabelledSentence,
     subject_of: Callable[[int, str], str | None],
     *,
     lexicon: Lexicon,
@@ -363,7 +363,9 @@ def _rows(
     return rows
 
 
-def _context(sentence: Sentence, modality: Sequence[str], lexicon: Lexicon) -> tuple[str, ...]:
+def _context(
+    sentence: LabelledSentence, modality: Sequence[str], lexicon: Lexicon
+) -> tuple[str, ...]:
     """A value's context from its sentence: its modality, the condition of its table row
     ("at 0.25C"), the setup a label names."""
     stated = sentence.condition or label_condition(sentence.label)
@@ -371,7 +373,7 @@ def _context(sentence: Sentence, modality: Sequence[str], lexicon: Lexicon) -> t
     return (*modality, *condition, *setup_context(sentence.label, lexicon))
 
 
-def _described(sentence: Sentence) -> bool:
+def _described(sentence: LabelledSentence) -> bool:
     return (
         sentence.table
         and bool(sentence.head.strip())
@@ -422,7 +424,7 @@ def document_reads(
             )
 
             def subject_of(
-                position: int, attribute: str, sentence: Sentence = sentence,
+                position: int, attribute: str, sentence: LabelledSentence = sentence,
                 fallback: str = carried or section or main,
             ) -> str:  # fmt: skip
                 found = _subject(

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from preuve.core.quotes import MIN_QUOTE_CHARS
-from preuve.synthesis.statements import Sentence, product_mentions
+from preuve.synthesis.statements import LabelledSentence, product_mentions
 from preuve.synthesis.values import Value
 
 __all__ = ["extensive", "row_quote", "section_products", "written_names"]
@@ -31,7 +31,7 @@ _SCOPE_ASIDE = re.compile(
 
 
 def section_products(
-    text: str, paragraphs: Sequence[Sequence[Sentence]], products: Sequence[str],
+    text: str, paragraphs: Sequence[Sequence[LabelledSentence]], products: Sequence[str],
     aliases: Mapping[str, str] | None = None,
 ) -> list[tuple[int, str | None, tuple[str, ...]]]:  # fmt: skip
     """(offset, product, scope) of each section heading of a document: a paragraph of one
@@ -91,7 +91,7 @@ def extensive(value: Value) -> bool:
     )
 
 
-def row_quote(text: str, sentence: Sentence) -> str:
+def row_quote(text: str, sentence: LabelledSentence) -> str:
     """The verbatim passage of a table cell: its row, with the lines before it when the row
     alone is too short to be checked ("0.5C  86.9  3" is quoted with the header above)."""
     start = sentence.start

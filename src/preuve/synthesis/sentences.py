@@ -10,18 +10,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Sentence", "label_condition", "mentions", "sentences", "table_sentences"]
+from preuve.core.sentences import Sentence
+
+__all__ = ["LabelledSentence", "label_condition", "mentions", "sentences", "table_sentences"]
 
 _LABEL = re.compile(r"^\s*(?:[-*•]\s+)?(?P<label>[^:.;!?|]{2,80}?)\s*:\s+\S")
 
 
 @dataclass(frozen=True, slots=True)
-class Sentence:
-    """A sentence of a document: its offsets in the text, its text, its label if any."""
+class LabelledSentence(Sentence):
+    """A sentence of a document (its offsets in the text, its text on one line), its label
+    if any; or a cell of a table."""
 
-    start: int
-    end: int
-    text: str
     label: str | None
     table: bool = False  # a cell of a table: its row (or column) label is its subject
     head: str = ""  # a cell's attribute (its column header, or its row label by column)
@@ -139,7 +139,7 @@ def _header_unit(head: str) -> tuple[str, str]:
 
 def _cell_sentences(
     header: list[str], rows: Sequence[tuple[int, int, list[str]]], products: Sequence[str]
-) -> list[Sentence]:
+) -> list[LabelledSentence]:
     by_column = any(mentions(p, cell) for p in products for cell in header[1:])
     # two columns and no product among the row labels: a property sheet ("charge utile |
     # 600 kg") of the document's product, each row label what its value measures
@@ -156,8 +156,8 @@ def _cell_sentences(
         if sheet and len(cells) >= 2 and cells[1] and cells[1] not in {"-", "—", "n/a", "N/A"}:
             text = f"{label} : {cells[1]}"
             condition = label_condition(label) or _row_condition(label, named_rows)
-            out.append(Sentence(start, end, text, None, table=True, head=label, cell=cells[1],
-                                condition=condition))  # fmt: skip
+            out.append(LabelledSentence(start, end, text, None, table=True, head=label,
+                                        cell=cells[1], condition=condition))  # fmt: skip
             continue
         row_condition = " ".join(cells[j] for j in sorted(conditions) if j < len(cells))
         for index, (head, cell) in enumerate(zip(header[1:], cells[1:], strict=False), 1):
@@ -169,22 +169,22 @@ def _cell_sentences(
                 # rows of conditions ("C-rate | efficiency"): the cells are of the document's
                 # (or its section's) subject, each row the condition of its value
                 text = f"{name} {cell}{suffix}"
-                out.append(Sentence(start, end, text, None, table=True, head=name, cell=cell,
-                                    condition=label))  # fmt: skip
+                out.append(LabelledSentence(start, end, text, None, table=True, head=name,
+                                            cell=cell, condition=label))  # fmt: skip
                 continue
             subject, attribute = (name, label) if by_column else (label, name)
             text = f"{subject} : {attribute} {cell}{suffix}"
-            out.append(Sentence(start, end, text, subject, table=True, head=attribute, cell=cell,
-                                condition=row_condition))  # fmt: skip
+            out.append(LabelledSentence(start, end, text, subject, table=True, head=attribute,
+                                        cell=cell, condition=row_condition))  # fmt: skip
     return out
 
 
-def table_sentences(text: str, products: Sequence[str] = ()) -> list[list[Sentence]]:
+def table_sentences(text: str, products: Sequence[str] = ()) -> list[list[LabelledSentence]]:
     """Markdown tables of ``text`` as sentences: one per cell, ``row label : column header
     value unit`` (a unit written in a header, ``Latency p99 (ms)``, applies to its cells),
     with the offsets of the row (its verbatim quote). When the header names the products,
     columns are subjects and row labels attributes; otherwise rows are the subjects."""
-    out: list[list[Sentence]] = []
+    out: list[list[LabelledSentence]] = []
     rows = list(_ROW.finditer(text))
     blocks: list[list[re.Match[str]]] = []
     for row in rows:
@@ -204,16 +204,16 @@ def table_sentences(text: str, products: Sequence[str] = ()) -> list[list[Senten
     return [paragraph for paragraph in out if paragraph]
 
 
-def sentences(text: str) -> list[list[Sentence]]:
+def sentences(text: str) -> list[list[LabelledSentence]]:
     """The paragraphs of ``text`` (tables left out: see :func:`table_sentences`), each a
     list of sentences with their offsets."""
-    paragraphs: list[list[Sentence]] = []
+    paragraphs: list[list[LabelledSentence]] = []
     text = _ROW.sub(lambda m: " " * len(m.group()), text)
     for aligned in _aligned_blocks(text):
         start, end = aligned[0][0], aligned[-1][1]
         text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
     for block in re.finditer(r"(?:[^\n]|\n(?![ \t]*\n))+", text):
-        out: list[Sentence] = []
+        out: list[LabelledSentence] = []
         for item in re.finditer(r"(?:[^\n]|\n(?![ \t]*(?:[-*•|#]|\d+[.)])\s))+", block.group()):
             base = block.start() + item.start()
             # (leader dots "Training ........ $9,600.00" and an ellipsis end no sentence)
@@ -231,7 +231,7 @@ def sentences(text: str) -> list[list[Sentence]]:
                 match = _LABEL.match(flat)
                 # (a bold label, "**Total HT : 355 700 €**", is its words without the marks)
                 label = match.group("label").strip(" *_") or None if match else None
-                out.append(Sentence(start, start + len(stripped), flat, label))
+                out.append(LabelledSentence(start, start + len(stripped), flat, label))
         if out:
             paragraphs.append(out)
     return paragraphs

@@ -30,12 +30,12 @@ from functools import lru_cache
 from preuve.core.numbers import Locale
 from preuve.core.patterns import compiled
 from preuve.synthesis.lexicon import Concept, Lexicon, fold, fold1
-from preuve.synthesis.sentences import Sentence, mentions, sentences, table_sentences
+from preuve.synthesis.sentences import LabelledSentence, mentions, sentences, table_sentences
 from preuve.synthesis.values import Value, date_value, read_values
 
 __all__ = [
+    "LabelledSentence",
     "Read",
-    "Sentence",
     "attribute_of",
     "distinguishing_words",
     "mentions",
@@ -364,7 +364,9 @@ def product_words(products: Sequence[str]) -> frozenset[str]:
     return frozenset(fold(w) for p in products for w in p.split())
 
 
-def values_in(sentence: Sentence, lexicon: Lexicon, locale: Locale, lang: str) -> list[Value]:
+def values_in(
+    sentence: LabelledSentence, lexicon: Lexicon, locale: Locale, lang: str
+) -> list[Value]:
     """Quantities, amounts and counts of a sentence, with dates of a date attribute."""
     found = read_values(sentence.text, lexicon, locale, lang)
     taken = [(v.start, v.end) for v in found]

@@ -13,13 +13,15 @@ and a process keeps the tokens it was granted while its threads need them:
   free at once (at least one, or it waits in arrival order), each on the least granted
   endpoint it names. Each answer tells the holder how many tokens it may keep on each
   endpoint that others wait for: its **share** (the limit divided among the holders
-  that hold or wait there, rounded up; nothing while a waiting one holds none there).
+  that hold or wait there, rounded up; rounded down while a waiting one holds none
+  there, so that one gets a token even when the holders outnumber the limit).
 - :class:`RaySlots` (picklable: the actor's handle; each process that unpickles it is a
   new holder) hands its free tokens to its own threads with no message at all; threads
   that find none send one request for all of them, and meanwhile take any token a
   neighbour frees. A token goes back to the actor at its release when the holder has
-  more than its share there, when it has been free ``idle_seconds`` (its process no
-  longer needs it), and when its grant arrives for no thread. Every ``poll_seconds``
+  more than its share there, and when it has been free (a grant no thread took, or a
+  token its threads stopped using) for ``idle_seconds`` where another holder waits, one
+  poll where none does. Every ``poll_seconds``
   while it holds or waits, a holder renews its lease and learns its shares: a process
   with endless work gives up its excess within about one poll and one call, so nobody
   waits for ever; one that shares with no one sends nothing else.
@@ -59,8 +61,9 @@ IDLE_SECONDS = 0.05
 POLL_SECONDS = 1.0
 _EXPIRE_EVERY = 1.0
 
-# Tokens a holder may keep on each endpoint others wait for (absent: no bound).
-Shares = dict[str, int]
+# Tokens a holder may keep on each pool of endpoints (replicas) others wait for; a pool
+# absent has no bound.
+Shares = dict[tuple[str, ...], int]
 
 
 @dataclass(slots=True)
@@ -118,27 +121,31 @@ class _Slots:
         self._grant()
 
     def _shares(self, holder: str) -> Shares:
-        """What ``holder`` may keep on each endpoint another holder waits for."""
-        waiters: dict[str, set[str]] = {}
+        """What ``holder`` may keep on each pool of endpoints another holder waits for.
+
+        A pool's tokens are interchangeable (its endpoints serve one model), so its share
+        is counted over the pool: ``per_endpoint`` times its endpoints, divided among the
+        holders waiting on it or holding a token on it, rounded up; rounded down while a
+        waiting one holds none there, so that one gets a token."""
+        waiters: dict[tuple[str, ...], set[str]] = {}
         for request in self.waiting:
             if not request.answer.done():
-                for endpoint in request.endpoints:
-                    waiters.setdefault(endpoint, set()).add(request.holder)
+                waiters.setdefault(tuple(request.endpoints), set()).add(request.holder)
         shares: Shares = {}
-        for endpoint, waiting in waiters.items():
-            if not waiting - {holder}:
+        for pool, waiting in waiters.items():
+            others = waiting - {holder}
+            if not others:
                 continue
-            holding = {h for h, held in self.holders.items() if held.tokens.get(endpoint, 0)}
+            holding = {h for h, held in self.holders.items() if self._in(held, pool)}
             sharing = len(waiting | holding | {holder})
-            starved = any(
-                not self.holders[h].tokens.get(endpoint, 0)
-                for h in waiting - {holder}
-                if h in self.holders
-            )
-            shares[endpoint] = (
-                self.per_endpoint // sharing if starved else math.ceil(self.per_endpoint / sharing)
-            )
+            tokens = self.per_endpoint * len(pool)
+            starved = any(h in self.holders and not self._in(self.holders[h], pool) for h in others)
+            shares[pool] = tokens // sharing if starved else math.ceil(tokens / sharing)
         return shares
+
+    @staticmethod
+    def _in(held: _Holding, pool: tuple[str, ...]) -> int:
+        return sum(held.tokens.get(e, 0) for e in pool)
 
     def _take(self, holder: str, endpoints: list[str], want: int) -> list[int]:
         """Up to ``want`` tokens for ``holder``, each on the least granted endpoint."""
@@ -343,7 +350,7 @@ class RaySlots:
             if held.holder != self._holder:  # dropped with an expired lease
                 return
             now = time.monotonic()
-            over = self._held[endpoint] > self._shares.get(endpoint, self._held[endpoint])
+            over = any(self._over(pool) > 0 for pool in self._shares if endpoint in pool)
             if over or now >= self._valid_until:
                 self._give_back({endpoint: 1})
             else:
@@ -409,11 +416,11 @@ class RaySlots:
                 self._wake_keeper(now)
                 return
             self._valid_until = max(self._valid_until, sent + self.lease_seconds)
-            self._shares = dict(shares)
+            self._shares = {tuple(pool): int(n) for pool, n in shares.items()}
             for endpoint, count in counts.items():
                 self._held[endpoint] = self._held.get(endpoint, 0) + count
                 self._free.setdefault(endpoint, deque()).extend([now] * count)
-            # What no thread takes goes back after idle_seconds.
+            # What no thread takes goes back once idle (_idle_for).
             self._wake_keeper(now + self.idle_seconds)
 
     # -- giving back, renewing (lock held) -----------------------------------------------
@@ -455,23 +462,38 @@ class RaySlots:
             self._keeper_wakes = at
             self._tick.notify()
 
+    def _over(self, pool: tuple[str, ...]) -> int:
+        """How many tokens on ``pool`` this holder holds beyond its share."""
+        return sum(self._held.get(e, 0) for e in pool) - self._shares[pool]
+
     def _surplus(self, now: float) -> dict[str, int]:
-        """Free tokens to give back: over the share, or idle with no thread waiting."""
-        wanted = {e for k, n in self._waiting.items() if n > 0 for e in k}
+        """Free tokens to give back: beyond a share (the most held endpoints' first), or
+        idle with no thread waiting."""
         surplus: dict[str, int] = {}
-        for endpoint, queue in self._free.items():
-            over = self._held.get(endpoint, 0) - self._shares.get(endpoint, 1 << 30)
-            idle = self._idle_for(endpoint)
-            while queue and (over > 0 or (endpoint not in wanted and now - queue[0] >= idle)):
-                queue.popleft()
+        for pool in self._shares:
+            over = self._over(pool)
+            while over > 0:
+                free = [e for e in pool if self._free.get(e)]
+                if not free:
+                    break
+                endpoint = max(free, key=lambda e: self._held.get(e, 0) - surplus.get(e, 0))
+                self._free[endpoint].popleft()
+                surplus[endpoint] = surplus.get(endpoint, 0) + 1
                 over -= 1
+        wanted = {e for k, n in self._waiting.items() if n > 0 for e in k}
+        for endpoint, queue in self._free.items():
+            if endpoint in wanted:
+                continue
+            idle = self._idle_for(endpoint)
+            while queue and now - queue[0] >= idle:
+                queue.popleft()
                 surplus[endpoint] = surplus.get(endpoint, 0) + 1
         return surplus
 
     def _idle_for(self, endpoint: str) -> float:
         """How long a free token may stay unused: ``idle_seconds`` where another holder
         waits, a poll where none does (the next poll says if one starts to)."""
-        if endpoint in self._shares:
+        if any(endpoint in pool for pool in self._shares):
             return self.idle_seconds
         return max(self.idle_seconds, self.poll_seconds)
 
@@ -521,7 +543,7 @@ class RaySlots:
                     return
                 if known:
                     self._valid_until = max(self._valid_until, sent + self.lease_seconds)
-                    self._shares = dict(shares)
+                    self._shares = {tuple(pool): int(n) for pool, n in shares.items()}
                 else:
                     self._new_holder()
                 self._wake_keeper(time.monotonic())  # surplus over a new share goes back

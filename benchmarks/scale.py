@@ -8,9 +8,12 @@ that answer each call after ``--delay`` s (200 ms) with the rules engine's answe
 with 1, 2, 4, 8 workers are printed against the ideal, calls × latency ÷ (endpoints ×
 per-endpoint): the physical limit here. Ray's worker actors are started before the clock
 (their start, paid once per command, is printed apart). Each Ray run is made with each
-endpoint limiter of ``--limiters``, in turn on the same fresh cluster size: ``one``
-(preuve's, one actor for every endpoint: :mod:`preuve.cluster.ray_executor`) and
-``per-endpoint`` (a candidate, one actor per endpoint: :mod:`benchmarks.per_endpoint_limiter`).
+endpoint limiter of ``--limiters``, in turn on the same fresh cluster size: ``tokens``
+(preuve's: one actor grants tokens that the processes keep while they need them,
+:mod:`preuve.cluster.ray_slots`), ``per-call`` (the former one: the actor asked for every
+call, :mod:`benchmarks.per_call_limiter`) and ``per-endpoint`` (a candidate, one actor per
+endpoint asked for every call: :mod:`benchmarks.per_endpoint_limiter`); the messages the
+tokens' actor received per call are printed.
 Where the time goes: the CPU a node costs on the Ray workers and the CPU each call costs
 the limiter actors (from /proc, the processes titled ``ray::_Worker``, ``ray::_Slots``,
 ``ray::_EndpointSlots``, ``ray::_Registry``), beside a node's wall time in a serial local
@@ -23,7 +26,7 @@ Goals: Ray within 1.2x of the ideal at every endpoint count; 4 endpoints >= 3.5x
 throughput of one. Figures are printed, never asserted.
 
     .venv/bin/python -m benchmarks.scale [--dossiers 200] [--workers 1,2,4,8]
-        [--limiters one,per-endpoint] [--no-store]
+        [--limiters per-call,tokens,per-endpoint] [--no-store]
 """
 
 from __future__ import annotations
@@ -229,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--per-endpoint", type=int, default=8)
     parser.add_argument("--endpoints", default="1,2,4")
     parser.add_argument("--workers", default="1,2,4,8")
-    parser.add_argument("--limiters", default="one,per-endpoint", help="Ray endpoint limiters.")
+    parser.add_argument("--limiters", default="per-call,tokens", help="Ray endpoint limiters.")
     parser.add_argument("--no-ray", action="store_true", help="Only the local executor.")
     parser.add_argument("--no-store", action="store_true", help="Skip the store writers.")
     args = parser.parse_args(argv)
@@ -254,6 +257,7 @@ def _run(args: argparse.Namespace, root: Path) -> int:
     limiters = [] if args.no_ray else args.limiters.split(",")
     spent = {(k, role): 0.0 for k in limiters for role in ("workers", "limiter")}
     by_count: dict[tuple[str, int], float] = {}  # limiter CPU per call, by endpoint count
+    messages: dict[tuple[str, int], float] = {}  # limiter messages per call (when counted)
     print(f"load average at start: {_load()}")
     with running_servers(max(counts), answers, args.delay) as servers:
         for count in counts:
@@ -271,9 +275,13 @@ def _run(args: argparse.Namespace, root: Path) -> int:
                     model = _model([s.url for s in servers[:count]], slots)
                     _warm(slots, model)
                     path = root / f"r{workers}-{count}-{kind}.sqlite"
-                    before = ray_cpu()
+                    before, sent = ray_cpu(), _messages(slots)
                     walls[(f"ray {workers}w {kind}", count)] = _timed(jobs, model, path, executor)
                     after = ray_cpu()
+                    if sent is not None:
+                        messages[(kind, count)] = messages.get((kind, count), 0.0) + (
+                            (_messages(slots) or 0) - sent
+                        ) / (len(worker_counts) * calls)
                     for role in ("workers", "limiter"):
                         spent[(kind, role)] += after[role] - before[role]
                     by_count[(kind, count)] = by_count.get((kind, count), 0.0) + (
@@ -292,7 +300,7 @@ def _run(args: argparse.Namespace, root: Path) -> int:
             "ray start (worker processes and imports, once per command, not in the wall"
             " times above): " + ", ".join(f"{w}w {started[w]:.1f} s" for w in worker_counts)
         )
-    _projections(args, spent, by_count, counts, runs, calls, cpu)
+    _projections(args, spent, by_count, messages, counts, runs, calls, cpu)
     if not args.no_store:
         _store_writers()
     return 0
@@ -302,6 +310,7 @@ def _projections(  # noqa: PLR0917 (the measured figures, passed on)
     args: argparse.Namespace,
     spent: dict[tuple[str, str], float],
     by_count: dict[tuple[str, int], float],
+    messages: dict[tuple[str, int], float],
     counts: list[int],
     runs: int,
     calls: int,
@@ -330,6 +339,9 @@ def _projections(  # noqa: PLR0917 (the measured figures, passed on)
             "  limiter CPU per call by endpoint count: "
             + ", ".join(f"{c}: {by_count[(kind, c)] * 1000:.2f} ms" for c in counts)
         )
+        sent = [f"{c}: {messages[(kind, c)]:.2f}" for c in counts if (kind, c) in messages]
+        if sent:
+            print("  messages to the limiter per call by endpoint count: " + ", ".join(sent))
         queues = 16 if kind == "per-endpoint" else 1
         for label, limit in (("without", 0.0), ("with", limiter)):
             projected = simulate(
@@ -359,21 +371,33 @@ def _warm(slots: EndpointSlots, model: Model) -> None:
     time.sleep(1.0)  # the releases are not waited for
 
 
+def _messages(slots: EndpointSlots) -> int | None:
+    """Messages the limiter's actor received so far, when it counts them."""
+    stats = getattr(slots, "stats", None)
+    return None if stats is None else sum(stats().values())
+
+
 def _load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def _limiter(kind: str, executor: Any, per_endpoint: int) -> EndpointSlots:
     """The endpoint limiter ``kind`` on ``executor``'s cluster."""
-    if kind == "one":
+    label = f"per-endpoint-{per_endpoint}"
+    if kind == "tokens":  # preuve's: tokens kept by the processes while they need them
         slots: EndpointSlots = executor.endpoint_slots(per_endpoint)
         return slots
+    if kind == "per-call":  # the former one: the actor asked for every call
+        from benchmarks.per_call_limiter import per_call_slots
+
+        each: EndpointSlots = per_call_slots(per_endpoint, label)
+        return each
     if kind == "per-endpoint":
         from benchmarks.per_endpoint_limiter import per_endpoint_slots
 
-        spread: EndpointSlots = per_endpoint_slots(per_endpoint, f"per-endpoint-{per_endpoint}")
+        spread: EndpointSlots = per_endpoint_slots(per_endpoint, label)
         return spread
-    raise SystemExit(f"unknown limiter {kind!r} (one, per-endpoint)")
+    raise SystemExit(f"unknown limiter {kind!r} (tokens, per-call, per-endpoint)")
 
 
 if __name__ == "__main__":

@@ -78,18 +78,21 @@ def test_bad_pool_sizes_are_refused(ray_cluster: Any) -> None:
 def test_a_freed_slot_goes_to_the_first_call_waiting_for_it(ray_cluster: Any) -> None:
     slots = RayExecutor(threads=1).slots_for(1, "dispatch-test-fifo")
     first = slots.acquire(["a"])
-    waiting = [slots.actor.acquire.remote(["a"]) for _ in range(3)]
+    # Three other holders ask the actor itself, in turn.
+    holders = [f"fifo-holder-{i}" for i in range(3)]
+    waiting = []
+    for holder in holders:
+        waiting.append(slots.actor.acquire.remote(holder, ["a"]))
+        time.sleep(0.05)
     ready, _ = ray.wait(waiting, timeout=0.5)
     assert ready == []  # the one slot is held: all three wait
-    slots.release(first[1])
-    leases = []
-    for ref in waiting:
-        index, lease = ray.get(ref, timeout=30)
-        assert index == 0
-        later = [r for r in waiting if r != ref and r not in leases]
-        assert ray.wait(later, timeout=0.3)[0] == []  # only one at a time holds it
-        leases.append(ref)
-        slots.release(lease)
+    slots.release(first[1])  # kept by this process until idle, then given back
+    for position, ref in enumerate(waiting):
+        indices, _ = ray.get(ref, timeout=30)
+        assert indices == [0]
+        later = waiting[position + 1 :]
+        assert not later or ray.wait(later, timeout=0.3)[0] == []  # one at a time holds it
+        slots.actor.release.remote(holders[position], {"a": 1})
     deadline = time.monotonic() + 30  # a release is not waited for: it lands soon after
     while slots.in_flight() != {"a": 0} and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -111,12 +114,15 @@ def test_a_slot_held_by_a_killed_worker_is_free_again_after_its_lease(
 ) -> None:
     slots = RayExecutor(threads=1).slots_for(1, "dispatch-test-lease", lease_seconds=1.0)
     holder = _hold_a_slot.remote(slots, tmp_path / "holder.pid")
-    os.kill(wait_for_pid(tmp_path / "holder.pid"), signal.SIGKILL)
+    pid = wait_for_pid(tmp_path / "holder.pid")
+    time.sleep(2.0)  # two leases: a living holder keeps its slot by renewing it
+    assert slots.in_flight() == {"a": 1}
+    os.kill(pid, signal.SIGKILL)
     with pytest.raises(ray.exceptions.RayError):
         ray.get(holder, timeout=30)
     assert slots.in_flight() == {"a": 1}  # its holder died without releasing it
     # The next call waits for the lease to expire, then gets the slot.
-    index, lease = ray.get(slots.actor.acquire.remote(["a"]), timeout=30)
+    index, lease = slots.acquire(["a"])
     assert index == 0
     assert slots.in_flight() == {"a": 1}  # the new holder's, the dead one's reclaimed
     slots.release(lease)

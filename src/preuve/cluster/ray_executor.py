@@ -14,29 +14,34 @@ Imported only for a ``ray`` executor spec (:func:`preuve.cluster.executor.make_e
   are about the input or the model's answer, and it would fail the same way). A retried
   item must therefore be idempotent: the digest build's are (a node already recorded in
   the run is read back, never written twice).
-- endpoint slots are one async actor (:class:`_Slots`) per pool of endpoints, named after
-  them so every worker and every driver on the cluster shares it. An actor rather than
-  Ray custom resources: a resource is held by a task for its whole run (its parsing, its
-  store writes and its other calls too), and cannot choose the least loaded of several
-  endpoints; the actor counts each call, and picks. A release hands the slot to the
-  first waiter it fits, rather than waking every waiter to look again. A slot a killed
-  worker held returns after its lease expires.
+- endpoint slots are tokens granted by one async actor per limit, named after it so
+  every worker and every driver on the cluster shares it, and kept by the processes
+  while their threads need them (:mod:`preuve.cluster.ray_slots`: most calls cost no
+  message at all). An actor rather than Ray custom resources: a resource is held by a
+  task for its whole run (its parsing, its store writes and its other calls too), and
+  cannot choose the least loaded of several endpoints; the actor counts each token, and
+  picks. The tokens a killed worker held return when its lease (renewed while it lives)
+  expires.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import itertools
 import pickle
 import threading
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import ray
 from ray.exceptions import RayError, RayTaskError
 
+from preuve.cluster.ray_slots import (
+    IDLE_SECONDS,
+    LEASE_SECONDS,
+    POLL_SECONDS,
+    RaySlots,
+    slots_actor,
+)
 from preuve.core.errors import ConfigError, PreuveError
 
 __all__ = ["LEASE_SECONDS", "MAX_RETRIES", "RayExecutor", "RaySlots"]
@@ -44,10 +49,7 @@ __all__ = ["LEASE_SECONDS", "MAX_RETRIES", "RayExecutor", "RaySlots"]
 T = TypeVar("T")
 R = TypeVar("R")
 MAX_RETRIES = 3
-# A slot whose holder never released it (its worker was killed) is free again after this.
-LEASE_SECONDS = 900.0
 _NAMESPACE = "preuve"
-_EXPIRE_EVERY = 5.0
 # A worker keeps the functions of this many recent maps (maps of one executor run in turn).
 _FUNCTIONS_KEPT = 8
 
@@ -75,96 +77,6 @@ class _Worker:
 
     def ready(self) -> bool:
         return True
-
-
-@ray.remote(num_cpus=0)
-class _Slots:
-    """Calls in flight per endpoint, cluster-wide; leases expire after ``lease_seconds``.
-
-    Waiters queue in arrival order; a release (or an expiry) grants the freed slots to the
-    first waiters they fit. Every method runs on the actor's one event loop, so no lock.
-    """
-
-    def __init__(self, per_endpoint: int, lease_seconds: float) -> None:
-        self.per_endpoint = per_endpoint
-        self.lease_seconds = lease_seconds
-        self.in_flight: dict[str, int] = {}
-        self.leases: dict[int, tuple[str, float]] = {}
-        self.ids = itertools.count(1)
-        self.waiting: list[tuple[list[str], asyncio.Future[tuple[int, int]]]] = []
-        self.expired_at = time.monotonic()
-
-    def _expire(self) -> None:
-        now = time.monotonic()
-        self.expired_at = now
-        for lease, (endpoint, deadline) in list(self.leases.items()):
-            if deadline < now:
-                del self.leases[lease]
-                self.in_flight[endpoint] -= 1
-
-    def _take(self, endpoints: list[str]) -> tuple[int, int] | None:
-        loads = [self.in_flight.get(e, 0) for e in endpoints]
-        index = min(range(len(endpoints)), key=lambda i: loads[i])
-        if loads[index] >= self.per_endpoint:
-            return None
-        lease = next(self.ids)
-        self.in_flight[endpoints[index]] = loads[index] + 1
-        self.leases[lease] = (endpoints[index], time.monotonic() + self.lease_seconds)
-        return index, lease
-
-    def _grant(self) -> None:
-        kept = []
-        for endpoints, future in self.waiting:
-            granted = None if future.done() else self._take(endpoints)
-            if granted is not None:
-                future.set_result(granted)
-            elif not future.done():
-                kept.append((endpoints, future))
-        self.waiting = kept
-
-    async def acquire(self, endpoints: list[str]) -> tuple[int, int]:
-        if time.monotonic() - self.expired_at > _EXPIRE_EVERY:
-            self._expire()
-        granted = None if self.waiting else self._take(endpoints)
-        if granted is not None:
-            return granted
-        future: asyncio.Future[tuple[int, int]] = asyncio.get_running_loop().create_future()
-        self.waiting.append((endpoints, future))
-        while True:
-            # The timeout lets a lease whose holder died be reclaimed.
-            done, _ = await asyncio.wait({future}, timeout=_EXPIRE_EVERY)
-            if done:
-                return future.result()
-            self._expire()
-            self._grant()
-
-    async def release(self, lease: int) -> None:
-        held = self.leases.pop(lease, None)
-        if held is not None:
-            self.in_flight[held[0]] -= 1
-            self._grant()
-
-    async def peak(self) -> dict[str, int]:
-        return dict(self.in_flight)
-
-
-class RaySlots:
-    """Endpoint slots held by the cluster's :class:`_Slots` actor (picklable: a handle)."""
-
-    def __init__(self, actor: Any) -> None:
-        self.actor = actor
-
-    def acquire(self, endpoints: Sequence[str]) -> tuple[int, int]:
-        index, lease = ray.get(self.actor.acquire.remote(list(endpoints)))
-        return int(index), int(lease)
-
-    def release(self, lease: int) -> None:
-        # Not waited for (one round trip less per call): a release the actor handles late
-        # only delays an acquire waiting for that slot.
-        self.actor.release.remote(lease)
-
-    def in_flight(self) -> dict[str, int]:
-        return dict(ray.get(self.actor.peak.remote()))
 
 
 def _init(address: str | None) -> bool:
@@ -283,14 +195,26 @@ class RayExecutor:
         return self.slots_for(per_endpoint, f"per-endpoint-{per_endpoint}")
 
     def slots_for(
-        self, per_endpoint: int, label: str, *, lease_seconds: float = LEASE_SECONDS
+        self,
+        per_endpoint: int,
+        label: str,
+        *,
+        lease_seconds: float = LEASE_SECONDS,
+        idle_seconds: float = IDLE_SECONDS,
+        poll_seconds: float = POLL_SECONDS,
     ) -> RaySlots:
-        """The cluster's slots actor for ``label`` (created by the first caller)."""
+        """The cluster's slots for ``label`` (its actor created by the first caller, whose
+        ``per_endpoint`` and ``lease_seconds`` hold for every later one); ``idle_seconds``
+        and ``poll_seconds``: how long a process keeps a token it does not use, and how
+        often it renews its lease and learns its shares
+        (:class:`~preuve.cluster.ray_slots.RaySlots`)."""
         name = "preuve-slots-" + hashlib.sha256(label.encode()).hexdigest()[:16]
-        actor = _Slots.options(  # type: ignore[attr-defined]
-            name=name, namespace=_NAMESPACE, get_if_exists=True, lifetime=None
-        ).remote(per_endpoint, lease_seconds)
-        return RaySlots(actor)
+        actor = slots_actor(name, _NAMESPACE, per_endpoint, lease_seconds)
+        # The actor's own lease: a holder counting a longer one would overstay it.
+        lease = float(ray.get(actor.lease.remote()))
+        return RaySlots(
+            actor, lease_seconds=lease, idle_seconds=idle_seconds, poll_seconds=poll_seconds
+        )
 
     def close(self) -> None:
         for actor in self._pool:

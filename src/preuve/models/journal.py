@@ -50,6 +50,7 @@ __all__ = [
     "CallRecord",
     "CallStatus",
     "Journal",
+    "JournalQueries",
     "JournaledModel",
     "open_journal",
     "scrub_secrets",
@@ -220,8 +221,59 @@ def open_journal(store: str | None, default: Path, *, secrets: Sequence[str] = (
     return Journal(default, secrets=secrets)
 
 
-class Journal:
+class JournalQueries:
+    """The queries both journal backends run, written once: a backend says how it inserts
+    a row and returns its id (``_insert``), how it selects (``_select``), and its
+    parameter mark (``MARK``: ``?`` for SQLite, ``%s`` for psycopg)."""
+
+    MARK: ClassVar[str]
+    _secrets: tuple[str, ...]
+
+    def _insert(self, query: str, row: Sequence[Any]) -> int:
+        raise NotImplementedError
+
+    def _select(self, query: str, params: Sequence[Any]) -> Sequence[Sequence[Any]]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def record(self, call: CallRecord, *, secrets: Sequence[str] = ()) -> int:
+        """Append one call (secret values scrubbed) and return its id."""
+        row = call_row(call, Scrubber((*self._secrets, *secrets)).scrub)
+        marks = ", ".join(self.MARK for _ in row)
+        return self._insert(f"INSERT INTO calls ({COLUMNS}) VALUES ({marks})", row)
+
+    def calls(self, run_id: str | None = None) -> list[CallRecord]:
+        """Every recorded call, oldest first; only those of ``run_id`` when given."""
+        query = f"SELECT id, {COLUMNS} FROM calls"
+        params: tuple[str, ...] = ()
+        if run_id is not None:
+            query += f" WHERE run_id = {self.MARK}"
+            params = (run_id,)
+        return [record_from_row(row) for row in self._select(query + " ORDER BY id", params)]
+
+    def run_ids(self) -> list[str]:
+        """Run ids in the order their first call was recorded."""
+        rows = self._select("SELECT run_id FROM calls GROUP BY run_id ORDER BY MIN(id)", ())
+        return [str(row[0]) for row in rows]
+
+
+class Journal(JournalQueries):
     """An append-only SQLite journal of model calls; safe to share between threads."""
+
+    MARK = "?"
 
     def __init__(
         self, path: Path | str, *, secrets: Sequence[str] = (), readonly: bool = False
@@ -259,48 +311,19 @@ class Journal:
                 fix="write the run to a folder that exists, is writable and has free space",
             ) from None
 
-    def __enter__(self) -> Journal:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def record(self, call: CallRecord, *, secrets: Sequence[str] = ()) -> int:
-        """Append one call (secret values scrubbed) and return its id."""
-        clean = Scrubber((*self._secrets, *secrets)).scrub
-        row = call_row(call, clean)
-        marks = ", ".join("?" * len(row))
+    def _insert(self, query: str, row: Sequence[Any]) -> int:
         with self._lock, self._storage():
-            cursor = self._db.execute(f"INSERT INTO calls ({COLUMNS}) VALUES ({marks})", row)
+            cursor = self._db.execute(query, tuple(row))
         return int(cast(int, cursor.lastrowid))
 
-    def calls(self, run_id: str | None = None) -> list[CallRecord]:
-        """Every recorded call, oldest first; only those of ``run_id`` when given."""
-        query = f"SELECT id, {COLUMNS} FROM calls"
-        params: tuple[str, ...] = ()
-        if run_id is not None:
-            query += " WHERE run_id = ?"
-            params = (run_id,)
+    def _select(self, query: str, params: Sequence[Any]) -> Sequence[Sequence[Any]]:
         with self._lock, self._storage():
-            rows = self._db.execute(query + " ORDER BY id", params).fetchall()
-        return [record_from_row(row) for row in rows]
-
-    def run_ids(self) -> list[str]:
-        """Run ids in the order their first call was recorded."""
-        with self._lock, self._storage():
-            rows = self._db.execute(
-                "SELECT run_id FROM calls GROUP BY run_id ORDER BY MIN(id)"
-            ).fetchall()
-        return [str(row[0]) for row in rows]
+            rows: Sequence[Sequence[Any]] = self._db.execute(query, tuple(params)).fetchall()
+        return rows
 
 
 def record_from_row(row: Sequence[Any]) -> CallRecord:

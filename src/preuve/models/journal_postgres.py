@@ -13,16 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from preuve.core.errors import InputError
 from preuve.core.store_spec import redacted_url
-from preuve.models.journal import COLUMNS, CallRecord, call_row, record_from_row
-from preuve.models.secrets import Scrubber
+from preuve.models.journal import JournalQueries
 
 __all__ = ["PostgresJournal"]
 
@@ -54,8 +52,10 @@ CREATE OR REPLACE TRIGGER calls_no_truncate BEFORE TRUNCATE ON calls
 """
 
 
-class PostgresJournal:
+class PostgresJournal(JournalQueries):
     """An append-only journal of model calls in a PostgreSQL database at ``url``."""
+
+    MARK = "%s"
 
     def __init__(self, url: str, *, secrets: Sequence[str] = (), max_connections: int = 4) -> None:
         self.path = redacted_url(url)
@@ -100,48 +100,18 @@ class PostgresJournal:
                 fix="check that the PostgreSQL server of --store is running and writable",
             ) from None
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def close(self) -> None:
         pool = getattr(self, "_pool", None)
         if pool is not None:
             pool.close()
 
-    def record(self, call: CallRecord, *, secrets: Sequence[str] = ()) -> int:
-        """Append one call (secret values scrubbed) and return its id."""
-        row = call_row(call, Scrubber((*self._secrets, *secrets)).scrub)
-        marks = ", ".join("%s" for _ in row)
+    def _insert(self, query: str, row: Sequence[Any]) -> int:
         with self._storage(), self._pool.connection() as conn:
-            found = conn.execute(
-                f"INSERT INTO calls ({COLUMNS}) VALUES ({marks}) RETURNING id", row
-            ).fetchone()
+            found = conn.execute(query + " RETURNING id", tuple(row)).fetchone()
         assert found is not None  # RETURNING after a plain INSERT
         return int(found[0])
 
-    def calls(self, run_id: str | None = None) -> list[CallRecord]:
-        """Every recorded call, oldest first; only those of ``run_id`` when given."""
-        query = f"SELECT id, {COLUMNS} FROM calls"
-        params: tuple[str, ...] = ()
-        if run_id is not None:
-            query += " WHERE run_id = %s"
-            params = (run_id,)
+    def _select(self, query: str, params: Sequence[Any]) -> Sequence[Sequence[Any]]:
         with self._storage(), self._pool.connection() as conn:
-            rows: list[tuple[Any, ...]] = conn.execute(query + " ORDER BY id", params).fetchall()
-        return [record_from_row(row) for row in rows]
-
-    def run_ids(self) -> list[str]:
-        """Run ids in the order their first call was recorded."""
-        with self._storage(), self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT run_id FROM calls GROUP BY run_id ORDER BY MIN(id)"
-            ).fetchall()
-        return [str(row[0]) for row in rows]
+            rows: Sequence[Sequence[Any]] = conn.execute(query, tuple(params)).fetchall()
+        return rows

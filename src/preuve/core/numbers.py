@@ -90,9 +90,7 @@ _GROUPED_APOSTROPHE = rf"\d{{1,3}}(?:[{_APOSTROPHES}]\d{{3}}(?!\d))+(?:[.,]\d+(?
 # "12,34,567.89": Indian grouping, the last three digits then groups of two (lakh, crore).
 _GROUPED_INDIAN = r"\d{1,2}(?:,\d{2})+,\d{3}(?![\d]|,\d)(?:\.\d+(?!\d))?"
 # "1.234.567", "1.234,5": dot thousands; two dots or more, or one before a decimal comma.
-_GROUPED_DOT = (
-    r"\d{1,3}(?:(?:\.\d{3}(?!\d)){2,}(?:,\d+(?!\d))?|(?:\.\d{3}(?!\d))+,\d+(?!\d))"
-)
+_GROUPED_DOT = r"\d{1,3}(?:(?:\.\d{3}(?!\d)){2,}(?:,\d+(?!\d))?|(?:\.\d{3}(?!\d))+,\d+(?!\d))"
 # "1,234.5" in a French text too: comma groups before a decimal point are thousands.
 _GROUPED_COMMA_POINT = r"\d{1,3}(?:,\d{3}(?!\d))+\.\d+(?!\d)"
 _GROUPED_COMMA = r"\d{1,3}(?:,\d{3}(?!\d))+(?:\.\d+(?!\d))?"

@@ -232,14 +232,14 @@ def test_rochat_ratios_from_swiss_gaap_statements(name: str) -> None:
     """s27: Rochat's ratios (0 / 15 computed before: no amount read) from its Swiss GAAP RPC
     lines (Code of obligations wording) and its operating-leasing note. The interest cover
     divides by the printed financial result, which includes the FX result (a variant its
-    gold lists); the covenant ("ne doit pas dépasser 2.50 ; ... il s'élevait à 2.43") is not
-    read."""
+    gold lists); the covenant is read from "ne doit pas dépasser 2.50 ; ... il s'élevait à
+    2.43"."""
     path = BLIND / name
     pages = _pages(path)
     positions = pdf_positions(path, pages) if path.suffix == ".pdf" else None
     gold = path.with_suffix(".gold.json")
     deviations = ratio_deviations(gold, pages, positions=positions)
-    assert {k for k, v in deviations.items() if v is None} == {"covenant 2025"}
+    assert {k for k, v in deviations.items() if v is None} == set()
     off = {k for k, v in deviations.items() if v is not None and v > 0.005}
     assert off == {"interest_cover 2025", "interest_cover 2024"}
     loose = ratio_deviations(gold, pages, variants=True, positions=positions)

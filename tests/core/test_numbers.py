@@ -466,7 +466,7 @@ def _indian(integer: int) -> str:
     """``integer`` grouped the Indian way: the last three digits, then groups of two."""
     digits = str(integer)
     head, tail = digits[:-3], digits[-3:]
-    groups = []
+    groups: list[str] = []
     while len(head) > 2:
         head, groups = head[:-2], [head[-2:], *groups]
     return ",".join([g for g in [head, *groups] if g] + [tail])

@@ -4,10 +4,14 @@ The locale matters: ``11 175`` and ``11,175`` share their digits but, in a Frenc
 their value (the comma is a decimal comma). Every function that reads digits takes it.
 
 What counts as a number:
-- digits, optionally grouped by three with a space, NBSP, narrow NBSP or thin space (both
-  locales) or a comma (English). The first group has one to three digits, so a year
-  followed by an amount (``2025 11 175``) is never glued into one number;
-- an optional decimal part: comma or point in French, point in English;
+- digits, optionally grouped by three with a space, NBSP, narrow NBSP or thin space, an
+  apostrophe (Swiss ``131'480``, also U+2019) or dots (``1.234.567``, ``1.234,5``) in both
+  locales, or a comma (English; in French only before a decimal point, ``1,234.5``); or
+  the Indian way, three digits then groups of two (``12,34,567``). The first group has one
+  to three digits, so a year followed by an amount (``2025 11 175``) is never glued into
+  one number;
+- an optional decimal part: comma or point in French, point in English; after space or
+  apostrophe groups, or a mark of the other kind (``1.234,5``), either;
 - a sign stuck to the digits (``-``, ``−`` U+2212, ``–``, ``+``) that does not join a word
   or a number before it (``2024-2025`` is a range, not a negative), or accounting
   parentheses ``(1,577)``;

@@ -91,3 +91,22 @@ def test_a_memo_citing_a_piece_of_a_grouped_number_is_refused(text: str, locale:
 def test_a_memo_citing_the_whole_number_is_accepted(text: str, locale: Locale) -> None:
     sources = ("A-valbrise-1", "A-valbrise-2", "A-valbrise-3")
     assert check_memo([Paragraph(text, sources)], FACTS, locale=locale) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Valbrise réalise 131'480 MCHF de chiffre d'affaires en 2025.", "scale_mismatch"),
+        ("Valbrise réalise 131'480 CHF de chiffre d'affaires en 2025.", "scale_mismatch"),
+        ("Valbrise réalise 131'480 k€ de chiffre d'affaires en 2025.", "unit_mismatch"),
+    ],
+)
+def test_swiss_francs_keep_their_scale(text: str, code: str) -> None:
+    """ "kCHF", "MCHF", "Mio. CHF" are units with a scale: millions are no thousands."""
+    defects = check_memo([Paragraph(text, ("A-valbrise-1",))], FACTS, locale=Locale.FR)
+    assert [d.code for d in defects] == [code]
+
+
+def test_swiss_francs_in_thousands_written_out_are_accepted() -> None:
+    text = "Valbrise réalise 131'480 milliers de CHF de chiffre d'affaires en 2025."
+    assert check_memo([Paragraph(text, ("A-valbrise-1",))], FACTS, locale=Locale.FR) == []

@@ -310,11 +310,22 @@ EXTRACT_CASES: list[tuple[str, str, Locale, list[Row]]] = [
         "Ventes 131'480 kCHF ; perte \u20131\u2019260 ; INR 12,34,567 ; 1.234,5 € ; (2'045)",
         FR,
         [
-            ("131'480", "131480", False, None, False),
+            ("131'480", "131480", False, "kCHF", False),
             ("\u20131\u2019260", "-1260", True, None, False),
             ("12,34,567", "1234567", False, None, False),
             ("1.234,5", "1234.5", False, "€", False),
             ("(2'045)", "-2045", True, None, False),
+        ],
+    ),
+    (
+        "swiss-franc-units-with-their-scale",
+        "131'480 kCHF ; 12,5 MCHF ; 4 Mio. CHF ; 2 Mrd. CHF",
+        FR,
+        [
+            ("131'480", "131480", False, "kCHF", False),
+            ("12,5", "12.5", False, "MCHF", False),
+            ("4", "4", False, "MCHF", False),
+            ("2", "2", False, "MdCHF", False),
         ],
     ),
     (

@@ -4,6 +4,8 @@ read the checks: 0 false VERIFIED on every attack, the faithful controls accepte
 The writer expected fullwidth digits ("１９ １４０") to be refused; preuve's declared
 normalization folds them (they are the same number), so those rows are accepted by
 rule — counted here apart, and only when the digits are the quote's one difference.
+The rows whose id starts with ``s27-`` were added in session 27 by the engineer who fixed
+number grouping (Swiss apostrophe and Indian lakh thousands): cuts inside such numbers.
 """
 
 from __future__ import annotations

@@ -61,6 +61,24 @@ PARSE_CASES = [
     ("en-negative-dollar", "-$1.2", EN, "-1.2"),
     ("year", "2025", FR, "2025"),
     ("surrounding-space", "  3,4  ", FR, "3.4"),
+    # Every grouping convention a report may print, in either locale.
+    ("fr-swiss-apostrophe", "131'480", FR, "131480"),
+    ("en-swiss-apostrophe", "131'480", EN, "131480"),
+    ("swiss-typographic-apostrophe", "2\u2019045\u2019300", FR, "2045300"),
+    ("swiss-apostrophe-decimal-point", "1'234.50", FR, "1234.50"),
+    ("swiss-apostrophe-decimal-comma", "1'234,50", EN, "1234.50"),
+    ("swiss-en-dash-negative", "\u20131'260", FR, "-1260"),
+    ("swiss-minus-sign-negative", "\u22127'415", EN, "-7415"),
+    ("swiss-accounting-negative", "(3'905)", FR, "-3905"),
+    ("en-indian-lakh", "12,34,567", EN, "1234567"),
+    ("en-indian-crore-decimal", "1,23,45,678.90", EN, "12345678.90"),
+    ("fr-indian-lakh", "12,34,567.89", FR, "1234567.89"),
+    ("en-indian-negative", "\u22124,56,789", EN, "-456789"),
+    ("fr-dot-thousands-decimal-comma", "1.234,5", FR, "1234.5"),
+    ("en-dot-thousands-decimal-comma", "1.234.567,5", EN, "1234567.5"),
+    ("fr-comma-thousands-decimal-point", "1,234.5", FR, "1234.5"),
+    ("en-space-thousands-decimal-comma", "1 234 567,5", EN, "1234567.5"),
+    ("en-narrow-nbsp-thousands", f"1{NNBSP}234{NNBSP}567", EN, "1234567"),
 ]
 
 
@@ -81,6 +99,8 @@ NOT_ONE_NUMBER = [
     ("identifier", "A-2", FR),
     ("slashed-date", "31/12/2025", FR),
     ("trailing-word", "12 clients", FR),
+    ("apostrophe-not-a-group-of-three", "5'11", FR),
+    ("indian-groups-not-of-two", "12,345,67", EN),
 ]
 
 
@@ -286,6 +306,40 @@ EXTRACT_CASES: list[tuple[str, str, Locale, list[Row]]] = [
         [("−14\u202f930", "-14930", True, "k€", False)],
     ),
     (
+        "grouped-numbers-are-read-whole",
+        "Ventes 131'480 kCHF ; perte \u20131\u2019260 ; INR 12,34,567 ; 1.234,5 € ; (2'045)",
+        FR,
+        [
+            ("131'480", "131480", False, "kCHF", False),
+            ("\u20131\u2019260", "-1260", True, None, False),
+            ("12,34,567", "1234567", False, None, False),
+            ("1.234,5", "1234.5", False, "€", False),
+            ("(2'045)", "-2045", True, None, False),
+        ],
+    ),
+    (
+        "swiss-franc-units-with-their-scale",
+        "131'480 kCHF ; 12,5 MCHF ; 4 Mio. CHF ; 2 Mrd. CHF",
+        FR,
+        [
+            ("131'480", "131480", False, "kCHF", False),
+            ("12,5", "12.5", False, "MCHF", False),
+            ("4", "4", False, "MCHF", False),
+            ("2", "2", False, "MdCHF", False),
+        ],
+    ),
+    (
+        "apostrophes-in-words-are-not-groups",
+        "l'an 2025 et aujourd'hui 12 ; 5'11 de haut",
+        FR,
+        [
+            ("2025", "2025", False, None, True),
+            ("12", "12", False, None, False),
+            ("5", "5", False, None, False),
+            ("11", "11", False, None, False),
+        ],
+    ),
+    (
         "plus-sign",
         "une hausse de +3,2 %",
         FR,
@@ -348,7 +402,7 @@ def test_detect_locale(text: str, expected: Locale) -> None:
 
 
 # ---------------------------------------------------------------- properties
-SEPARATORS = {FR: [" ", NBSP, NNBSP], EN: [",", " ", NBSP, NNBSP]}
+SEPARATORS = {FR: [" ", NBSP, NNBSP, "'", "\u2019"], EN: [",", " ", NBSP, NNBSP, "'", "\u2019"]}
 UNITS = [("", None), ("%", "%"), (" %", "%"), ("x", "x"), (" k€", "k€"), (f"{NBSP}M€", "M€")]
 
 
@@ -417,3 +471,28 @@ def test_french_number_keeps_the_sign_and_groups_digits(
 ) -> None:
     assert french_number(Decimal(value), trim=trim) == written
     assert [m.value for m in extract_numbers(written, Locale.FR)] == [Decimal(value)]
+
+
+def _indian(integer: int) -> str:
+    """``integer`` grouped the Indian way: the last three digits, then groups of two."""
+    digits = str(integer)
+    head, tail = digits[:-3], digits[-3:]
+    groups: list[str] = []
+    while len(head) > 2:
+        head, groups = head[:-2], [head[-2:], *groups]
+    return ",".join([g for g in [head, *groups] if g] + [tail])
+
+
+@given(st.integers(min_value=100_000, max_value=10**13), st.sampled_from(Locale))
+def test_indian_grouping_reads_whole(integer: int, locale: Locale) -> None:
+    written = _indian(integer)
+    assert parse_number(written, locale) == Decimal(integer)
+
+
+@given(written_numbers())
+def test_no_number_is_read_inside_a_grouped_one(case: tuple[Locale, str, Decimal, bool]) -> None:
+    """A grouped number is one mention: no piece of it ("480" of "131'480") is a number of
+    its own that a memo could cite."""
+    locale, raw, value, _ = case
+    text = f"Montant : {raw} ; source interne."
+    assert [m.value for m in extract_numbers(text, locale)] == [value]

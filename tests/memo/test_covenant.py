@@ -105,6 +105,12 @@ CASES: dict[str, tuple[str, Covenant | None]] = {
         "\nÀ la clôture, le ratio A calculé selon la définition du contrat ressort à 1,72.",
         Covenant(Decimal("1.72"), Decimal("2.00"), True, 1, 2),
     ),
+    "without x, the published ratio in the past tense after the threshold": (
+        "La convention de crédit fixe un ratio de levier, dette nette sur EBITDA, qui ne doit"
+        " pas dépasser 3.25 ; mesuré selon le contrat, il se situait à 2.87 à la fin de "
+        "l'exercice (2.31 un an plus tôt).",
+        Covenant(Decimal("2.87"), Decimal("3.25"), True, 1, 2),
+    ),
     "a bound that names no ratio": (
         "La société vise une croissance du chiffre d'affaires d'au moins 2x en cinq ans et "
         "l'a atteinte à 2,2x cette année.",

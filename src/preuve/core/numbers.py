@@ -4,10 +4,14 @@ The locale matters: ``11 175`` and ``11,175`` share their digits but, in a Frenc
 their value (the comma is a decimal comma). Every function that reads digits takes it.
 
 What counts as a number:
-- digits, optionally grouped by three with a space, NBSP, narrow NBSP or thin space (both
-  locales) or a comma (English). The first group has one to three digits, so a year
-  followed by an amount (``2025 11 175``) is never glued into one number;
-- an optional decimal part: comma or point in French, point in English;
+- digits, optionally grouped by three with a space, NBSP, narrow NBSP or thin space, an
+  apostrophe (Swiss ``131'480``, also U+2019) or dots (``1.234.567``, ``1.234,5``) in both
+  locales, or a comma (English; in French only before a decimal point, ``1,234.5``); or
+  the Indian way, three digits then groups of two (``12,34,567``). The first group has one
+  to three digits, so a year followed by an amount (``2025 11 175``) is never glued into
+  one number;
+- an optional decimal part: comma or point in French, point in English; after space or
+  apostrophe groups, or a mark of the other kind (``1.234,5``), either;
 - a sign stuck to the digits (``-``, ``−`` U+2212, ``–``, ``+``) that does not join a word
   or a number before it (``2024-2025`` is a range, not a negative), or accounting
   parentheses ``(1,577)``;
@@ -82,18 +86,31 @@ class NumberMention:
 _SPACE = "[ \u00a0\u202f\u2009]"
 # Superscript, subscript, circled and fraction digits (never folded into ASCII digits).
 _COMPAT_CLASS = "²³¹¼-¾\u2070-\u209f\u2150-\u218f\u2460-\u24ff\u2776-\u2793\u3251-\u32bf"
-_GROUPED_SPACE = rf"\d{{1,3}}(?:{_SPACE}\d{{3}}(?!\d))+"
-_GROUPED_COMMA = r"\d{1,3}(?:,\d{3}(?!\d))+"
-# "1.234.567": two dots or more, all groups of three, can only be thousands.
-_GROUPED_DOT = r"\d{1,3}(?:\.\d{3}(?!\d)){2,}"
+_APOSTROPHES = "'\u2019"
+# One body per grouping convention, each with the decimals it allows; tried in this order
+# (a regex alternation takes the first that matches, so the most specific come first).
+# "131'480", "1'180'000.50": Swiss apostrophe (or U+2019) thousands, then a point or comma.
+_GROUPED_APOSTROPHE = rf"\d{{1,3}}(?:[{_APOSTROPHES}]\d{{3}}(?!\d))+(?:[.,]\d+(?!\d))?"
+# "12,34,567.89": Indian grouping, the last three digits then groups of two (lakh, crore).
+_GROUPED_INDIAN = r"\d{1,2}(?:,\d{2})+,\d{3}(?![\d]|,\d)(?:\.\d+(?!\d))?"
+# "1.234.567", "1.234,5": dot thousands; two dots or more, or one before a decimal comma.
+_GROUPED_DOT = r"\d{1,3}(?:(?:\.\d{3}(?!\d)){2,}(?:,\d+(?!\d))?|(?:\.\d{3}(?!\d))+,\d+(?!\d))"
+# "1,234.5" in a French text too: comma groups before a decimal point are thousands.
+_GROUPED_COMMA_POINT = r"\d{1,3}(?:,\d{3}(?!\d))+\.\d+(?!\d)"
+_GROUPED_COMMA = r"\d{1,3}(?:,\d{3}(?!\d))+(?:\.\d+(?!\d))?"
+# "1 234 567,5", "1 234 567.5": space groups, then a comma or point in either locale.
+_GROUPED_SPACE = rf"\d{{1,3}}(?:{_SPACE}\d{{3}}(?!\d))+(?:[,.]\d+(?!\d))?"
 # French also accepts a decimal point: a memo that writes "5.5x" must still be checked.
 # "5,5e-3": a scientific exponent belongs to the number.
 _EXPONENT = r"(?:[eE][-+\u2212]?\d{1,3}(?![\d\w]))?"
+_GROUPED = (_GROUPED_APOSTROPHE, _GROUPED_INDIAN, _GROUPED_DOT)
 _BODY_FR = re.compile(
-    rf"(?<!\d)(?:{_GROUPED_DOT}|{_GROUPED_SPACE}|\d+)(?:[,.]\d+(?!\d))?{_EXPONENT}"
+    rf"(?<!\d)(?:{'|'.join((*_GROUPED, _GROUPED_COMMA_POINT, _GROUPED_SPACE))}"
+    rf"|\d+(?:[,.]\d+(?!\d))?){_EXPONENT}"
 )
 _BODY_EN = re.compile(
-    rf"(?<!\d)(?:{_GROUPED_DOT}|{_GROUPED_COMMA}|{_GROUPED_SPACE}|\d+)(?:\.\d+)?{_EXPONENT}"
+    rf"(?<!\d)(?:{'|'.join((*_GROUPED, _GROUPED_COMMA, _GROUPED_SPACE))}"
+    rf"|\d+(?:\.\d+(?!\d))?){_EXPONENT}"
 )
 
 # Every Unicode dash and minus that can stand before a number as its sign: hyphen-minus,
@@ -110,6 +127,10 @@ _UNITS: tuple[tuple[str, str, bool], ...] = (
     (r"%|(?i:pour ?cent|percent|per cent)", "%", False),
     (r"[kK](?:€|EUR)", "k€", False),
     (r"[kK](?:\$|USD)", "k$", False),
+    # Swiss francs with their scale: "kCHF", "MCHF", "Mio. CHF", "Mrd. CHF".
+    (r"[kK]CHF", "kCHF", False),
+    (r"(?:Mrd|Mds?)\.? ?CHF", "MdCHF", False),
+    (r"(?:M|Mio\.? ?)CHF", "MCHF", False),
     (r"M(?:ds?|rds?)(?:€|EUR)", "Md€", False),
     (r"M(?:ds?|rds?)(?:\$|USD)", "Md$", False),
     (r"[mM](?:€|EUR)", "M€", False),
@@ -146,6 +167,9 @@ _DIMENSIONS: dict[str, tuple[str | None, str | None, str | None]] = {
     "M$": ("$", "million", None),
     "Md€": ("€", "billion", None),
     "Md$": ("$", "billion", None),
+    "kCHF": ("CHF", "thousand", None),
+    "MCHF": ("CHF", "million", None),
+    "MdCHF": ("CHF", "billion", None),
     "thousand": (None, "thousand", None),
     "million": (None, "million", None),
     "billion": (None, "billion", None),
@@ -193,11 +217,11 @@ _MONTHS = "|".join(sorted((m for m in _MONTH_NUMBERS if m != "may"), key=len, re
 # would be a verb ("a ratio of 5 may rise"), so it only counts before it ("May 31"). A
 # number with a unit after a month is an amount: "En décembre 15 %", "mai 12 000 k€".
 _DAY_BEFORE_MONTH = re.compile(
-    rf"(?<![\d.,])(?P<day>\d{{1,2}})(?:er|st|nd|rd|th)?{_SPACE}+(?P<month>(?i:{_MONTHS}))\b\.?"
+    rf"(?<![\d.,{_APOSTROPHES}])(?P<day>\d{{1,2}})(?:er|st|nd|rd|th)?{_SPACE}+(?P<month>(?i:{_MONTHS}))\b\.?"
 )
 _DAY_AFTER_MONTH = re.compile(
     rf"\b(?P<month>(?i:{_MONTHS}|may))\.?{_SPACE}+(?P<day>\d{{1,2}})"
-    rf"(?!\d|[.,]\d|{_SPACE}\d{{3}}(?!\d))"
+    rf"(?!\d|[.,{_APOSTROPHES}]\d|{_SPACE}\d{{3}}(?!\d))"
 )
 _REFERENCE = re.compile(
     r"(?:§|\b(?i:sections?|chapitres?|chapters?|articles?|art\.|annexes?|appendix|notes?))"
@@ -296,12 +320,32 @@ class _Masked:
         return index < len(self.starts) and self.starts[index] < end
 
 
+_GROUP_MARKS = re.compile(f"{_SPACE}|[{_APOSTROPHES}]")
+
+
 def _body_value(body: str, locale: Locale) -> Decimal:
-    digits = re.sub(_SPACE, "", body)
-    if digits.count(".") >= 2:  # "1.234.567": dots are thousands separators
-        digits = digits.replace(".", "")
-    digits = digits.replace(",", ".") if locale is Locale.FR else digits.replace(",", "")
-    return Decimal(digits)
+    """The value of a body the grammar matched: its decimal mark is the last point or
+    comma when both are written ("1.234,5", "12,34,567.89") or when spaces or apostrophes
+    group its thousands ("1 234,5", "131'480.5"); a mark written twice groups
+    ("1.234.567", "1,234,567"); a lone comma is the locale's."""
+    digits, grouped = _GROUP_MARKS.subn("", body)
+    mantissa, marker, exponent = digits.partition("e")
+    if not marker:
+        mantissa, marker, exponent = digits.partition("E")
+    marks = [c for c in mantissa if c in ".,"]
+    decimal: str | None
+    if len(set(marks)) == 2 or (grouped and marks):
+        decimal = marks[-1]
+    elif len(marks) >= 2:
+        decimal = None
+    elif marks == [","]:
+        decimal = "," if locale is Locale.FR else None
+    else:
+        decimal = "." if marks else None
+    whole, _, fraction = mantissa.rpartition(decimal) if decimal else (mantissa, "", "")
+    whole = whole.replace(".", "").replace(",", "")
+    number = f"{whole}.{fraction}" if decimal else whole
+    return Decimal(f"{number}{marker}{exponent}")
 
 
 def _sign_allowed(text: str, index: int) -> bool:

@@ -66,6 +66,8 @@ _BARE_PUBLISHED = re.compile(
 # il s'établit à 2,66", "must not exceed 2.50, and was 2.36".
 _BARE_AFTER = re.compile(
     r"^[^\d]{0,60}?\b(?:s'etablit a|s'eleve a|se situe a|ressort a|etait de|est de|atteint"
+    # the same verbs in the past: "il s'élevait à 2,43 au 31 décembre"
+    r"|s'etablissait a|s'elevait a|se situait a|ressortait a|atteignait"
     r"|was|stood at|is|amounted to)\s" + _BARE
 )
 # Between the threshold and the published figure, what dates the threshold: an aside in

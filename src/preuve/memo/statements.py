@@ -130,7 +130,8 @@ class _Cursor:
 
 _DASHES = frozenset({"—", "–", "-", "−"})
 _CURRENCY = re.compile(r"^(?:US\$|\$|€|£)")
-_AMOUNT = re.compile(r"^\(?[-−–]?\d[\d.,\u202f\u00a0]*\)?$")
+# Digits grouped by points, commas, no-break spaces or apostrophes ("131'480", Swiss).
+_AMOUNT = re.compile(r"^\(?[-−–]?\d[\d.,'\u2019\u202f\u00a0]*\)?$")
 _DATE_YEAR = re.compile(r"^\(?\d{1,2}[/.-]\d{1,2}[/.-]((?:19|20)\d\d)\)?[,;:]?$")
 _LONE_SPACE = re.compile(r"(?<!\d)[\u00a0\u202f\u2009]|[\u00a0\u202f\u2009](?!\d)")
 _MAX_HEADER_WORDS = 10

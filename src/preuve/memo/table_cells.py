@@ -59,8 +59,13 @@ def _headings(block: list[str]) -> list[str]:
     ]
 
 
+# A notes column's heading: "Notes", "Note", or "Annexe" (the notes to the accounts in
+# French, Swiss GAAP RPC and OHADA statements).
+_NOTES_HEADING = re.compile(r"(?i)(?:^|\s)(?:notes?|annexes?)(?:\s|$)")
+
+
 def has_notes_column(block: list[str]) -> bool:
-    return any(re.search(r"(?i)(?:^|\s)notes?(?:\s|$)", line) for line in _headings(block))
+    return any(_NOTES_HEADING.search(line) for line in _headings(block))
 
 
 def notes_on_the_right(block: list[str]) -> bool:

@@ -266,7 +266,9 @@ def _same_columns(before: tuple[Period, ...], after: tuple[Period, ...]) -> tupl
     return after
 
 
-_AMOUNTS_END = re.compile(r"[-−(]?\d[\d\u202f\u00a0 .,]*\)?\s+[-−(]?\d[\d\u202f\u00a0 .,]*\)?$")
+_AMOUNTS_END = re.compile(
+    r"[-−–(]?\d[\d\u202f\u00a0 .,'\u2019]*\)?\s+[-−–(]?\d[\d\u202f\u00a0 .,'\u2019]*\)?$"
+)
 _FIGURES_SPACED = re.compile(r"\d \(?[-−–]?\d")
 
 

@@ -73,6 +73,26 @@ _TERMS: dict[str, str] = {
     "stocks": "inventories",
     "coût de l'endettement net": "net cost of debt",
     "(- résultat financier)": "(- financial result)",
+    "(résultat avant impôt + coût de l'endettement net)": (
+        "(profit before tax + net cost of debt)"
+    ),
+    "(résultat avant impôt - résultat financier)": "(profit before tax - financial result)",
+    "(résultat avant impôt + charges financières)": "(profit before tax + financial charges)",
+    "(résultat avant impôt + charges financières - produits financiers)": (
+        "(profit before tax + financial charges - financial income)"
+    ),
+    "résultat avant impôt + coût de l'endettement net + amortissements": (
+        "profit before tax + net cost of debt + D&A"
+    ),
+    "résultat avant impôt - résultat financier + amortissements": (
+        "profit before tax - financial result + D&A"
+    ),
+    "résultat avant impôt + charges financières + amortissements": (
+        "profit before tax + financial charges + D&A"
+    ),
+    "résultat avant impôt + charges financières - produits financiers + amortissements": (
+        "profit before tax + financial charges - financial income + D&A"
+    ),
     "investissements corporels et incorporels": (
         "capital expenditure on tangible and intangible assets"
     ),

@@ -168,6 +168,8 @@ _HEADINGS: tuple[tuple[Statement | None, re.Pattern[str]], ...] = (
         Statement.INCOME,
         re.compile(
             rf"{_QUALIFIERS}(?:statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings)"
+            # IAS 1's name, alone or with "and other comprehensive income" after it
+            r"|statements?\s+of\s+(?:consolidated\s+)?profit\s+or\s+loss"
             r"|income\s+statements?|profit\s+and\s+loss(?:\s+account)?"
             r"|comptes?\s+de\s+résultats?|état\s+du\s+résultat(?!\s+global))\b"
         ),
@@ -231,13 +233,18 @@ def heading_kind(line: str) -> tuple[bool, Statement | None]:
 _UNITS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(r"milliards? d'euros|\bmd€|\bmds? ?€|\bmdeur\b", re.I), "Md€", 10**9),
     (re.compile(r"millions? d'euros|\bm€|\bmeur\b|en millions", re.I), "M€", 10**6),
-    (re.compile(r"milliers d'euros|\bk€|\bkeur\b|en milliers", re.I), "k€", 10**3),
+    (re.compile(r"milliers d'euros|\bk€|\bkeur\b|en milliers|€ ?'000(?!\d)", re.I), "k€", 10**3),
     (re.compile(r"£ ?(?:bn|billions?)\b", re.I), "£ billions", 10**9),
     (re.compile(r"£ ?(?:m|millions?)\b", re.I), "£ millions", 10**6),
     (re.compile(r"£ ?(?:k|thousands?|'?000)(?!\d)", re.I), "£ thousands", 10**3),
     (re.compile(r"in billions|\(billions|\$ ?billions|billions of", re.I), "billions", 10**9),
     (re.compile(r"in millions|\(millions|\$ ?millions|millions of", re.I), "millions", 10**6),
-    (re.compile(r"in thousands|\(thousands|\$ ?thousands|thousands of", re.I), "thousands", 10**3),
+    # "$'000" heads a column in thousands (Australian, Irish, UK reports)
+    (
+        re.compile(r"in thousands|\(thousands|\$ ?thousands|thousands of|\$ ?'000(?!\d)", re.I),
+        "thousands",
+        10**3,
+    ),
     # Whole euros, stated last: a scaled unit anywhere in the text wins.
     (re.compile(r"\b(?:en|in) euros\b|\(euros\)", re.I), "€", 1),
 )

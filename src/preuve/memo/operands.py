@@ -29,6 +29,7 @@ __all__ = [
     "current_assets_less_inventories",
     "current_liabilities",
     "durations",
+    "ebit",
     "ebitda",
     "equity",
     "field",
@@ -155,7 +156,55 @@ def ebitda(st: Statements, year: int) -> Operand | None:
             "(résultat d'exploitation + amortissements)",
             (operating, depreciation),
         )
+    earnings = ebit(st, year) if operating is None else None
+    if earnings is not None and depreciation is not None:
+        return Operand(
+            earnings.value + abs(depreciation.amount),
+            f"({earnings.formula.strip('()')} + amortissements)",
+            (*earnings.inputs, depreciation),
+        )
     return None
+
+
+def ebit(st: Statements, year: int) -> Operand | None:
+    """Operating income, else (a statement printing no operating line: the finance lines
+    follow the expenses) the profit before tax with the finance lines added back: minus
+    the financial result, or plus the net cost of debt, or plus the finance costs less
+    the finance income, or plus the finance costs when no finance income is printed."""
+    operating = _get(st, "operating_income", year)
+    if operating is not None:
+        return Operand(operating.amount, "résultat opérationnel", (operating,))
+    pre_tax = _get(st, "pre_tax_income", year)
+    if pre_tax is None:
+        return None
+    cost = _get(st, "net_financial_expense", year)
+    if cost is not None:
+        return Operand(
+            pre_tax.amount + abs(cost.amount),
+            "(résultat avant impôt + coût de l'endettement net)",
+            (pre_tax, cost),
+        )
+    result = _get(st, "financial_result", year)
+    if result is not None:
+        return Operand(
+            pre_tax.amount - result.amount,
+            "(résultat avant impôt - résultat financier)",
+            (pre_tax, result),
+        )
+    charges, income = _get(st, "financial_charges", year), _get(st, "financial_income", year)
+    if charges is None:
+        return None
+    if income is None:
+        return Operand(
+            pre_tax.amount + abs(charges.amount),
+            "(résultat avant impôt + charges financières)",
+            (pre_tax, charges),
+        )
+    return Operand(
+        pre_tax.amount + abs(charges.amount) - abs(income.amount),
+        "(résultat avant impôt + charges financières - produits financiers)",
+        (pre_tax, charges, income),
+    )
 
 
 def adjusted_ebitda(st: Statements, year: int) -> Operand | None:

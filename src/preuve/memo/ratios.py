@@ -84,7 +84,6 @@ class RatioDef:
 
 _REVENUE = op.revenue
 _NET_INCOME = op.field("net_income", "résultat net")
-_OPERATING = op.field("operating_income", "résultat opérationnel")
 
 RATIOS: tuple[RatioDef, ...] = (
     RatioDef("levier", "Levier", op.net_debt, op.ebitda, (_NET_DEBT, _EBITDA), annual_only=True),
@@ -126,9 +125,12 @@ RATIOS: tuple[RatioDef, ...] = (
     RatioDef(
         "couverture",
         "Couverture des intérêts",
-        _OPERATING,
+        op.ebit,
         op.interest,
-        ("operating income", "net cost of debt (or financial result or charges)"),
+        (
+            "operating income (or profit before tax and the finance lines)",
+            "net cost of debt (or financial result or charges)",
+        ),
     ),
     RatioDef(
         "marge-ebitda",

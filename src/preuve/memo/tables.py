@@ -87,7 +87,8 @@ _BARE_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 _ANY_YEAR = re.compile(r"(?:19|20)\d\d")
 # A digit, superscripts and subscripts included (str.isdigit's, searched at C speed).
 _DIGIT = re.compile(r"[\d\u00b2\u00b3\u00b9\u2070-\u2079\u2080-\u2089\u2460-\u2473]")
-_NOTE_REF = re.compile(r"^\d{1,2}(?:\.\d{1,2})?[a-z]?$")
+# A note reference, or a range of notes ("10-12": the notes on the assets a D&A line covers).
+_NOTE_REF = re.compile(r"^\d{1,2}(?:\.\d{1,2})?[a-z]?(?:[-–]\d{1,2}(?:\.\d{1,2})?[a-z]?)?$")
 _SPLIT_HEADING_LINES = 4
 # Tables that complete a statement with figures it does not print: the French "soldes
 # intermédiaires de gestion" (EBE), an IFRS report's alternative performance measures
@@ -97,7 +98,7 @@ _SPLIT_HEADING_LINES = 4
 # primary tables do not.
 _SUPPLEMENT = re.compile(
     r"(?i)\b(?:soldes intermédiaires de gestion|indicateurs alternatifs de performance"
-    r"|alternative performance measures|non[- ]gaap (?:financial )?measures)\b"
+    r"|alternative performance measures|non[- ](?:gaap|ifrs) (?:financial )?measures)\b"
     # a note whose heading is the measure itself ("Note 3 — EBITDA", "Note 12: EBE")
     r"|^note\s+\d+(?:\.\d+)?\s*[—–:.-]\s*(?:ebitda|ebe|excédent brut d'exploitation)"
     r"(?:\s*\([^()]*\))?\s*$"  # its unit aside: "(en milliers d'euros)"
@@ -109,6 +110,23 @@ _COMMITMENTS = re.compile(
     r"|engagements (?:de|au titre des contrats de) (?:crédit[- ]bail|location|leasing)"
     r"|(?:finance )?lease commitments)\b"
 )
+# The note reconciling profit to the operating cash flow completes a cash-flow statement
+# printed by the direct method (receipts and payments): its rows are the indirect method's.
+_RECONCILIATION = re.compile(
+    r"(?i)^(?:reconciliation of (?:the )?(?:net )?(?:profit|income|earnings|loss|result)\b.*"
+    r"\bto (?:the )?net cash\b.*\boperating activities"
+    r"|(?:rapprochement|réconciliation) (?:du|entre le) résultat\b.*\b(?:flux|trésorerie)\b"
+    r".*\b(?:activité|exploitation|opérationnel(?:le)?s?)\b)"
+)
+# A leading "Note 24." / "Note 3 —" / "18" before a note's title.
+_NOTE_PREFIX = re.compile(r"(?i)^(?:note\s+)?\d{1,2}(?:\.\d{1,2})?(?:\s*[—–:.-]\s*|\s+)")
+# A sentence announcing a non-IFRS / non-GAAP measure and its reconciliation: the column
+# line right after it heads that reconciliation (a directors' report prints no heading).
+_MEASURE_CUE = re.compile(
+    r"(?i)\bnon[- ](?:ifrs|gaap)\b|\balternative performance measures?\b"
+    r"|\bindicateurs? alternatifs? de performance\b"
+)
+_CUE_LINES = 3  # lines of the sentence (blank lines apart) between the cue and the columns
 _PROSE_LINE_WORDS = 12
 # A balance-sheet section title: the rows under it are current or non-current ones.
 _SECTION = re.compile(
@@ -230,11 +248,33 @@ def _heading(lines: list[str], index: int) -> tuple[int, Statement | None] | Non
 def _supplement_heading(line: str) -> Statement | None:
     """The statement a note table's heading completes, or None."""
     text = line.strip()
-    if len(text.split()) > _MAX_PREFIX_WORDS + 6 or text.endswith((".", ";", ",")):
+    if text.endswith((".", ";", ",")):
+        return None
+    title = _NOTE_PREFIX.sub("", text)
+    if len(title.split()) <= _MAX_PREFIX_WORDS + 10 and _RECONCILIATION.match(title):
+        return Statement.CASHFLOW
+    if len(text.split()) > _MAX_PREFIX_WORDS + 6:
         return None
     if _SUPPLEMENT.search(text) is not None:
         return Statement.INCOME
     return Statement.BALANCE if _COMMITMENTS.search(text) is not None else None
+
+
+def _announced_measures(lines: list[str], index: int) -> int | None:
+    """When ``lines[index]`` is a sentence naming a non-IFRS / non-GAAP measure and a
+    column line follows it within the sentence's lines, the lines up to that column line
+    (a reconciliation printed without a heading of its own); else None."""
+    if _MEASURE_CUE.search(lines[index]) is None:
+        return None
+    prose = 0
+    for ahead, nxt in enumerate(lines[index + 1 :], start=1):
+        years = years_of_line(nxt)
+        if years is not None and len(years) >= 2:
+            return ahead
+        prose += bool(nxt.strip())
+        if _DIGIT.search(nxt) or prose > _CUE_LINES:
+            return None  # figures or more prose before any column line: no table announced
+    return None
 
 
 def _continues(pending: str, label: str) -> bool:
@@ -567,6 +607,20 @@ class _Reader:
         return True
 
 
+def _opening(lines: list[str], index: int) -> tuple[tuple[int, Statement | None] | None, bool]:
+    """The heading starting at ``index`` (lines it takes, statement), and whether it opens a
+    note table completing a statement. A note table's heading is tried first: "Engagements
+    hors bilan" names no balance sheet."""
+    completed = _supplement_heading(lines[index])
+    if completed is not None:
+        return (1, completed), True
+    heading = _heading(lines, index)
+    if heading is not None:
+        return heading, False
+    announced = _announced_measures(lines, index)
+    return (None, False) if announced is None else ((announced, Statement.INCOME), True)
+
+
 def _sections(
     page: int,
     text: str,
@@ -585,14 +639,7 @@ def _sections(
     table: StatementTable | None = None
     index = 0
     while index < len(lines):
-        # A note table's heading first: "Engagements hors bilan" names no balance sheet.
-        completed = _supplement_heading(lines[index])
-        heading = _heading(lines, index) if completed is None else None
-        if completed is not None:
-            heading = (1, completed)
-            supplement = True
-        else:
-            supplement = False
+        heading, supplement = _opening(lines, index)
         if (
             heading is None
             and reader is not None

@@ -121,17 +121,13 @@ class Corrupting:
 # The eleventh writer's French one (s26, never tuned on): the rules sub-agent quotes a timing
 # table's rows ("| 2 | 20/03 | 2 h 23 min | 839 doc./h | ...") for a rate, and the check
 # refuses them.
-# The thirteenth writer's two (s27, never tuned on): the rules sub-agent quotes a quote's
-# line-item rows ("| 5 | Removal and disposal of two old machines | 1 | 800.00 |") and a bare
-# heading ("### Corrigé"), and the check refuses them.
-RULES_QUOTES_REFUSED: frozenset[str] = frozenset(
-    {
-        "eclairage-led-saint-aurel-fr",
-        "mediatheques-automates-rfid",
-        "refectory-dishwashers-en",
-        "robots-affinage-fr",
-    }
-)
+# Both pass now (s27): a row numbered by its run is the row's condition, never glued to its
+# value ("1 861 doc"), and a sentence too short to be checked ("6.8 kg" after a ";") is
+# quoted with what precedes it on its line.
+# The thirteenth writer's two (s27, never tuned on) on arrival: the rules sub-agent quotes a
+# quote's line-item rows ("| 5 | Removal and disposal of two old machines | 1 | 800.00 |") and
+# a bare heading ("### Corrigé"), and the check refuses them.
+RULES_QUOTES_REFUSED: frozenset[str] = frozenset({"refectory-dishwashers-en", "robots-affinage-fr"})
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,8 @@ organisation, a note on the service vehicles' car park) is left out with its rea
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from preuve.synthesis.lexicon import default_lexicon
@@ -17,7 +19,7 @@ from preuve.synthesis.planner import (
     relevance,
 )
 from preuve.synthesis.planner_products import components, question_entities
-from preuve.synthesis.planner_relevance import decision_head, linked_ids, set_aside
+from preuve.synthesis.planner_relevance import decision_head, linked_ids, set_aside, stems
 from preuve.synthesis.statements import product_mentions
 
 LEX = default_lexicon()
@@ -501,3 +503,108 @@ def test_topics_the_question_sets_aside() -> None:
     assert got == (
         "names no product of the question, and is about what the question sets aside (forklift)"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "aside"),
+    [
+        pytest.param(
+            "Which dryer should the laundry buy?\n\nDon't bother with the greenhouse or the"
+            " loading-dock projects, which are separate files.",
+            {"greenhous", "loading-dock", "dock"},
+            id="english-do-not-bother",
+        ),
+        pytest.param(
+            "Quel séchoir la blanchisserie doit-elle acheter ? La serre et le quai de"
+            " chargement relèvent d'autres dossiers.",
+            {"serr", "quai", "charg"},
+            id="french-belongs-to-other-files",
+        ),
+    ],
+)
+def test_other_wordings_that_set_topics_aside(question: str, aside: set[str]) -> None:
+    assert aside <= set_aside(question, LEX)
+    assert not {"dryer", "sechoir", "blanchisseri", "laundry"} & set_aside(question, LEX)
+
+
+def test_minutes_of_the_question_s_own_committee_are_not_set_aside() -> None:
+    """A set-aside word in the text of a document whose title names what the question asks
+    about (the committee's own minutes mention the old gates to be replaced) leaves it in;
+    a document whose title names nothing the question asks is left out on its text."""
+    question = (
+        "Le comité « Séchoirs textiles » doit retenir un séchoir. Les portiques de sécurité"
+        " relèvent d'autres dossiers."
+    )
+    aside = set_aside(question, LEX)
+    asked = frozenset(stems(question, LEX)) - aside
+    minutes = {"title": "Compte rendu du comité Séchoirs textiles", "text": "Les portiques"
+               " actuels seront remplacés plus tard. Budget : 40 000 €."}  # fmt: skip
+    ticket = {"title": "Ticket 4411 - panne", "text": "Le portique de l'entrée est en panne."}
+    words = frozenset(stems("séchoirs textiles", LEX))
+    weigh = functools.partial(relevance, strict=True, aside=aside, asked=asked)
+    assert weigh(minutes, ["Orme Box"], words, LEX, {}) is None
+    assert weigh(ticket, ["Orme Box"], words, LEX, {}) == (
+        "names no product of the question, and is about what the question sets aside (portiqu)"
+    )
+
+
+def test_bold_candidates_with_model_numbers_are_a_list_a_heading_name_is_not() -> None:
+    """ "**A 200** (its maker), **B X** (...) and **C Pro** (...)" lists three candidates
+    (emphasis marks and a model number the name pattern leaves out stand between them); the
+    buyer's name in the heading and again opening the next paragraph is no list."""
+    question = (
+        "# Question to the Works Board — Pellmoor Dairy\n\nPellmoor Dairy has to replace its"
+        " pasteuriser probes. Three systems remain: **Kelvo 200** (Arden Labs), **Miro X**"
+        " (Sallow\nMetrics) and **Tansy Pro** (Quern Devices)."
+    )
+    texts = [
+        "Kelvo 200 datasheet.",
+        "Miro X quote.",
+        "Tansy Pro notice.",
+        "Pellmoor Dairy minutes.",
+    ]
+    products = detect_products(question, texts, LEX)
+    assert products == ("Kelvo", "Miro X", "Tansy Pro")
+    assert product_aliases(question, products) == {
+        "Arden Labs": "Kelvo", "Sallow Metrics": "Miro X", "Quern Devices": "Tansy Pro",
+    }  # fmt: skip
+
+
+def test_clauses_opening_with_different_determiners_introduce_one_candidate_each() -> None:
+    question = (
+        "Trois offres restent en lice : l'automate **Voxa 2** de Brill, le trieur **TX-9** de"
+        " Harl et la **Orme Box** de Pell SAS. Laquelle retenir ?"
+    )
+    texts = ["Fiche Voxa 2.", "Devis TX-9.", "Orme Box : fiche.", "Brill, Harl, Pell SAS."]
+    products = detect_products(question, texts, LEX)
+    assert products == ("Voxa", "TX-9", "Orme Box")
+    assert components(question, products) == {}  # the third offer is no aside of the second
+
+
+def test_a_candidate_s_brand_word_inside_another_product_s_name() -> None:
+    """ "Halden Meter Hub" opens with the brand of the candidate Halden Core 5 and names
+    another product of its vendor; a document writing only it is about that product."""
+    document = {"title": "Halden Meter Hub - changelog", "text": "Halden Meter Hub 1.2: fixes."}
+    assert relevance(document, _VENDOR_PRODUCTS, frozenset(), LEX, _VENDOR_ALIASES) == (
+        "names a candidate's vendor only, beside another of its products (Halden Meter Hub)"
+    )
+
+
+def test_a_third_party_article_on_a_candidate_s_maker_only() -> None:
+    """When most documents name a candidate, a third-party article naming a candidate's
+    vendor only is about the maker, not its product; one that writes an advisory id a
+    candidate's document writes is about that advisory."""
+    news = {"title": "Ostra SAS buys a start-up", "text": "Ostra SAS has acquired Pivlo, a"
+            " maker of flow meters.", "least_reliable": True}  # fmt: skip
+    assert relevance(news, _VENDOR_PRODUCTS, frozenset(), LEX, _VENDOR_ALIASES, strict=True) == (
+        "names a candidate's vendor only, and is of the least reliable kind (a third-party"
+        " article): no evidence on a candidate"
+    )
+    flaw = {"title": "Ostra SAS: still no fix", "text": "OSA-2026-0042 is still open at Ostra"
+            " SAS.", "least_reliable": True}  # fmt: skip
+    linked = frozenset({"OSA-2026-0042"})
+    got = relevance(
+        flaw, _VENDOR_PRODUCTS, frozenset(), LEX, _VENDOR_ALIASES, strict=True, linked=linked
+    )
+    assert got is None
+    assert relevance(news, _VENDOR_PRODUCTS, frozenset(), LEX, _VENDOR_ALIASES) is None

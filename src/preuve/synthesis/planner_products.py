@@ -62,8 +62,18 @@ def _joined(words: Sequence[str]) -> str:
 
 @lru_cache(maxsize=16)
 def _list_join(lexicon: Lexicon) -> re.Pattern[str]:
-    """What may stand between two names of a list: punctuation and the lexicon's list words."""
-    return re.compile(rf"^[\s,;:/]*(?:(?:{_joined(lexicon.words('list_words'))}|,)\s*)*$", re.I)
+    """What may stand between two names of a list: punctuation and the lexicon's list words,
+    one of them at least (two names side by side, "Halloran Ridge Winery" in a heading and
+    "Halloran Ridge" opening the next paragraph, are no list), no paragraph break, and
+    emphasis marks around the names ("**A**, **B** and **C**"); a model number the name
+    pattern left out may come first ("**VatLogic 400**, ...")."""
+    words = _joined(lexicon.words("list_words"))
+    return re.compile(
+        rf"^(?:[ \t\u00a0]+[\w.-]*\d[\w.-]*)?(?![\s\S]*\n[ \t]*\n)[\s*_]*"
+        rf"(?:[,;/]|(?<![\w.])(?:{words})(?![\w]))"
+        rf"[\s*_]*(?:(?:{words}|[,;/])[\s*_]*)*$",
+        re.I,
+    )
 
 
 def _outermost(found: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -107,22 +117,29 @@ def parallel_clauses(
         clauses = [c for c in _PARALLEL_SPLIT.split(rest) if c.strip()] if colon else []
         if not clauses or not clauses[0].strip()[:1].islower():
             continue
-        opener = re.split(r"[\s'’]", fold(clauses[0].strip()), maxsplit=1)[0]
+        opener = _opener(clauses[0])
         out: list[tuple[str, list[str]]] = []
         for clause in clauses:
             found = _outermost(sorted((m, n) for n in names for m in mentions(n, clause)))
-            first = re.split(r"[\s'’]", fold(clause.strip()), maxsplit=1)[0]
+            first = _opener(clause)
             if first == opener and found:
                 out.append((found[0][1], []))
             elif out and (components or not re.search(r"(?<!\w)(?:par|by)(?!\w)", clause)):
                 # "qui propose la X": another name of the offer; "piloté par X" (its fleet
                 # software) is a component of its own, as after a maker word
                 out[-1][1].extend(n for n in name_candidates(clause) if n not in names)
-        if len(out) >= 2 and sum(first == opener for first in (
-            re.split(r"[\s'’]", fold(c.strip()), maxsplit=1)[0] for c in clauses
-        )) == len(out):  # fmt: skip
+        if len(out) >= 2 and sum(_opener(c) == opener for c in clauses) == len(out):
             return out
     return []
+
+
+def _opener(clause: str) -> str:
+    """The first word of a clause, every determiner alike (lexicon ``[grammar]
+    determiners``): "l'automate X de A, l'automate Y de B et la Z de C" opens three clauses
+    alike, one candidate each."""
+    first = re.split(r"[\s'’]", fold(clause.strip()), maxsplit=1)[0]
+    determiners = set(default_lexicon().words("determiners"))
+    return "" if first in determiners or f"{first}'" in determiners else first
 
 
 def _introduced(question: str, names: Sequence[str]) -> tuple[str, ...]:
@@ -277,10 +294,12 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
     for product in products:
         for start in mentions(product, question):
             after = question[start + len(product) :]
-            remark = re.match(r"[*_]*\s*\(([^()]*)\)", after)  # ("**A** (B)" too)
+            # ("**A** (B)" too, and "**A 400** (B)": a model number the name left out)
+            remark = re.match(r"(?:[ \u00a0]+v?\d[\w.-]*)?[*_]*\s*\(([^()]*)\)", after)
             if remark is None:
                 continue
-            for name in name_candidates(remark.group(1)):
+            # a name the line wraps ("(Oakhurst\nInstruments)") is one name
+            for name in name_candidates(" ".join(remark.group(1).split())):
                 generic = name.rstrip("s") in default_lexicon().generic_acronyms  # "SaaS"
                 if name not in products and len(name) > 1 and not generic:
                     aliases.setdefault(name, product)

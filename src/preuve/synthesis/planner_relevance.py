@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from preuve.synthesis.lexicon import Lexicon, fold
-from preuve.synthesis.planner_vendors import vendor_siblings
+from preuve.synthesis.planner_vendors import vendor_only, vendor_siblings
 from preuve.synthesis.statements import product_mentions, stem
 
 __all__ = [
@@ -281,6 +281,16 @@ def relevance(
     body = f"{title}\n{document['text']}"
     written = identifiers(body, lexicon)
     siblings = vendor_siblings(body, products, aliases or {}, lexicon, frozenset(written))
+    if (  # a third-party article on a candidate's maker, not on its product nor advisory
+        strict
+        and document.get("least_reliable")
+        and not linked & written
+        and vendor_only(body, products, aliases or {}, lexicon)
+    ):
+        return (
+            "names a candidate's vendor only, and is of the least reliable kind (a third-party"
+            " article): no evidence on a candidate"
+        )
     if product_mentions(products, body, aliases) and not siblings:
         return None
     if siblings and len(stems(title, lexicon) & topics) >= _MIN_SHARED_WORDS:
@@ -293,8 +303,12 @@ def relevance(
             f" ({', '.join(siblings)})"
         )
     if strict and aside:
+        # the title names what is set aside; or the text does, and the title nothing the
+        # question asks about (minutes of the committee itself, "COPIL Automates RFID",
+        # mentioning the old gates to be replaced, are about the question)
+        asked_title = stems(title, lexicon) & (topics | (asked - _type_words(lexicon)))
         topic = stems(title, lexicon) & aside or (
-            stems(body, lexicon) & aside if not stems(title, lexicon) & topics else set()
+            stems(body, lexicon) & aside if not asked_title else set()
         )
         if topic:
             return (

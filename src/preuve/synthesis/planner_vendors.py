@@ -21,7 +21,7 @@ from preuve.synthesis.lexicon import Lexicon, fold
 from preuve.synthesis.planner_products import name_candidates
 from preuve.synthesis.statements import product_mentions, short_forms
 
-__all__ = ["vendor_names", "vendor_siblings"]
+__all__ = ["vendor_names", "vendor_only", "vendor_siblings"]
 
 
 def _is_organisation(name: str, lexicon: Lexicon) -> bool:
@@ -47,6 +47,16 @@ def _brands(products: Sequence[str], aliases: Mapping[str, str], lexicon: Lexico
     return {n.split()[0] for n in names if n.split()}
 
 
+def vendor_only(
+    body: str, products: Sequence[str], aliases: Mapping[str, str], lexicon: Lexicon
+) -> bool:
+    """Whether ``body`` names candidates, and each by a vendor name only (``Oakhurst
+    Instruments buys a start-up``: the maker's news, no word of its candidate product)."""
+    mentioned = product_mentions(products, body, aliases)
+    vendors = vendor_names(products, aliases, lexicon)
+    return bool(mentioned) and all(body[start:end] in vendors for start, end, _ in mentioned)
+
+
 def vendor_siblings(
     body: str,
     products: Sequence[str],
@@ -60,10 +70,12 @@ def vendor_siblings(
     are identifiers the document writes (``Halden HSA-2026-01`` is an advisory of the
     vendor, no product)."""
     mentioned = product_mentions(products, body, aliases)
-    if len({product for _, _, product in mentioned}) != 1:
-        return ()  # none, or the vendors of two candidates: a comparison of the candidates
     vendors = vendor_names(products, aliases, lexicon)
     organisation = set(lexicon.words("organisation_words"))
+    if not mentioned:  # "CuveSense Barrel Sensor": the brand word only, inside another name
+        return _branded(body, products, aliases, lexicon, ids=ids, brands=set(vendors))
+    if len({product for _, _, product in mentioned}) != 1:
+        return ()  # the vendors of two candidates: a comparison of the candidates
 
     def company(end: int) -> bool:
         # "Nordvale Mobility AB": a name followed by a legal form is a company's
@@ -74,6 +86,17 @@ def vendor_siblings(
         return ()  # the product itself (or an alias of the product) is named
     brands = _brands(products, aliases, lexicon)
     brands |= {body[start:end].split(maxsplit=1)[0] for start, end, _ in mentioned if company(end)}
+    return _branded(body, products, aliases, lexicon, ids=ids, brands=brands)
+
+
+def _branded(
+    body: str, products: Sequence[str], aliases: Mapping[str, str], lexicon: Lexicon, *,
+    ids: frozenset[str], brands: set[str],
+) -> tuple[str, ...]:  # fmt: skip
+    """The names of ``body`` that open with a word of ``brands`` and are no candidate, no
+    alias, no company name and no identifier: other products of a candidate's vendor."""
+    organisation = set(lexicon.words("organisation_words"))
+    brands = {b.split()[0] for b in brands if b.split()}
     known = {*products, *aliases}
     generic = {fold(a) for a in lexicon.generic_acronyms}
     found: list[str] = []

@@ -417,11 +417,7 @@ def document_reads(
             ((p, sc) for at, p, sc in reversed(headings) if at <= paragraph[0].start), (None, ())
         )
         for sentence in paragraph:
-            quote = (
-                row_quote(text, sentence)
-                if sentence.table
-                else " ".join(text[sentence.start : sentence.end].split())
-            )
+            quote = row_quote(text, sentence)  # a short one with the line before it
 
             def subject_of(
                 position: int, attribute: str, sentence: LabelledSentence = sentence,

@@ -92,8 +92,9 @@ def extensive(value: Value) -> bool:
 
 
 def row_quote(text: str, sentence: LabelledSentence) -> str:
-    """The verbatim passage of a table cell: its row, with the lines before it when the row
-    alone is too short to be checked ("0.5C  86.9  3" is quoted with the header above)."""
+    """The verbatim passage of a sentence or a table cell (its row), with what comes before
+    it on its line, then the lines before, when it alone is too short to be checked ("0.5C
+    86.9  3" is quoted with the header above; "6.8 kg" after a ";" with its bullet)."""
     start = sentence.start
     quote = " ".join(text[start : sentence.end].split())
     while len(quote) < MIN_QUOTE_CHARS and start > 0:

@@ -74,6 +74,10 @@ _LABEL_CONDITION = re.compile(
 )
 
 
+# a row label that only numbers the row (a run, a passage, a day): "1", "**2**"
+_INDEX_LABEL = re.compile(r"[*_]*\d{1,3}[*_]*")
+
+
 def label_condition(label: str | None) -> str:
     """The condition a label states after a preposition ("Production à −6 °C humide" is
     measured at −6 °C), or ""."""
@@ -171,6 +175,14 @@ def _cell_sentences(
                 text = f"{name} {cell}{suffix}"
                 out.append(LabelledSentence(start, end, text, None, table=True, head=name,
                                             cell=cell, condition=label))  # fmt: skip
+                continue
+            if by_column and _INDEX_LABEL.fullmatch(label):
+                # a row numbered by its run ("| 1 | 17/03 | 2 h 19 min | 861 doc./h |"): the
+                # number is the row's condition, no attribute, and never glued to the value
+                # ("1 861" read as one thousand eight hundred and sixty-one)
+                text = f"{name} {cell}{suffix}"
+                out.append(Sentence(start, end, text, name, table=True, head=name, cell=cell,
+                                    condition=f"{header[0]} {label}".strip(" *_")))  # fmt: skip
                 continue
             subject, attribute = (name, label) if by_column else (label, name)
             text = f"{subject} : {attribute} {cell}{suffix}"

@@ -279,16 +279,18 @@ def _date_concept(
     """The date concept of a date value: a date right after a start or end verb ("les
     livraisons ... débuteront le 15 mars 2027", "support will end on") is the value of the
     last date term before it, whatever dates stand between; a date right after ``since``
-    when a later date follows ("commandées depuis le 1er mars 2026 débuteront le ...") is
-    when something else began, not that value."""
+    ("commandées depuis le 1er mars 2026 débuteront le ...", "commercialisé depuis mars
+    2024") is when something began, never that value."""
     dated = [t for t in terms if t[2].dimension == "date" and t[1] <= value.start]
     verbs = lexicon.alternation("date_verbs")
     lead = plain[max(0, value.start - 40) : value.start]
     if dated and re.search(rf"{verbs}\s+(?:[\w']+\s+)?$", lead):
         return dated[-1]
     since = lexicon.alternation("since_words")
-    later = any(o is not value and o.kind == "date" and o.start > value.end for o in others)
-    if later and re.search(rf"{since}\s+(?:[\w']+\s+)?$", lead):
+    if re.search(rf"{since}\s+(?:[\w']+\s+)?$", lead):
+        # when something began: no delivery, deadline or end to come ("commercialisé
+        # depuis mars 2024" is no end of sales; "commandées depuis le 1er mars 2026
+        # débuteront le ..." is the delivery's order date)
         return None
     return chosen
 

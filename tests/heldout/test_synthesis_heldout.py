@@ -43,10 +43,6 @@ BLIND = frozenset(
         "eclairage-led-saint-aurel-fr",
         "fr-pompes-perfusion",
         "en-vibration-sensors",
-        # an eleventh writer's (s26), measured on arrival (main 6e65c1e: 35.2 and 42.7, one
-        # planted contradiction found in each) and after the s26 merges, which never saw them
-        "cellar-ferment-control",
-        "mediatheques-automates-rfid",
         # a thirteenth writer's (s27), measured on arrival (main 4688fc1: 49.2 and 50.2, no
         # planted contradiction found in the English one, one in the French one) and after
         # the s27 merges, which never saw them
@@ -54,6 +50,8 @@ BLIND = frozenset(
         "robots-affinage-fr",
     }
 )
+# The eleventh writer's two (s26: 35.2 and 42.7 on arrival, main 6e65c1e, one planted
+# contradiction found in each) are worked on in s27: no longer blind, they must find one.
 # The ninth writer's two (s25: 41.7 and 46.7 on arrival, no planted contradiction found) were
 # worked on in s26 (74.8 and 78.8): no longer blind, they must find a planted contradiction.
 # Known misses of issue 15, kept visible as strict xfails: dossiers whose run lists a
@@ -78,15 +76,17 @@ BLIND = frozenset(
 # (only the committee, the site and the term "UV"), and the planner now takes the product
 # models the documents recur on ("Lumaqua LX-400", "Boréa V12") for the candidates, an
 # acronym the question defines ("ultraviolet (UV)") being a term.
-# The eleventh writer's two (s26, never tuned on) list contradictions their grids do not
-# plant, on arrival and after the s26 merges ("Lead time / number of time"; "RFID / prix",
-# "RT-500 / prix").
+# The eleventh writer's two (s26) listed contradictions their grids do not plant, on arrival
+# and after the s26 merges ("Lead time / number of time"; "RFID / prix", "RT-500 / prix").
+# cellar's is gone (s27): a label of common words ("Lead time: 6 weeks") opening a line of a
+# document about a product says what its value is, not whom it is about. mediatheques' two
+# are prices of documents about other projects (a network budget, a maintenance call, a
+# locker of the candidate's maker) that the planner does not set aside yet.
 # The thirteenth writer's two (s27, never tuned on) list 1 and 2 contradictions their grids
 # do not plant on arrival.
 SPURIOUS: frozenset[str] = frozenset(
     {
         "eclairage-led-saint-aurel-fr",
-        "cellar-ferment-control",
         "mediatheques-automates-rfid",
         "refectory-dishwashers-en",
         "robots-affinage-fr",

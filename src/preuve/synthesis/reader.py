@@ -144,6 +144,14 @@ def _subject(
     return (before[-1] if before else None) or (after[0] if after else None) or label or fallback
 
 
+def _common_words(label: str | None) -> bool:
+    """Whether a line's label is a common noun phrase ("Lead time", "Délai de livraison"),
+    no name ("Parc GPU", "Site de Lyon"): several words, none after the first capitalized or
+    with a digit."""
+    words = (label or "").split()
+    return len(words) > 1 and not any(w[:1].isupper() or re.search(r"\d", w) for w in words[1:])
+
+
 def _names_attribute(label: str, attribute: str, lexicon: Lexicon) -> bool:
     """Whether a line's label names the attribute of its value, not a subject: the same
     words, or a sum's with a tax word ("Total HT", "Subtotal": lexicon ``[pricing]
@@ -289,8 +297,14 @@ def _rows(
     price_label = next((c.label(lang) for c in lexicon.concepts if c.id == "price"), "price")
     read = []
     # in a document about a product, "Précision de positionnement : 2,5 m" is a line of its
-    # spec sheet: the label is what the quantity measures, not who it is about
-    label = sentence.label if one_product and not sentence.table else None
+    # spec sheet: the label is what the quantity measures, not who it is about; so is a
+    # label of common words in a document naming others too ("Lead time: 6 weeks" in a
+    # quote that names a rival offer)
+    label = (
+        sentence.label
+        if (one_product or (names_product and _common_words(sentence.label))) and not sentence.table
+        else None
+    )
     colon = sentence.text.find(":")
     # a label naming a concept of the lexicon ("End of support: June 30, 2029") is what its
     # value is, never who it is about

@@ -298,7 +298,8 @@ def _date_concept(
 def _modality(plain: str, left: int, right: int, value: Value, lexicon: Lexicon) -> tuple[str, ...]:
     """The modalities the clause [left, right) gives ``value`` (a target, a forecast); the
     value's own words are no cue ("47 min" is no minimum). A bound ("jusqu'à") makes a count
-    of things a limit; before a measured quantity it is the claim of it."""
+    of things a limit; before a measured quantity, or a count per period (a rate: "up to 900
+    parcels per hour"), it is the claim of it."""
     unvalued = plain[left : value.start] + " " + plain[value.end : right]
     modality = tuple(
         name
@@ -310,7 +311,7 @@ def _modality(plain: str, left: int, right: int, value: Value, lexicon: Lexicon)
         re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", plain[left : value.start])
         for c in lexicon.words("bound_words")
     )
-    if bounded and value.kind == "count" and "target" in lexicon.modality:
+    if bounded and value.kind == "count" and not value.periods and "target" in lexicon.modality:
         modality = tuple(dict.fromkeys((*modality, "target")))
     return modality
 

@@ -181,8 +181,9 @@ def _cell_sentences(
                 # number is the row's condition, no attribute, and never glued to the value
                 # ("1 861" read as one thousand eight hundred and sixty-one)
                 text = f"{name} {cell}{suffix}"
-                out.append(Sentence(start, end, text, name, table=True, head=name, cell=cell,
-                                    condition=f"{header[0]} {label}".strip(" *_")))  # fmt: skip
+                condition = f"{header[0]} {label}".strip(" *_")
+                out.append(LabelledSentence(start, end, text, name, table=True, head=name,
+                                            cell=cell, condition=condition))  # fmt: skip
                 continue
             subject, attribute = (name, label) if by_column else (label, name)
             text = f"{subject} : {attribute} {cell}{suffix}"

@@ -184,7 +184,8 @@ def test_fifth_writer_reports_signals(name: str) -> None:
 # Delvaux-Mertens, Belgian GAAP statutory accounts in whole euros with a codes column and dot
 # thousands, 19 / 206 from the PDF with 21 wrong values kept (17 from the text file): a strict
 # xfail until a session works on it; Sahyadri Polymers, Ind AS in rupees lakhs with Indian digit
-# grouping and a balance sheet across two pages, 100 / 210, 0 wrong). The floors are what the
+# grouping and a balance sheet across two pages, 100 / 210 on arrival, 126 after the s27
+# merges, 0 wrong). The floors are what the
 # table reader reads. The twelfth writer's pair (s26, now in ``memo/reports``, worked on in
 # s27: apostrophe thousands read whole, the "Annexe" notes column kept out of the labels,
 # Rochat 140 / 140; Bremer 160 / 160 once IAS 1's "statement of profit or loss", a notes
@@ -192,7 +193,7 @@ def test_fifth_writer_reports_signals(name: str) -> None:
 # read) and the tenth writer's (s25, worked on in s26) keep their floors below.
 BLIND = HELDOUT / "memo" / "blind"
 BLIND_FILES = sorted(p.name for p in BLIND.iterdir() if p.suffix in {".pdf", ".txt"})
-BLIND_FLOORS = {"delvaux_mertens": 19, "sahyadri_polymers": 100}
+BLIND_FLOORS = {"delvaux_mertens": 19, "sahyadri_polymers": 126}
 BLIND_WRONG = frozenset({"delvaux_mertens"})
 WORKED_ON_FLOORS = {"kestrel": 191, "vivarais": 200, "rochat": 140, "bremer": 160}
 

@@ -162,8 +162,9 @@ def test_french_reports_signals_are_risks_not_reassurance(name: str) -> None:
 FIFTH_WRITER_SIGNALS = {"sorbelle": 7, "terravant": 8}
 
 
-@pytest.mark.parametrize("name", FIFTH_WRITER_SIGNALS)
-def test_fifth_writer_reports_signals(name: str) -> None:
+def _signals_kept(name: str) -> tuple[list[str], list[str], int]:
+    """A report of ``memo/reports`` through the rules memo pipeline: the gold signals it
+    quotes, the gold not-signals it quotes, and how many sentences it quotes in all."""
     gold = json.loads((REPORTS / f"{name}.gold.json").read_text(encoding="utf-8"))
     company = analyse_report(
         Document.from_pages(name, load_pages(REPORTS / f"{name}.pdf")), memo_rules_model()
@@ -173,10 +174,19 @@ def test_fifth_writer_reports_signals(name: str) -> None:
     def cited(entry: dict[str, str]) -> bool:
         return any(_plain(entry["sentence"])[:60] in quote for quote in quoted)
 
-    recalled = [s for s in gold["signals"] if cited(s)]
+    return (
+        [s["sentence"] for s in gold["signals"] if cited(s)],
+        [s["sentence"] for s in gold["not_signals"] if cited(s)],
+        len(quoted),
+    )
+
+
+@pytest.mark.parametrize("name", FIFTH_WRITER_SIGNALS)
+def test_fifth_writer_reports_signals(name: str) -> None:
+    recalled, not_signals, quoted = _signals_kept(name)
     assert len(recalled) >= FIFTH_WRITER_SIGNALS[name]
-    assert [s["sentence"] for s in gold["not_signals"] if cited(s)] == []
-    assert len(quoted) == len(recalled)  # every sentence kept is a gold signal
+    assert not_signals == []
+    assert quoted == len(recalled)  # every sentence kept is a gold signal
 
 
 # The reports nobody tuned on (``tests/heldout/memo/blind``, a fourteenth writer's in s27,
@@ -270,17 +280,9 @@ WORKED_ON_SIGNALS = {"rochat": 9, "bremer": 9}
 
 @pytest.mark.parametrize("name", WORKED_ON_SIGNALS)
 def test_the_twelfth_writer_s_reports_signals(name: str) -> None:
-    gold = json.loads((REPORTS / f"{name}.gold.json").read_text(encoding="utf-8"))
-    company = analyse_report(
-        Document.from_pages(name, load_pages(REPORTS / f"{name}.pdf")), memo_rules_model()
-    )
-    quoted = [_plain(f.text) for f in company.facts if f.id.startswith("Q-")]
-
-    def cited(entry: dict[str, str]) -> bool:
-        return any(_plain(entry["sentence"])[:60] in quote for quote in quoted)
-
-    assert len([s for s in gold["signals"] if cited(s)]) >= WORKED_ON_SIGNALS[name]
-    assert [s["sentence"] for s in gold["not_signals"] if cited(s)] == []
+    recalled, not_signals, _ = _signals_kept(name)
+    assert len(recalled) >= WORKED_ON_SIGNALS[name]
+    assert not_signals == []
 
 
 def test_bremer_ratios_without_an_operating_line() -> None:

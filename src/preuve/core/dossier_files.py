@@ -8,7 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DossierFiles", "TextFile"]
+__all__ = ["LEXICON_FILE", "QUESTION_FILE", "RANKS_FILE", "DossierFiles", "TextFile"]
+
+QUESTION_FILE = "question.md"
+RANKS_FILE = "ranks.toml"  # the dossier's own rank table (preuve.synthesis.rank_files)
+LEXICON_FILE = "lexicon.toml"  # its extension of the rules engine's lexicon
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from preuve.core.dossier_files import DossierFiles, TextFile
+from preuve.core.dossier_files import (
+    LEXICON_FILE,
+    QUESTION_FILE,
+    RANKS_FILE,
+    DossierFiles,
+    TextFile,
+)
 from preuve.core.errors import InputError
 from preuve.io.documents import read_text
 from preuve.io.tomlfile import read_toml_file
 
-__all__ = ["LEXICON_FILE", "QUESTION_FILE", "RANKS_FILE", "read_dossier_files"]
-
-QUESTION_FILE = "question.md"
-RANKS_FILE = "ranks.toml"
-LEXICON_FILE = "lexicon.toml"
+__all__ = ["read_dossier_files"]
 
 
 def read_dossier_files(folder: Path, *, fix: str | None = None) -> DossierFiles:

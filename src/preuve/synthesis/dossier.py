@@ -70,7 +70,6 @@ __all__ = ["DOSSIER_FIX", "Dossier", "dossier_from_files", "parse_document", "so
 
 _KEYS = ("id", "title", "date", "source_type")
 DOSSIER_FIX = "see the dossier format in preuve.synthesis.dossier"
-_FIX = DOSSIER_FIX
 
 
 def source_info(document: Document, ranks: RankTable | None = None) -> SourceInfo:
@@ -112,7 +111,7 @@ class Dossier:
 
 def _error(name: str, line: int | None, message: str) -> InputError:
     where = f"{name}:{line}" if line is not None else name
-    return InputError(f"{where}: {message}", fix=_FIX)
+    return InputError(f"{where}: {message}", fix=DOSSIER_FIX)
 
 
 def parse_document(text: str, name: str, table: RankTable | None = None) -> Document:
@@ -133,7 +132,9 @@ def parse_document(text: str, name: str, table: RankTable | None = None) -> Docu
             )
         return parsed.value
 
-    return read_markdown(text, name, keys=_KEYS, required=_KEYS, fix=_FIX, source_type=canonical)
+    return read_markdown(
+        text, name, keys=_KEYS, required=_KEYS, fix=DOSSIER_FIX, source_type=canonical
+    )
 
 
 def _id_line(text: str) -> int:

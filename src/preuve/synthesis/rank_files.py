@@ -21,13 +21,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from preuve.core.dossier_files import RANKS_FILE
 from preuve.core.errors import InputError
 from preuve.synthesis.lexicon import default_lexicon, fold, normalize_type_name
 from preuve.synthesis.ranks import RankTable
 
 __all__ = ["RANKS_FILE", "dossier_rank_table", "rank_table_from", "split_rank_section"]
 
-RANKS_FILE = "ranks.toml"
 _HEADING = re.compile(r"^#{1,6}\s*(?P<title>.+?)\s*#*\s*$")
 _TITLES = frozenset({"source ranks", "rangs des sources", "ranks", "rangs", "source types"})
 _LINE = re.compile(

@@ -42,15 +42,15 @@ from preuve.digest.mutations import (
     MutationKind,
     apply_mutation,
     compare_builds,
-    events_from_file,
     run_mutations,
 )
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind, Tree, build_tree
 from preuve.eval.digest_dossier import evaluate_dossier
-from preuve.io.documents import load_versions
+from preuve.io.documents import VersionedFolder, load_versions
 from preuve.io.store import DigestStore
+from preuve.loaders import events_from_file
 from preuve.models.base import Model
 
 __all__ = [
@@ -107,7 +107,7 @@ def mutation_figures(corpus: CorpusInfo, model: Model, store_dir: Path) -> dict[
             folder = corpus.dossier_dir(name)
             seen: set[str] = set()
             child_key_calls(load_versions(folder), settings, model, seen)
-            _, steps = run_mutations(folder, model, store, settings, dossier=name)
+            _, steps = run_mutations(VersionedFolder(folder), model, store, settings, dossier=name)
             for step in steps:
                 called = child_key_calls(step.snapshot, settings, model, seen)
                 tokens = {n.node_id: n.generated_tokens for n in step.full_build.nodes}
@@ -161,14 +161,18 @@ def _reupload_as_new_version(
     folder: Path, snap: Snapshot, cfg: DigestSettings
 ) -> tuple[Snapshot, DigestSettings]:
     # The same bytes uploaded as version 3 of doc-05.
-    return apply_mutation(snap, Mutation(MutationKind.REUPLOAD, "doc-05"), folder), cfg
+    return apply_mutation(
+        snap, Mutation(MutationKind.REUPLOAD, "doc-05"), VersionedFolder(folder)
+    ), cfg
 
 
 def _offset_shifting_edit(
     folder: Path, snap: Snapshot, cfg: DigestSettings
 ) -> tuple[Snapshot, DigestSettings]:
     # An early line that states no fact is lengthened: every later offset moves.
-    return apply_mutation(snap, Mutation(MutationKind.DISTRACTOR_EDIT, "doc-05"), folder), cfg
+    return apply_mutation(
+        snap, Mutation(MutationKind.DISTRACTOR_EDIT, "doc-05"), VersionedFolder(folder)
+    ), cfg
 
 
 SCENARIOS: tuple[tuple[str, Scenario], ...] = (

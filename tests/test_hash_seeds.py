@@ -27,7 +27,7 @@ RUN = """\
 import sys
 from pathlib import Path
 from preuve.commands.synthesize import write_run
-from preuve.synthesis.dossier import load_dossier
+from preuve.loaders import load_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.models.journal import Journal
 out = Path(sys.argv[1])

@@ -68,9 +68,26 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     "preuve.io.files": (
         "TEMP_PREFIX",
         "copy_file_atomic",
+        "read_capped",
         "write_bytes_atomic",
         "write_json_atomic",
         "write_text_atomic",
+    ),
+    "preuve.io.dossier_files": ("read_dossier_files",),
+    "preuve.core.dossier_files": (
+        "LEXICON_FILE",
+        "QUESTION_FILE",
+        "RANKS_FILE",
+        "DossierFiles",
+        "TextFile",
+    ),
+    "preuve.loaders": (
+        "events_from_file",
+        "load_dossier",
+        "load_grammar",
+        "load_state",
+        "read_manifest",
+        "write_manifest",
     ),
     "preuve.io.registry": (
         "REGISTRY_FORMAT",

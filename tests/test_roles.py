@@ -21,6 +21,7 @@ from preuve.core.documents import Document, Snapshot
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import MAP, REDUCE, DigestSettings, summarize_leaf, summarize_reduce
+from preuve.loaders import load_dossier
 from preuve.memo.pipeline import run_memo
 from preuve.memo.reader import READER
 from preuve.memo.rules_engine import MEMO_RULES_HANDLERS, memo_rules_model
@@ -28,7 +29,6 @@ from preuve.memo.writer import WRITER
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 from preuve.models.journal import Journal
 from preuve.models.role import Role
-from preuve.synthesis.dossier import load_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.planner import PLANNER
 from preuve.synthesis.subagent import SUBAGENT

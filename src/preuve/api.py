@@ -39,6 +39,7 @@ from preuve.io.documents import load_documents as _load_documents
 from preuve.io.documents import load_snapshot as _load_snapshot
 from preuve.io.pdf import load_pages
 from preuve.io.store import DigestStore
+from preuve.loaders import load_dossier as _load_synthesis_folder
 from preuve.memo.pipeline import MemoRun
 from preuve.memo.pipeline import run_memo as _run_memo
 from preuve.memo.rules_engine import memo_rules_model
@@ -47,7 +48,6 @@ from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
 from preuve.models.scripted import FunctionModel
 from preuve.synthesis.dossier import Dossier
-from preuve.synthesis.dossier import load_dossier as _load_synthesis_folder
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model
 from preuve.synthesis.pipeline import synthesize as _synthesize
 from preuve.synthesis.synthesizer import check_candidate

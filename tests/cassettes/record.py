@@ -44,9 +44,10 @@ from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.digest.build import BuildReport, build_digest
 from preuve.digest.mutations import SPEC_MUTATIONS, apply_mutation
 from preuve.digest.summarize import DigestSettings
-from preuve.io.documents import load_versions
+from preuve.io.documents import VersionedFolder, load_versions
 from preuve.io.pdf import load_pages
 from preuve.io.store import DigestStore
+from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.pipeline import run_memo
 from preuve.models.base import Completion, Model, ModelIdentity, Request, request_hash
 from preuve.models.journal import Journal
@@ -54,7 +55,6 @@ from preuve.models.local import smollm2_file
 from preuve.models.replay import RecordingModel, completion_from_json
 from preuve.models.spec import load_model
 from preuve.synthesis.dossier import Dossier
-from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.planner import PLANNER_TASK
 
@@ -139,7 +139,7 @@ def digest_snapshots(root: Path) -> tuple[Snapshot, Snapshot]:
     info = generate_digest_corpus(root)
     folder = info.dossier_dir(DIGEST_DOSSIER)
     before = Snapshot.of(list(load_versions(folder))[:DIGEST_DOCUMENTS])
-    return before, apply_mutation(before, SPEC_MUTATIONS[0], folder)
+    return before, apply_mutation(before, SPEC_MUTATIONS[0], VersionedFolder(folder))
 
 
 def run_digest(model: Model, root: Path) -> DigestRun:

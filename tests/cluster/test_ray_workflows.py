@@ -11,11 +11,11 @@ from preuve.corpora.memo_reports import generate_memo_corpus
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.io.documents import load_documents
 from preuve.io.records import dump_record
+from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.pipeline import MemoRun, run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.run_record import company_entry
 from preuve.models.journal import Journal
-from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.subagent import SUBAGENT_TASK
 from preuve.synthesis.trajectory import trajectory_data

@@ -19,7 +19,8 @@ from preuve.core.errors import InputError
 from preuve.eval.reliability_files import write_synthesis_dossier
 from preuve.io.files import TEMP_PREFIX
 from preuve.io.jsonfile import read_json_file, read_jsonl_file
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.loaders import load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 
 

@@ -17,8 +17,9 @@ from preuve.corpora.synthesis_dossier import (
     grid_data,
 )
 from preuve.corpora.synthesis_texts import DOCUMENTS
+from preuve.loaders import load_dossier
 from preuve.synthesis.contradictions import candidates_of
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.ranks import arbitrate
 from preuve.synthesis.types import SourcedValue
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from preuve import loaders
 from preuve.core.documents import AccessState
 from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
@@ -50,7 +51,8 @@ def folder(tmp_path: Path) -> Path:
 
 def test_public_surface_is_pinned() -> None:
     # the folder format is read by the one document loader (preuve.io.documents); the
-    # digest adds only the manifest's state (digest.manifest.load_state)
+    # digest adds only the manifest's state (loaders.load_state, from digest.manifest's
+    # chosen_versions and with_access_of)
     assert {
         "META_FILE",
         "SIDE_FILES",
@@ -62,7 +64,8 @@ def test_public_surface_is_pinned() -> None:
         "read_meta",
     } <= set(documents.__all__)
     assert {MANIFEST_FILE, GRAMMAR_FILE} == set(documents.SIDE_FILES)
-    assert "load_state" in manifest.__all__
+    assert {"chosen_versions", "with_access_of"} <= set(manifest.__all__)
+    assert "load_state" in loaders.__all__
 
 
 def test_corpus_dossier_loads_version_1_of_all_12_documents(corpus: CorpusInfo) -> None:

@@ -16,9 +16,8 @@ from preuve.digest.manifest import (
     apply_event,
     manifest_data,
     manifest_from_data,
-    read_manifest,
-    write_manifest,
 )
+from preuve.loaders import read_manifest, write_manifest
 
 FORMAT = "preuve.digest.manifest/1"
 AVAILABLE = {"doc-00": (1, 2), "doc-01": (1,)}

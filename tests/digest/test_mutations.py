@@ -25,7 +25,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.run_files import ComparisonEntry
 from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings
-from preuve.io.documents import load_versions
+from preuve.io.documents import VersionedFolder, load_versions
 from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.models.base import Request
@@ -50,10 +50,11 @@ def test_public_surface_is_pinned() -> None:
         "MutationStep",
         "NodeDifference",
         "StoredNode",
+        "VersionSource",
         "apply_mutation",
         "compare_builds",
         "distractor_line",
-        "events_from_file",
+        "events_from_data",
         "parse_event",
         "run_mutations",
         "spec_events",
@@ -72,8 +73,8 @@ def test_sixty_events_on_the_twenty_test_dossiers(corpus: CorpusInfo) -> None:
 
 
 def test_each_event_changes_what_it_says(corpus: CorpusInfo) -> None:
-    folder = corpus.dossier_dir("test-03")
-    snapshot = load_versions(folder)
+    folder = VersionedFolder(corpus.dossier_dir("test-03"))
+    snapshot = folder.snapshot()
     moved = apply_mutation(snapshot, SPEC_MUTATIONS[0], folder)
     assert moved.documents["doc-00"].version == 2
     assert moved.documents["doc-00"].text != snapshot.documents["doc-00"].text
@@ -95,7 +96,11 @@ def test_every_comparison_is_identical_and_costs_what_it_should(
 ) -> None:
     with DigestStore(tmp_path / "s.sqlite") as store:
         initial, steps = run_mutations(
-            corpus.dossier_dir(name), rules_summarizer(), store, SETTINGS, dossier=name
+            VersionedFolder(corpus.dossier_dir(name)),
+            rules_summarizer(),
+            store,
+            SETTINGS,
+            dossier=name,
         )
     assert initial.counters.model_calls == 16
     assert [s.compared.identical for s in steps] == [True, True, True]

@@ -15,7 +15,7 @@ from preuve.digest.mutations import SPEC_MUTATIONS, apply_mutation
 from preuve.digest.prov import build_prov
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
-from preuve.io.documents import load_versions
+from preuve.io.documents import VersionedFolder, load_versions
 from preuve.io.store import DigestStore
 
 SETTINGS = DigestSettings()
@@ -49,7 +49,7 @@ def exported(corpus: CorpusInfo, tmp_path: Path) -> dict[str, Any]:
     with DigestStore(tmp_path / "s.sqlite") as store:
         build_digest(snapshot, model, store, SETTINGS)
         for mutation in SPEC_MUTATIONS[:2]:  # doc-00 v2, then doc-04 withdrawn
-            snapshot = apply_mutation(snapshot, mutation, folder)
+            snapshot = apply_mutation(snapshot, mutation, VersionedFolder(folder))
         report = build_digest(snapshot, model, store, SETTINGS)
         return build_prov(store, report.run_id)
 

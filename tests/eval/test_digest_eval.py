@@ -20,7 +20,7 @@ from preuve.digest.serve import serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval import digest_eval
 from preuve.eval.digest_eval import gold_tuples, report_sha256, run_digest_eval
-from preuve.io.documents import load_versions
+from preuve.io.documents import VersionedFolder, load_versions
 from preuve.io.store import DigestStore
 
 DOSSIERS = ["test-00", "test-01", "test-02"]
@@ -141,7 +141,9 @@ def test_inference_never_opens_gold(
     monkeypatch.setattr(os, "open", recording_os_open)
     settings, model = DigestSettings(), rules_summarizer()
     with DigestStore(tmp_path / "s.sqlite") as store:
-        _, steps = run_mutations(corpus.dossier_dir("test-06"), model, store, settings, dossier="t")
+        _, steps = run_mutations(
+            VersionedFolder(corpus.dossier_dir("test-06")), model, store, settings, dossier="t"
+        )
         build_digest(steps[-1].snapshot, model, store, settings, mode="full", dossier="t")
         serve_digest(steps[-1].snapshot, store, settings, identity=model.identity, dossier="t")
     assert sum(Path(p).name in {"v1.txt", "v2.txt"} for p in opened) >= 12  # the recorder saw reads

@@ -33,10 +33,10 @@ from preuve.digest.summarize import DigestSettings
 from preuve.eval.grid import load_grid
 from preuve.io.documents import load_documents, load_versions
 from preuve.io.store import DigestStore
+from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.pipeline import run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.models.journal import Journal
-from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 
 HELDOUT_SYNTHESIS = Path(__file__).parents[1] / "heldout" / "synthesis" / "en-backup-service"

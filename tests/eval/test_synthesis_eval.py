@@ -22,9 +22,9 @@ from preuve.eval.synthesis_eval import (
     grid_for,
 )
 from preuve.io.records import dump_record
+from preuve.loaders import load_dossier
 from preuve.models import FunctionModel, LoopStatus
 from preuve.models.base import Completion, Model, Request
-from preuve.synthesis.dossier import load_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.subagent import SUBAGENT_TASK
 from preuve.synthesis.synthesizer import SYNTHESIZER_TASK

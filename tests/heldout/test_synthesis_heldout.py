@@ -18,8 +18,8 @@ import pytest
 from preuve.core.quotes import QuoteChecker
 from preuve.eval.grid import load_grid
 from preuve.eval.synthesis_eval import evaluate_synthesis, heldout_dossiers
+from preuve.loaders import load_dossier
 from preuve.models import LoopStatus
-from preuve.synthesis.dossier import load_dossier
 from preuve.synthesis.pipeline import synthesize
 from tests.heldout.rules_cache import CachedRules, dossier_group
 

@@ -21,9 +21,9 @@ import pytest
 
 from preuve.core.quotes import QuoteChecker
 from preuve.eval.synthesis_eval import heldout_dossiers
+from preuve.loaders import load_dossier
 from preuve.models import FunctionModel, LoopStatus
 from preuve.models.base import Request
-from preuve.synthesis.dossier import load_dossier
 from preuve.synthesis.pipeline import synthesize
 from preuve.synthesis.subagent import SUBAGENT_TASK, rendered_documents
 from tests.heldout.rules_cache import CachedRules, dossier_group

@@ -11,7 +11,7 @@ import pytest
 from preuve.core.errors import InputError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.io.documents import load_document, load_snapshot, load_versions
-from preuve.synthesis.dossier import load_dossier
+from preuve.loaders import load_dossier
 from tests.pdfs import write_text_pdf
 
 MARKDOWN = (

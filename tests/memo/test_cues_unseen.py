@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from preuve.core.documents import Document
 from preuve.core.errors import InputError
 from preuve.memo.company import detect_company
 from preuve.memo.cues import CATEGORIES, classify_sentence, page_sentences
-from preuve.memo.risk_cues import SPECIFIC_BONUS, bundled_cues, load_cues, using_cues
+from preuve.memo.pipeline import run_memo
+from preuve.memo.reader import read_signals
+from preuve.memo.risk_cues import SPECIFIC_BONUS, bundled_cues, load_cues
+from preuve.memo.rules_engine import memo_rules_model
+from preuve.models.rules import RulesModel
+from preuve.models.runtime import Runtime
+from preuve.models.settings import Settings
 
 
 @pytest.mark.parametrize(
@@ -256,12 +264,29 @@ def test_a_user_cue_file_adds_its_patterns_before_the_bundled_ones(tmp_path: Pat
     )
 
 
-def test_a_user_cue_file_is_in_force_while_its_block_runs(tmp_path: Path) -> None:
+def test_a_user_cue_file_is_its_runs_own_not_the_processs(tmp_path: Path) -> None:
+    """Two runs in one process, one with a user's cues and one with the bundled ones, side
+    by side on threads: each reads with its own engine's cues, neither leaks into the
+    other, and the bundled classification is unchanged after both."""
     path = _write(tmp_path, {"reassurance": [r"\bsans incidence\b"]})
     sentence = "Le litige avec le distributeur est sans incidence sur les comptes de l'exercice."
+    pages = ["Rapport annuel 2025", f"Note 12 - Litiges. {sentence}"]
+    report = Document.from_pages("report", pages)
     assert classify_sentence(sentence) == ("litigation", 1)
-    with using_cues(load_cues(path)):
-        assert classify_sentence(sentence) is None
+    engines = [memo_rules_model(load_cues(path)), memo_rules_model(), memo_rules_model()] * 4
+
+    def categories(model: RulesModel) -> set[str]:
+        return {s.category for s in read_signals(model, "Exemple SA", report).verified}
+
+    with ThreadPoolExecutor(4) as pool:
+        found = list(pool.map(categories, engines))
+    assert found == [set(), {"litigation"}, {"litigation"}] * 4
+    # the same through workflow 1's entry point, on one runtime of the rules spec
+    runtime = Runtime(Settings())
+    assert run_memo([report], runtime).companies[0].reading.verified
+    quiet = run_memo([report], runtime, cues=load_cues(path))
+    assert not quiet.companies[0].reading.verified
+    assert run_memo([report], runtime).companies[0].reading.verified
     assert classify_sentence(sentence) == ("litigation", 1)
 
 

@@ -21,6 +21,7 @@ from preuve.digest.schema import TASK_MAP, TASK_REDUCE, NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_documents
 from preuve.io.store import DigestStore
+from preuve.loaders import load_dossier
 from preuve.memo.pipeline import run_memo
 from preuve.memo.reader import READER_TASK
 from preuve.memo.rules_engine import memo_rules_model
@@ -41,7 +42,7 @@ from preuve.models.replay import RecordingModel, ReplayModel
 from preuve.models.runtime import Runtime, as_runtime
 from preuve.models.scripted import ScriptedModel
 from preuve.models.settings import Settings
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.planner import PLANNER_TASK
 from preuve.synthesis.subagent import SUBAGENT_TASK

@@ -25,6 +25,7 @@ from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_versions
 from preuve.io.pdf import load_pages
 from preuve.io.store import DigestStore
+from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.pipeline import run_memo
 from preuve.memo.writer import MemoStatus
 from preuve.models.base import Completion, Model, ModelIdentity, Request
@@ -33,7 +34,6 @@ from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
 from preuve.models.progress import ProgressModel, ProgressSink
 from preuve.synthesis.dossier import Dossier
-from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesize
 
 # Small enough to keep `make test` bounded: most answers stop on length and are refused as

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.loaders import load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.planner import detect_products
 
 

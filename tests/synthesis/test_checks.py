@@ -9,6 +9,7 @@ import pytest
 
 from preuve.core.defects import Defect
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.loaders import load_dossier
 from preuve.synthesis.checks import (
     DossierLimits,
     QuantityKind,
@@ -24,7 +25,7 @@ from preuve.synthesis.checks import (
     total_over_periods,
 )
 from preuve.synthesis.contradictions import find_contradictions
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.evidence_dossier import limit_lines
 from preuve.synthesis.ranks import SourceInfo
 from preuve.synthesis.types import (

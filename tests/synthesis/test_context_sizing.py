@@ -10,9 +10,10 @@ import pytest
 
 from preuve.core.documents import Document
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.loaders import load_dossier
 from preuve.models.base import Completion, Model, ModelIdentity, Request, messages_of
 from preuve.models.budget import counter_for
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.pipeline import SynthesisRun, _investigate, synthesis_rules_model, synthesize
 from preuve.synthesis.sizing import merge_findings, scope_groups
 from preuve.synthesis.subagent import SUBAGENT_TASK, rendered_documents

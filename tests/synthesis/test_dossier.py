@@ -9,7 +9,8 @@ import pytest
 
 from preuve.core.errors import InputError
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
-from preuve.synthesis.dossier import Dossier, load_dossier, parse_document
+from preuve.loaders import load_dossier
+from preuve.synthesis.dossier import Dossier, parse_document
 from preuve.synthesis.ranks import SourceType
 
 GOOD_HEADER = "---\nid: doc-01\ntitle: Un titre\ndate: 2026-07-09\nsource_type: audit\n---\n"

@@ -8,7 +8,8 @@ from decimal import Decimal
 import pytest
 
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.loaders import load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.evidence_dossier import (
     EvidenceDossier,
     build_evidence_dossier,

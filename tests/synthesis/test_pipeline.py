@@ -16,9 +16,10 @@ from preuve.core.errors import BudgetError, ConfigError, InputError, ModelError
 from preuve.corpora.synthesis_dossier import SynthesisCorpusInfo, generate_synthesis_dossier
 from preuve.eval.grid import Grid, grade, grid_from_dict, load_grid
 from preuve.io.records import dump_record
+from preuve.loaders import load_dossier
 from preuve.models import FunctionModel, Journal, LoopStatus, ScriptedModel
 from preuve.models.base import Completion, Request
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.entries import synthesis_entry
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.planner import PLANNER_TASK

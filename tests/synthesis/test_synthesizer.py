@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.loaders import load_dossier
 from preuve.models import LoopStatus, ScriptedModel
 from preuve.models.base import Completion
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.evidence_dossier import EvidenceDossier, build_evidence_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.synthesizer import (

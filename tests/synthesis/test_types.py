@@ -172,7 +172,9 @@ def test_computed_value_keeps_decimal() -> None:
             "normalize_key", "sources_by_value", "synthesis_from_dict",
             "values_agree",
         }),
-        ("dossier", {"Dossier", "load_dossier", "parse_document", "source_info"}),
+        ("dossier", {
+            "DOSSIER_FIX", "Dossier", "dossier_from_files", "parse_document", "source_info",
+        }),
         ("contradictions", {
             "ValueGroup", "between_documents", "candidates_of", "contradiction_from",
             "find_contradictions", "group_values",

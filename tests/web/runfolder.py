@@ -33,12 +33,12 @@ from preuve.eval.grid import ScoreEntry, grade, load_grid
 from preuve.io.documents import load_documents, load_versions
 from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
+from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.models.base import Message, ModelIdentity
 from preuve.models.journal import CallRecord, Journal
-from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 
 __all__ = [

@@ -20,12 +20,12 @@ from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
 from preuve.io.documents import load_documents
 from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
+from preuve.loaders import load_dossier
 from preuve.memo.dashboard import DashboardRow, build_dashboard
 from preuve.memo.pipeline import run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.run_files import DashboardFile, MemoRunFile
 from preuve.models.journal import Journal
-from preuve.synthesis.dossier import load_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.run_files import read_defects, read_synthesis, read_trajectory
 from preuve.synthesis.trajectory import trajectory_data

@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 
 from preuve.commands.synthesize import write_run
 from preuve.corpora.synthesis_dossier import generate_synthesis_dossier
+from preuve.loaders import load_dossier
 from preuve.models import FunctionModel
 from preuve.models.base import Completion, Request
-from preuve.synthesis.dossier import load_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.subagent import SUBAGENT_TASK
 from preuve.web.app import create_app

@@ -53,11 +53,11 @@ from preuve.io.records import QuoteEntry, dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
+from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
 from preuve.models.journal import Journal
 from preuve.models.runtime import Runtime
-from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesize
 
 __all__ = ["demo_command"]

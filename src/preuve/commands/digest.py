@@ -54,11 +54,10 @@ from preuve.commands.digest_views import (
 )
 from preuve.digest.audit import ReviewEntry, audit_claims, review_sample
 from preuve.digest.build import build_digest
-from preuve.digest.manifest import manifest_data, read_manifest
+from preuve.digest.manifest import manifest_data
 from preuve.digest.mutations import (
     SPEC_MUTATIONS,
     compare_builds,
-    events_from_file,
     parse_event,
     run_mutations,
     stored_nodes,
@@ -69,8 +68,10 @@ from preuve.digest.run_files import ComparisonEntry, RunEntry, build_answer, ser
 from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import ServeResult, serve_digest
 from preuve.eval.digest_eval import gold_for_snapshot, read_digest_gold
+from preuve.io.documents import VersionedFolder
 from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
+from preuve.loaders import events_from_file, read_manifest
 
 __all__ = ["digest_app", "eval_digest_command"]
 
@@ -264,7 +265,7 @@ def mutate_command(
     summarizer = runtime.model(rules_summarizer)
     with open_digest_store(store) as opened:
         _, steps = run_mutations(
-            dossier,
+            VersionedFolder(dossier),
             summarizer,
             opened,
             target.settings,

@@ -28,12 +28,13 @@ from preuve.commands.digest_views import (
 from preuve.commands.usage_view import cost_table
 from preuve.core.errors import InputError
 from preuve.corpora.digest_corpus import generate_digest_corpus
-from preuve.digest.mutations import Mutation, events_from_file
+from preuve.digest.mutations import Mutation
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.eval.digest_dossier import evaluate_dossier
 from preuve.eval.digest_eval import evaluation_dossiers, run_digest_eval
 from preuve.eval.digest_repeat import repeat_digest_eval
 from preuve.io.store import DigestStore
+from preuve.loaders import events_from_file
 from preuve.models.base import Model
 
 __all__ = ["eval_digest_command"]

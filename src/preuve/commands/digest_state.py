@@ -30,18 +30,12 @@ from preuve.commands.common import (
 from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
 from preuve.core.store_spec import parse_store_spec
-from preuve.digest.grammar import GRAMMAR_FILE, default_grammar, load_grammar
-from preuve.digest.manifest import (
-    Manifest,
-    apply_event,
-    load_state,
-    manifest_data,
-    read_manifest,
-    write_manifest,
-)
+from preuve.digest.grammar import GRAMMAR_FILE, default_grammar
+from preuve.digest.manifest import Manifest, apply_event, manifest_data
 from preuve.digest.summarize import DigestSettings
 from preuve.io import Store, open_store
 from preuve.io.documents import list_versions
+from preuve.loaders import load_grammar, load_state, read_manifest, write_manifest
 
 __all__ = [
     "OpenDossier",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -60,7 +61,7 @@ from preuve.memo.english import KNOWN_LIMITS_EN
 from preuve.memo.lexicon import load_mapping
 from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
 from preuve.memo.ratios import ratios_not_computed
-from preuve.memo.risk_cues import load_cues, using_cues
+from preuve.memo.risk_cues import load_cues
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.run_files import DASHBOARD_FILE, MEMO_RUN_FILE
 from preuve.memo.run_record import memo_run_file
@@ -278,9 +279,9 @@ def memo_command(
     runtime.load()  # a bad spec or model file fails here, before anything is written
     loaded = load_documents(reports)  # an unreadable report fails here, before anything is written
     with open_executor(runtime.settings, 1) as runner:
-        chosen = command_model(runtime, memo_rules_model, runner)
+        chosen = command_model(runtime, partial(memo_rules_model, user_cues), runner)
         out.mkdir(parents=True, exist_ok=True)
-        with Journal(out / "journal.sqlite") as journal, using_cues(user_cues):
+        with Journal(out / "journal.sqlite") as journal:
             run = run_memo(
                 loaded,
                 chosen,
@@ -289,6 +290,7 @@ def memo_command(
                 language=language,
                 quotes=quotes,
                 executor=runner,
+                cues=user_cues,
             )
     append_rates(_rates_path(rates), rates_of(run, source="memo"))
     dashboard = build_dashboard(run)

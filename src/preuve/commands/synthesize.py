@@ -42,9 +42,10 @@ from preuve.io.jsonfile import read_json_file
 from preuve.io.records import dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
+from preuve.loaders import load_dossier
 from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.entries import synthesis_entry
 from preuve.synthesis.lexicon import merge_data, read_extension
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize

@@ -18,12 +18,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
 
-from preuve.core.errors import InputError
+from preuve.core.documents import PAGE_SEPARATOR, Document, document_id, is_document_id
+from preuve.core.errors import DocumentError, InputError
 
-__all__ = ["FENCE", "FrontMatter", "has_front_matter", "read_front_matter"]
+__all__ = [
+    "FENCE",
+    "HEADER_KEYS",
+    "FrontMatter",
+    "has_front_matter",
+    "read_front_matter",
+    "read_markdown",
+]
 
 FENCE = "---"
+HEADER_KEYS = ("id", "title", "date", "source_type", "version")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _LINE = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<value>.*)")
 Error = Callable[[int, str], InputError]
 
@@ -83,3 +95,55 @@ def read_front_matter(
             raise fail(number, f"empty value for {key!r}")
         values[key] = (value, number)
     raise fail(len(text.splitlines()), f"the header is not closed by a '{FENCE}' line")
+
+
+def _checked_date(value: str, line: int, fail: Callable[[int, str], InputError]) -> str:
+    if not value:
+        return ""
+    if _ISO_DATE.fullmatch(value) is None:
+        raise fail(line, f"date {value!r} is not an ISO date YYYY-MM-DD")
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise fail(line, f"date {value!r} does not exist") from None
+    return value
+
+
+def read_markdown(
+    text: str,
+    name: str,
+    *,
+    keys: Sequence[str] = HEADER_KEYS,
+    required: Sequence[str] = (),
+    fix: str | None = None,
+    source_type: Callable[[str, int], str] | None = None,
+) -> Document:
+    """The document of a front-matter Markdown text; ``name`` (the file) is its ``path``,
+    named in errors with the line, and its title when the header has none. Only ``keys``
+    are accepted, every one of ``required`` must be given. ``source_type(value, line)``
+    gives the name kept for the header's source type (a caller's vocabulary: it raises the
+    caller's error for an unknown one); without it the value is kept as written."""
+
+    def fail(line: int, message: str) -> InputError:
+        return InputError(f"{name}:{line}: {message}", fix=fix)
+
+    header = read_front_matter(text, keys, required, error=fail)
+    entry = dict(header.values)
+    doc_id, id_line = entry.get("id", (document_id(name), 1))
+    if not is_document_id(doc_id):
+        raise fail(id_line, f"id {doc_id!r} must be one token such as doc-01")
+    version = header.get("version", "1")
+    if not version.isdigit() or int(version) < 1:
+        raise fail(entry["version"][1], f"version {version!r} is not an integer >= 1")
+    day = _checked_date(*entry.get("date", ("", 1)), fail)
+    kind = header.get("source_type")
+    if source_type is not None and "source_type" in entry:
+        kind = source_type(*entry["source_type"])
+    if not header.body:
+        raise fail(header.end, "the document has no text after its header")
+    title = header.get("title", Path(name).name)
+    pages = tuple(header.body.split(PAGE_SEPARATOR))
+    try:
+        return Document(doc_id, int(version), title, day, kind, pages, path=name)
+    except DocumentError as err:
+        raise InputError(f"{name}: {err.message}", fix=err.fix or fix) from None

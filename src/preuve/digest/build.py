@@ -18,9 +18,9 @@ model calls by task, cache hits, and the prompt and generated tokens of new call
 
 from __future__ import annotations
 
-import threading
+import contextlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -176,25 +176,27 @@ def _reuse(
 
 
 class _StoreRef:
-    """The build's store as a node task reaches it: the same object in this process; in
-    another (a Ray worker), the store its spec names, reopened there once per process."""
+    """The build's store as a task reaches it: the same object in this process; in another
+    (a Ray worker, which gets the spec pickled), the store its spec names, opened for the
+    length of one task and closed after it. No store outlives its task in a worker, so two
+    builds that reach one worker (another store, or the same file made anew) share
+    nothing: there is no cache of connections kept by the process."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store | None, spec: str = "") -> None:
+        self._store = store
+        self._spec = spec
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (_reopened, (self.store.spec,))
+    @contextlib.contextmanager
+    def opened(self) -> Iterator[Store]:
+        """The store, for one task (the build's own object, or one opened for the task)."""
+        if self._store is not None:
+            yield self._store
+            return
+        with open_store(self._spec) as store:
+            yield store
 
-
-_REOPENED: dict[str, Store] = {}
-_REOPENED_LOCK = threading.Lock()
-
-
-def _reopened(spec: str) -> _StoreRef:
-    with _REOPENED_LOCK:
-        if spec not in _REOPENED:
-            _REOPENED[spec] = open_store(spec)
-        return _StoreRef(_REOPENED[spec])
+    def __reduce__(self) -> tuple[object, tuple[None, str]]:
+        return (_StoreRef, (None, self._store.spec if self._store is not None else self._spec))
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +226,10 @@ class _NodeTask:
     run: RunInfo
 
     def __call__(self, job: _NodeJob) -> NodeOutcome:
-        store = self.store.store
+        with self.store.opened() as store:
+            return self._run(store, job)
+
+    def _run(self, store: Store, job: _NodeJob) -> NodeOutcome:
         recorded = self._recorded(store, job)
         if recorded is not None:
             return recorded

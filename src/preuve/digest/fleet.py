@@ -39,16 +39,17 @@ class _DossierTask:
     concurrency: int
 
     def __call__(self, job: DossierJob) -> BuildReport:
-        return build_digest(
-            job.snapshot,
-            self.model,
-            self.store.store,
-            job.settings,
-            principal=job.principal,
-            mode=self.mode,
-            dossier=job.label,
-            executor=LocalExecutor(self.concurrency),
-        )
+        with self.store.opened() as store:
+            return build_digest(
+                job.snapshot,
+                self.model,
+                store,
+                job.settings,
+                principal=job.principal,
+                mode=self.mode,
+                dossier=job.label,
+                executor=LocalExecutor(self.concurrency),
+            )
 
 
 def build_dossiers(

@@ -14,7 +14,8 @@ forms as regular expressions (``{LETTER}`` is any Unicode letter, ``{MONTH}`` a 
 month name, other ``{NAME}`` macros are declared under ``macros``), each with an optional
 case rule (``lower``, ``first-upper``). The default (``data/grammar.json``) covers dates
 with or without a year, quantities in any unit, hyphenated statuses and place names in
-any script; a dossier may ship its own ``grammar.json`` beside its documents.
+any script; a dossier may ship its own ``grammar.json`` beside its documents (read by
+:func:`preuve.loaders.load_grammar`: this module parses data, it opens no user file).
 
 Everything outside the grammar makes a line *not* a fact line: a prefix or suffix, a
 quote mark, a value of the wrong shape, a value carrying a negation cue. Whether a fact
@@ -29,11 +30,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from preuve.core.errors import InputError
-from preuve.io.jsonfile import read_json_file
 
 __all__ = [
     "DEFAULT_GRAMMAR",
@@ -42,7 +41,6 @@ __all__ = [
     "FactTuple",
     "default_grammar",
     "grammar_from_data",
-    "load_grammar",
 ]
 
 GRAMMAR_FILE = "grammar.json"
@@ -244,11 +242,6 @@ def grammar_from_data(data: object, where: str = "grammar") -> FactGrammar:
             rf" ?(?:{_alternatives(separators)}) (?P<value>{_EMBEDDED_VALUE})"
         ),
     )
-
-
-def load_grammar(path: Path) -> FactGrammar:
-    """The grammar in the file ``path``."""
-    return grammar_from_data(read_json_file(path, "grammar"), str(path))
 
 
 def _default() -> FactGrammar:

@@ -19,10 +19,13 @@ atomically) and record the new state in the store; ``build``, ``serve`` and ``au
 read it. Command-line flags remain one-off overrides and say so; none of them can undo a
 withdrawal or a revocation: only ``restore`` does, and it is recorded.
 
-Events are pure functions of a manifest (:func:`apply_event`); I/O is in
-:func:`read_manifest`, :func:`write_manifest` and :func:`load_state`, the snapshot a
-manifest describes (the documents read by :func:`preuve.io.documents.load_versions`, which
-knows the folder layout and leaves ``manifest.json`` and ``grammar.json`` to their readers).
+Events are pure functions of a manifest (:func:`apply_event`), and so is everything here:
+this module reads no file. The file is read and written by :func:`preuve.loaders.
+read_manifest` and :func:`preuve.loaders.write_manifest` (:func:`manifest_from_data` and
+:func:`manifest_data` are its JSON); the snapshot a manifest describes is
+:func:`preuve.loaders.load_state`, the documents at :func:`chosen_versions` read by
+:func:`preuve.io.documents.load_versions` (which knows the folder layout and leaves
+``manifest.json`` and ``grammar.json`` to their readers), then :func:`with_access_of`.
 """
 
 from __future__ import annotations
@@ -32,16 +35,12 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
 from preuve.core.documents import AccessState, Snapshot
 from preuve.core.errors import InputError
-from preuve.io.documents import list_versions, load_versions
-from preuve.io.files import write_json_atomic
-from preuve.io.jsonfile import read_json_file
 from preuve.io.records import OMITTED_IF_NONE, STRICT, dump_record, load_data
 
 __all__ = [
@@ -52,11 +51,10 @@ __all__ = [
     "Manifest",
     "ManifestFile",
     "apply_event",
-    "load_state",
+    "chosen_versions",
     "manifest_data",
     "manifest_from_data",
-    "read_manifest",
-    "write_manifest",
+    "with_access_of",
 ]
 
 MANIFEST_FILE = "manifest.json"
@@ -167,47 +165,30 @@ def manifest_from_data(data: object, where: str = MANIFEST_FILE) -> Manifest:
     )
 
 
-def read_manifest(folder: Path) -> Manifest | None:
-    """The manifest of the dossier ``folder``, or ``None`` when it has none."""
-    path = folder / MANIFEST_FILE
-    if not path.is_file():
-        return None
-    return manifest_from_data(read_json_file(path, "manifest"), str(path))
-
-
-def write_manifest(folder: Path, manifest: Manifest) -> Path:
-    """Write ``manifest`` beside the documents, whole or not at all."""
-    path = folder / MANIFEST_FILE
-    write_json_atomic(path, manifest_data(manifest))
-    return path
-
-
-def load_state(
-    folder: Path,
+def chosen_versions(
     manifest: Manifest | None,
-    versions: Mapping[str, int] | None = None,
-    *,
-    default: Literal["first", "latest"] = "latest",
-) -> Snapshot:
-    """The snapshot the dossier's manifest describes (``default`` rule when it has none).
-
-    Each document takes its pinned version, else the manifest's rule; ``versions``
-    overrides some for this snapshot only. Access states (withdrawn, revoked, revision)
-    come from the manifest and are kept whatever version is shown.
-    """
-    available = list_versions(folder)
-    rule = manifest.versions if manifest is not None else default
+    available: Mapping[str, tuple[int, ...]],
+    versions: Mapping[str, int] | None,
+    where: str,
+) -> dict[str, int]:
+    """The version each document of the snapshot takes when the manifest pins one, with
+    ``versions`` overriding some for this snapshot only (the others take the manifest's
+    rule); a manifest naming a document that ``available`` lacks is refused (``where``: the
+    manifest file)."""
     chosen: dict[str, int] = {}
     if manifest is not None:
         for doc_id, state in manifest.documents.items():
             if doc_id not in available:
-                raise InputError(
-                    f"{folder / MANIFEST_FILE}: names {doc_id!r}, which has no document folder"
-                )
+                raise InputError(f"{where}: names {doc_id!r}, which has no document folder")
             if state.version is not None:
                 chosen[doc_id] = state.version
     chosen.update(versions or {})
-    snapshot = load_versions(folder, chosen, default=rule)
+    return chosen
+
+
+def with_access_of(snapshot: Snapshot, manifest: Manifest | None) -> Snapshot:
+    """``snapshot`` with the manifest's access states (withdrawn, revoked, revision), kept
+    whatever version is shown."""
     if manifest is not None:
         for doc_id, state in manifest.documents.items():
             snapshot = snapshot.with_access(doc_id, state.access)

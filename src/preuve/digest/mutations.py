@@ -8,8 +8,10 @@ version (``reupload:doc-02``: the same bytes under the next version number;
 a distractor-only edit (``distractor-edit:doc-06``: the first line that states no fact and
 governs none is lengthened, which shifts the offsets of every later line, and the result
 is uploaded as the next version; ``distractor-edit:doc-06=2`` reads that version).
-:func:`parse_event` reads that notation; :func:`events_from_file` a JSON list of
-``{"event", "doc_id", "version"}`` objects.
+:func:`parse_event` reads that notation; :func:`events_from_data` a JSON list of
+``{"event", "doc_id", "version"}`` objects (read from a file by
+:func:`preuve.loaders.events_from_file`). This module opens no file: the versions an event
+reads come from a :class:`VersionSource` (:class:`preuve.io.documents.VersionedFolder`).
 
 SPEC's events (:data:`SPEC_MUTATIONS`), per test dossier in order, each on top of the
 previous one: version 2 of ``doc-00`` (its delivery date moved), withdrawal of ``doc-04``,
@@ -25,7 +27,6 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from pathlib import Path
 from typing import Protocol
 
 from preuve.core.documents import PAGE_SEPARATOR, AccessState, Document, Snapshot
@@ -37,8 +38,6 @@ from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
 from preuve.digest.lines import LineSpan
 from preuve.digest.schema import Claim, NodeStatus
 from preuve.digest.summarize import DigestSettings
-from preuve.io.documents import list_versions, load_version, load_versions
-from preuve.io.jsonfile import read_json_file
 from preuve.io.records import dump_record
 from preuve.io.stores import Store
 from preuve.models.base import Model
@@ -53,10 +52,11 @@ __all__ = [
     "MutationStep",
     "NodeDifference",
     "StoredNode",
+    "VersionSource",
     "apply_mutation",
     "compare_builds",
     "distractor_line",
-    "events_from_file",
+    "events_from_data",
     "parse_event",
     "run_mutations",
     "spec_events",
@@ -123,9 +123,9 @@ def parse_event(text: str) -> Mutation:
     return Mutation(kind, target)
 
 
-def events_from_file(path: Path) -> tuple[Mutation, ...]:
-    """Events from a JSON list of ``{"event": NAME, "doc_id": DOC, "version": N}``."""
-    data = read_json_file(path, "events")
+def events_from_data(data: object, path: str) -> tuple[Mutation, ...]:
+    """Events from a JSON list of ``{"event": NAME, "doc_id": DOC, "version": N}`` (parsed
+    data; ``path`` names its file in errors)."""
     items = data.get("events") if isinstance(data, dict) else data
     if not isinstance(items, list) or not items:
         raise InputError(f"{path}: expected a non-empty JSON list of events", fix=_FIX_EVENT)
@@ -155,9 +155,22 @@ def spec_events(dossiers: Sequence[str]) -> tuple[tuple[str, Mutation], ...]:
     return tuple((name, mutation) for name in dossiers for mutation in SPEC_MUTATIONS)
 
 
-def _next_version(folder: Path, doc: Document) -> int:
-    present = list_versions(folder).get(doc.doc_id, ()) if folder.is_dir() else ()
-    return max((doc.version, *present)) + 1
+class VersionSource(Protocol):
+    """Where a mutation reads versions (a versioned folder: :class:`preuve.io.documents.
+    VersionedFolder`): ``where`` names it in messages."""
+
+    @property
+    def where(self) -> str: ...
+
+    def snapshot(self) -> Snapshot: ...
+
+    def present(self, doc_id: str) -> tuple[int, ...]: ...
+
+    def load(self, doc_id: str, version: int) -> Document: ...
+
+
+def _next_version(folder: VersionSource, doc: Document) -> int:
+    return max((doc.version, *folder.present(doc.doc_id))) + 1
 
 
 def distractor_line(doc: Document, grammar: FactGrammar = DEFAULT_GRAMMAR) -> LineSpan | None:
@@ -185,27 +198,27 @@ def _edited(doc: Document, version: int, grammar: FactGrammar) -> Document:
 def apply_mutation(
     snapshot: Snapshot,
     mutation: Mutation,
-    folder: Path,
+    folder: VersionSource,
     grammar: FactGrammar = DEFAULT_GRAMMAR,
 ) -> Snapshot:
     """``snapshot`` after ``mutation`` (a new version is read from the dossier ``folder``)."""
     doc = snapshot.get(mutation.doc_id)
     if doc is None:
-        raise InputError(f"{folder}: no document {mutation.doc_id!r} to mutate")
+        raise InputError(f"{folder.where}: no document {mutation.doc_id!r} to mutate")
     kind = mutation.kind
     if kind is MutationKind.NEW_VERSION:
         if mutation.version is None:
             raise InputError(f"a new version of {mutation.doc_id} needs a version number")
-        new = load_version(folder, mutation.doc_id, mutation.version)
+        new = folder.load(mutation.doc_id, mutation.version)
         # A new version keeps the document's access state.
         return snapshot.with_document(new.with_access(doc.access))
     if kind is MutationKind.REUPLOAD:
         if mutation.version is None:
             return snapshot.with_document(replace(doc, version=_next_version(folder, doc)))
-        upload = load_version(folder, doc.doc_id, mutation.version)
+        upload = folder.load(doc.doc_id, mutation.version)
         if upload.text != doc.text:
             raise InputError(
-                f"{folder / doc.doc_id}: version {mutation.version} is not byte-identical to "
+                f"{folder.where}/{doc.doc_id}: version {mutation.version} is not byte-identical to "
                 f"version {doc.version}",
                 fix="call it new-version, not reupload",
             )
@@ -213,7 +226,7 @@ def apply_mutation(
     if kind is MutationKind.DISTRACTOR_EDIT:
         if mutation.version is None:
             return snapshot.with_document(_edited(doc, _next_version(folder, doc), grammar))
-        edit = load_version(folder, doc.doc_id, mutation.version)
+        edit = folder.load(doc.doc_id, mutation.version)
         return snapshot.with_document(edit.with_access(doc.access))
     if kind is MutationKind.WITHDRAWAL:
         return snapshot.with_access(mutation.doc_id, doc.access.withdrawn())
@@ -352,7 +365,7 @@ class MutationStep:
 
 
 def run_mutations(
-    folder: Path,
+    folder: VersionSource,
     model: Model,
     store: Store,
     settings: DigestSettings,
@@ -368,7 +381,7 @@ def run_mutations(
     incremental one alone when not ``full``: a model whose answers vary from call to call,
     as a real server's do, makes the node-by-node comparison measure the server, and the
     full rebuild costs every node's call again)."""
-    current = snapshot if snapshot is not None else load_versions(folder)
+    current = snapshot if snapshot is not None else folder.snapshot()
 
     def build(mode: BuildMode) -> BuildReport:
         return build_digest(

@@ -34,7 +34,7 @@ from preuve.digest.mutations import Mutation, run_mutations
 from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind
 from preuve.eval.digest_gold import Gold, event_aliases, gold_for_snapshot, read_digest_gold
-from preuve.io.documents import list_versions, load_version
+from preuve.io.documents import VersionedFolder, list_versions, load_version
 from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
 from preuve.models.base import Model
@@ -155,7 +155,7 @@ def evaluate_dossier(
     if not events:
         raise InputError(f"{folder}: no events to replay")
     initial, steps = run_mutations(
-        folder, model, store, config, dossier=str(folder), mutations=events,
+        VersionedFolder(folder), model, store, config, dossier=str(folder), mutations=events,
         concurrency=concurrency,
     )  # fmt: skip
     aliases = event_aliases(steps)

@@ -56,7 +56,7 @@ from preuve.eval.digest_gold import (
     gold_tuples,
     read_digest_gold,
 )
-from preuve.io.documents import load_versions
+from preuve.io.documents import VersionedFolder, load_versions
 from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
 from preuve.io.store import DigestStore
@@ -197,7 +197,9 @@ def exercise_scenario(
 
     build_digest(snapshot, model, store, settings, concurrency=concurrency, dossier=label)
     served("initial build", snapshot, settings)
-    moved = apply_mutation(snapshot, Mutation(MutationKind.NEW_VERSION, EXERCISE_DOC, 2), folder)
+    moved = apply_mutation(
+        snapshot, Mutation(MutationKind.NEW_VERSION, EXERCISE_DOC, 2), VersionedFolder(folder)
+    )
     first = step(f"{EXERCISE_DOC} v2", moved, settings)
     prompt = replace(settings, reduce_prompt=settings.reduce_prompt + "\nKeep field diversity.")
     second = step("reduce prompt changed", moved, prompt)
@@ -254,7 +256,7 @@ def run_digest_eval(
         for name in chosen:
             folder = root / "dossiers" / name
             initial, done = run_mutations(
-                folder,
+                VersionedFolder(folder),
                 summarizer,
                 store,
                 config,

@@ -38,6 +38,7 @@ from preuve.eval.reliability_files import (
 from preuve.io.documents import load_version, load_versions
 from preuve.io.pdf import load_pages, pdf_positions
 from preuve.io.store import DigestStore
+from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.cues import CATEGORIES
 from preuve.memo.pipeline import analyse_report
 from preuve.memo.rules_engine import memo_rules_model
@@ -45,7 +46,6 @@ from preuve.memo.writer import MemoStatus
 from preuve.models.loop import LoopStatus
 from preuve.models.scripted import Answer, ScriptedModel
 from preuve.synthesis.dossier import Dossier
-from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.types import FindingStatus
 

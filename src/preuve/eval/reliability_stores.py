@@ -18,8 +18,8 @@ from preuve.digest.summarize import DigestSettings
 from preuve.eval.reliability_files import write_digest_dossier, write_synthesis_dossier
 from preuve.io.documents import load_versions
 from preuve.io.store import DigestStore
+from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.models.base import Model
-from preuve.synthesis.dossier import load_dossier as load_synthesis_dossier
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.trajectory import trajectory_data
 

@@ -28,10 +28,11 @@ from preuve.eval.grid import (
     unplanned_contradictions,
 )
 from preuve.io.records import STRICT, dump_record, record_of
+from preuve.loaders import load_dossier
 from preuve.models.base import Model
 from preuve.models.loop import LoopStatus
 from preuve.models.usage import UsageMeter, spread
-from preuve.synthesis.dossier import Dossier, load_dossier
+from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.pipeline import SynthesisRun, synthesize
 from preuve.synthesis.types import Synthesis
 

@@ -27,26 +27,24 @@ document at a chosen or default version), or a folder of document files (a workf
 dossier's ``documents/`` when the folder has one); two files with one id are an error
 naming both. Workflow 2's dossier (:mod:`preuve.synthesis.dossier`) reads its documents with
 :func:`read_markdown` (its four keys required, each error naming the line); workflow 3 reads
-a versioned folder, with its manifest beside it (:func:`preuve.digest.manifest.load_state`).
+a versioned folder, with its manifest beside it (:func:`preuve.loaders.load_state`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Literal
 
 from preuve.core.documents import (
-    PAGE_SEPARATOR,
     Document,
     Snapshot,
-    document_id,
-    is_document_id,
 )
 from preuve.core.errors import DocumentError, InputError
-from preuve.core.frontmatter import has_front_matter, read_front_matter
+from preuve.core.frontmatter import HEADER_KEYS, has_front_matter, read_markdown
 from preuve.io.jsonfile import read_json_file
 from preuve.io.pdf import load_pages, pdf_positions
 
@@ -56,6 +54,7 @@ __all__ = [
     "META_FILE",
     "SIDE_FILES",
     "MetaFile",
+    "VersionedFolder",
     "list_versions",
     "load_document",
     "load_documents",
@@ -68,8 +67,6 @@ __all__ = [
 ]
 
 DOCUMENT_SUFFIXES = (".pdf", ".txt", ".md", ".markdown")
-HEADER_KEYS = ("id", "title", "date", "source_type", "version")
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _FIX = "write a PDF, a UTF-8 text file (pages split by form feeds) or Markdown with a header"
 
 
@@ -83,58 +80,6 @@ def read_text(path: Path, *, fix: str | None = None) -> str:
         raise InputError(message, fix=fix or _FIX) from None
     except OSError as err:
         raise InputError(f"{path}: cannot be read ({err.strerror})", fix=fix) from None
-
-
-def _checked_date(value: str, line: int, fail: Callable[[int, str], InputError]) -> str:
-    if not value:
-        return ""
-    if _ISO_DATE.fullmatch(value) is None:
-        raise fail(line, f"date {value!r} is not an ISO date YYYY-MM-DD")
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        raise fail(line, f"date {value!r} does not exist") from None
-    return value
-
-
-def read_markdown(
-    text: str,
-    name: str,
-    *,
-    keys: Sequence[str] = HEADER_KEYS,
-    required: Sequence[str] = (),
-    fix: str | None = None,
-    source_type: Callable[[str, int], str] | None = None,
-) -> Document:
-    """The document of a front-matter Markdown text; ``name`` (the file) is its ``path``,
-    named in errors with the line, and its title when the header has none. Only ``keys``
-    are accepted, every one of ``required`` must be given. ``source_type(value, line)``
-    gives the name kept for the header's source type (a caller's vocabulary: it raises the
-    caller's error for an unknown one); without it the value is kept as written."""
-
-    def fail(line: int, message: str) -> InputError:
-        return InputError(f"{name}:{line}: {message}", fix=fix)
-
-    header = read_front_matter(text, keys, required, error=fail)
-    entry = dict(header.values)
-    doc_id, id_line = entry.get("id", (document_id(name), 1))
-    if not is_document_id(doc_id):
-        raise fail(id_line, f"id {doc_id!r} must be one token such as doc-01")
-    version = header.get("version", "1")
-    if not version.isdigit() or int(version) < 1:
-        raise fail(entry["version"][1], f"version {version!r} is not an integer >= 1")
-    day = _checked_date(*entry.get("date", ("", 1)), fail)
-    kind = header.get("source_type")
-    if source_type is not None and "source_type" in entry:
-        kind = source_type(*entry["source_type"])
-    if not header.body:
-        raise fail(header.end, "the document has no text after its header")
-    title = header.get("title", Path(name).name)
-    pages = tuple(header.body.split(PAGE_SEPARATOR))
-    try:
-        return Document(doc_id, int(version), title, day, kind, pages, path=name)
-    except DocumentError as err:
-        raise InputError(f"{name}: {err.message}", fix=err.fix or fix) from None
 
 
 def load_document(path: Path) -> Document:
@@ -364,3 +309,27 @@ def load_versions(
         fallback = present[0] if default == "first" else present[-1]
         documents.append(load_version(folder, doc_id, chosen.get(doc_id, fallback)))
     return Snapshot.of(documents)
+
+
+@dataclass(frozen=True, slots=True)
+class VersionedFolder:
+    """A versioned folder as a workflow reads versions from it without opening a file
+    itself (:mod:`preuve.digest.mutations` takes one): its latest snapshot, the versions
+    present of a document, and one version."""
+
+    folder: Path
+
+    @property
+    def where(self) -> str:
+        return str(self.folder)
+
+    def snapshot(self) -> Snapshot:
+        """Every document at its first version (:func:`load_versions`)."""
+        return load_versions(self.folder)
+
+    def present(self, doc_id: str) -> tuple[int, ...]:
+        """The versions of ``doc_id`` in the folder (none when the folder is not there)."""
+        return list_versions(self.folder).get(doc_id, ()) if self.folder.is_dir() else ()
+
+    def load(self, doc_id: str, version: int) -> Document:
+        return load_version(self.folder, doc_id, version)

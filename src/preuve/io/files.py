@@ -13,10 +13,12 @@ import os
 import shutil
 import uuid
 from pathlib import Path
+from stat import S_ISREG
 
 __all__ = [
     "TEMP_PREFIX",
     "copy_file_atomic",
+    "read_capped",
     "write_bytes_atomic",
     "write_json_atomic",
     "write_text_atomic",
@@ -63,3 +65,18 @@ def write_text_atomic(path: Path, text: str) -> None:
 def write_json_atomic(path: Path, value: object) -> None:
     """Write ``value`` as indented UTF-8 JSON (one trailing newline) to ``path`` atomically."""
     write_text_atomic(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def read_capped(path: Path, limit: int, *, cap: str = "limit") -> bytes:
+    """The bytes of ``path``, refusing a symlink (``O_NOFOLLOW``), a non-regular file and a
+    file over ``limit`` bytes with an OSError or ValueError that says which (``cap`` names
+    the limit: ``N bytes, over the <cap> of <limit>``). The run folder and the viewer read
+    every file they were not given in memory through it."""
+    handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(handle, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        if not S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        if info.st_size > limit:
+            raise ValueError(f"{info.st_size} bytes, over the {cap} of {limit}")
+        return stream.read(limit + 1)[:limit]

@@ -13,15 +13,13 @@ over :data:`MAX_RUN_FILE_BYTES`: a run folder may come from someone else.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, is_dataclass
 from pathlib import Path
-from stat import S_ISREG
 from typing import Any, TypeVar
 
 from preuve.core.errors import InputError
-from preuve.io.files import write_bytes_atomic, write_json_atomic, write_text_atomic
+from preuve.io.files import read_capped, write_bytes_atomic, write_json_atomic, write_text_atomic
 from preuve.io.jsonfile import parse_json
 from preuve.io.records import dump_record, dump_records, load_record, load_records
 from preuve.io.registry import REGISTRY_NAME, RegistryEntry, copy_into, registry_data
@@ -36,17 +34,6 @@ MAX_RUN_FILE_BYTES = 16 * 1024 * 1024
 
 class RunFileError(InputError):
     """A run file is missing, unreadable, not JSON, or not of its type: one line naming it."""
-
-
-def _read_capped(path: Path, limit: int) -> bytes:
-    handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(handle, "rb") as stream:
-        info = os.fstat(stream.fileno())
-        if not S_ISREG(info.st_mode):
-            raise ValueError("not a regular file")
-        if info.st_size > limit:
-            raise ValueError(f"{info.st_size} bytes, over the run-file limit of {limit}")
-        return stream.read(limit + 1)[:limit]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +107,7 @@ class RunFolder:
     def read_bytes(self, name: str) -> bytes:
         path, shown = self.root / name, self._shown(name)
         try:
-            return _read_capped(path, self.limit)
+            return read_capped(path, self.limit, cap="run-file limit")
         except FileNotFoundError:
             raise RunFileError(f"{shown}: missing") from None
         except OSError as err:

@@ -20,6 +20,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from preuve.cluster.executor import Executor, LocalExecutor
@@ -40,6 +41,7 @@ from preuve.memo.ratios import (
     detect_company,
 )
 from preuve.memo.reader import Reading, read_signals
+from preuve.memo.risk_cues import CueSet
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.statement_report import tables_json
 from preuve.memo.statements import Statements, extract_statements
@@ -127,14 +129,16 @@ def analyse_report(
     language: Locale | None = None,
     *,
     quotes: str = "copy",
+    cues: CueSet | None = None,
 ) -> CompanyMemo:
     """The whole workflow for one report (its page texts already extracted);
     ``mapping``: a user's concept rules, tried before the bundled ones; ``language``: of
     the facts and memo (default: the report's own, French or English); ``quotes``: the
     reader's mode, ``copy`` (the model copies each quote) or ``select`` (it picks sentence
-    ids and code resolves the text). Every call goes through the runtime's budget."""
+    ids and code resolves the text); ``cues``: the rules engine's risk cues (a user's; the
+    bundled ones when None). Every call goes through the runtime's budget."""
     started = time.perf_counter()
-    model = as_runtime(runtime).model(memo_rules_model)
+    model = as_runtime(runtime).model(partial(memo_rules_model, cues))
     pages = report.pages
     company = detect_company(pages)
     # blank cells by x-position, when the loader knows them (a PDF)
@@ -200,6 +204,7 @@ def run_memo(
     language: Locale | None = None,
     quotes: str = "copy",
     executor: Executor | None = None,
+    cues: CueSet | None = None,
 ) -> MemoRun:
     """Run workflow 1 on each report (loaded by :func:`preuve.io.documents.load_documents`);
     every model call goes through the runtime (budget, endpoint
@@ -210,7 +215,8 @@ def run_memo(
     The reports are analysed by ``executor`` (default: ``concurrency`` threads, one by
     default: the journal then reads in report order); on a remote one (Ray: one task per
     report) each worker journals its calls apart and this process appends them to
-    ``journal``, report by report."""
+    ``journal``, report by report. ``cues`` are the rules engine's risk cues (a user's,
+    ``preuve memo --cues``; the bundled ones when None): the run's own, not the process's."""
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     started = time.perf_counter()
@@ -220,7 +226,7 @@ def run_memo(
     runner = executor or LocalExecutor(concurrency)
     # journaled here, or (shipped unjournaled) in each remote worker's journal
     given = given.journaling(journal, run_id)
-    model = given.model(memo_rules_model, journaled=not runner.remote)
+    model = given.model(partial(memo_rules_model, cues), journaled=not runner.remote)
     documents = list(reports)
     with step(model, "memo", len(documents), "reports") as bar:
         if runner.remote:

@@ -42,6 +42,7 @@ from preuve.core.errors import ConfigError
 from preuve.core.evidence import Span
 from preuve.core.quotes import QuoteChecker, QuoteResult
 from preuve.memo.cues import CATEGORIES, CATEGORY_INFO, classify_sentence, fold, page_sentences
+from preuve.memo.risk_cues import CueSet
 from preuve.memo.selection import (
     QUOTE_MODES,
     SELECT_SYSTEM,
@@ -383,13 +384,14 @@ def rendered_catalogue(messages: Sequence[Message]) -> list[CatalogueEntry] | No
     return entries
 
 
-def rules_reader(request: Request) -> str:
+def rules_reader(request: Request, cues: CueSet | None = None) -> str:
     """The rules reader: sentences with a risk cue, read from the prompt as a model sees it
     (the pages in copy mode, the sentence catalogue in select mode).
 
     Per category, the sentences with the most cues are kept (at most ``MAX_PER_CATEGORY``
     for the first 10 pages of prose in the request, one more per ``PAGES_PER_CATEGORY_SLOT``
     pages after them; earlier pages first on a tie), then listed in reading order.
+    ``cues`` are the risk cues it reads with (the bundled ones when None).
     """
     entries = rendered_catalogue(request.messages)
     # category, hits, page, position on the page, quote
@@ -400,14 +402,14 @@ def rules_reader(request: Request) -> str:
             sentences = page_sentences(text)
             prose_pages.update([number] if sentences else [])
             for sentence in sentences:
-                found = classify_sentence(sentence.text)
+                found = classify_sentence(sentence.text, cues)
                 if found is not None:
                     quote = sentence.quote()
                     candidates.append((found[0], found[1], number, sentence.start, quote))
     else:
         prose_pages = {entry.page for entry in entries}
         for index, entry in enumerate(entries):
-            found = classify_sentence(entry.text)
+            found = classify_sentence(entry.text, cues)
             if found is not None:
                 candidates.append((found[0], found[1], entry.page, index, entry.text))
     extra = max(0, len(prose_pages) - 2 * PAGES_PER_CATEGORY_SLOT) // PAGES_PER_CATEGORY_SLOT

@@ -22,11 +22,9 @@ is one :class:`InputError` line naming the entry at fault.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,13 +35,11 @@ __all__ = [
     "SPECIFIC_BONUS",
     "Category",
     "CueSet",
-    "active_cues",
     "bundled_cues",
     "classify_sentence",
     "fold",
     "load_cues",
     "parse_cues",
-    "using_cues",
 ]
 
 _CUES_FILE = Path(__file__).with_name("data") / "cues.json"
@@ -256,28 +252,9 @@ def load_cues(path: Path) -> CueSet:
     return parse_cues(_read(path), str(path), bundled_cues())
 
 
-_IN_FORCE: list[CueSet] = []  # set by using_cues for the length of a command
-
-
-def active_cues() -> CueSet:
-    """The cues in force: a user's (see :func:`using_cues`), else the bundled ones."""
-    return _IN_FORCE[-1] if _IN_FORCE else bundled_cues()
-
-
-@contextlib.contextmanager
-def using_cues(cues: CueSet | None) -> Iterator[None]:
-    """Make ``cues`` the ones :func:`classify_sentence` uses in this process while the
-    block runs (``preuve memo --cues FILE``; None: the bundled ones)."""
-    if cues is None:
-        yield
-        return
-    _IN_FORCE.append(cues)
-    try:
-        yield
-    finally:
-        _IN_FORCE.pop()
-
-
 def classify_sentence(text: str, cues: CueSet | None = None) -> tuple[str, int] | None:
-    """The sentence's risk category and how many of its cues matched, or None."""
-    return (cues or active_cues()).classify(text)
+    """The sentence's risk category and how many of ``cues`` matched (the bundled cues when
+    None), or None. A user's cues (``preuve memo --cues FILE``) are given by the rules
+    engine that carries them (:func:`preuve.memo.rules_engine.memo_rules_model`), never put
+    in force for the process."""
+    return (cues or bundled_cues()).classify(text)

@@ -28,6 +28,7 @@ from preuve.core.memocheck import Paragraph, check_memo, parse_memo
 from preuve.core.numbers import Locale
 from preuve.memo.cues import CATEGORY_LABELS, classify_sentence
 from preuve.memo.english import CATEGORY_LABELS_EN, WRITER_SYSTEM_EN
+from preuve.memo.risk_cues import CueSet
 from preuve.models.base import Message, Model, Request
 from preuve.models.loop import Checked, LoopStatus
 from preuve.models.role import Role, RoleOptions
@@ -227,11 +228,11 @@ def _ratio_sentence_en(text: str) -> str:
     return f"{sentence}."
 
 
-def _quote_sentence_en(text: str) -> str:
+def _quote_sentence_en(text: str, cues: CueSet | None) -> str:
     match = _QUOTE_EN.match(text)
     if match is None:
         return f"The report states: {text}."
-    found = classify_sentence(match["quote"])
+    found = classify_sentence(match["quote"], cues)
     label = CATEGORY_LABELS_EN[found[0]] if found else "Risk signal"
     return f"{label} (p. {match['page']}): “{match['quote']}”."
 
@@ -247,11 +248,11 @@ def _ratio_sentence(text: str) -> str:
     return f"{sentence}."
 
 
-def _quote_sentence(text: str) -> str:
+def _quote_sentence(text: str, cues: CueSet | None) -> str:
     match = _QUOTE.match(text)
     if match is None:
         return f"Le rapport indique : {text}."
-    found = classify_sentence(match["quote"])
+    found = classify_sentence(match["quote"], cues)
     label = CATEGORY_LABELS[found[0]] if found else "Signal de risque"
     return f"{label} (p. {match['page']}) : « {match['quote']} »."
 
@@ -272,10 +273,11 @@ def rendered_facts(messages: Sequence[Message]) -> tuple[str, bool, list[Fact]]:
     return company, english, parse_facts(listing, source="the writer prompt")
 
 
-def rules_writer(request: Request) -> str:
+def rules_writer(request: Request, cues: CueSet | None = None) -> str:
     """The template writer: it copies every number as written in the fact it cites (signs
     included), one paragraph for the ratios, one for the alerts, one per quoted signal. It
-    reads the facts from the prompt (:func:`rendered_facts`)."""
+    reads the facts from the prompt (:func:`rendered_facts`); a quoted signal is labelled
+    with ``cues`` (the bundled risk cues when None)."""
     company, english, given = rendered_facts(request.messages)
     ratios_text, alerts_text, others_text, nothing = _WORDS["en" if english else "fr"]
     ratio_sentence = _ratio_sentence_en if english else _ratio_sentence
@@ -294,7 +296,7 @@ def rules_writer(request: Request) -> str:
         body = " ".join(f"{t.rstrip('.')}." for _, t in alerts)
         text = alerts_text.format(body=body)
         paragraphs.append({"text": text, "sources": [i for i, _ in alerts]})
-    paragraphs += [{"text": quote_sentence(t), "sources": [i]} for i, t in quotes]
+    paragraphs += [{"text": quote_sentence(t, cues), "sources": [i]} for i, t in quotes]
     if others:
         body = " ".join(f"{t.rstrip('.')}." for _, t in others)
         paragraphs.append(

@@ -36,14 +36,17 @@ knows is refused with the file and line, never silently ranked. A ``lexicon.toml
 ``question.md`` extends the rules engine's lexicon for this dossier (synonyms, units, status
 words of its domain: see :mod:`preuve.synthesis.lexicon`).
 
-Each document is read by the one document loader (:func:`preuve.io.documents.read_markdown`)
+Each document is read by the one document loader (:func:`preuve.core.frontmatter.read_markdown`)
 into the core :class:`~preuve.core.documents.Document` (version 1, pages split on form
 feeds), its ``source_type`` written as the rank table's canonical name. What arbitration
 knows of it (its date, its :class:`SourceType`, its rank) is derived from those fields by
 :func:`source_info`, not kept in a second document type.
 
-Anything wrong raises :class:`InputError` naming the file and the line. The loader reads
-``question.md`` and ``documents/*.md`` only: a grading grid kept elsewhere is never opened.
+Anything wrong raises :class:`InputError` naming the file and the line. This module reads
+no file: :func:`preuve.io.dossier_files.read_dossier_files` reads the folder (``question.md``,
+``documents/*.md``, ``ranks.toml``, ``lexicon.toml`` and nothing else: a grading grid kept in
+it is never opened), :func:`dossier_from_files` checks and parses those texts, and
+:func:`preuve.loaders.load_dossier` is the two in a row.
 """
 
 from __future__ import annotations
@@ -52,22 +55,21 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from preuve.core.documents import Document, Snapshot
+from preuve.core.dossier_files import DossierFiles
 from preuve.core.errors import InputError
-from preuve.io.documents import read_markdown, read_text
-from preuve.synthesis.lexicon import read_extension
-from preuve.synthesis.rank_files import load_rank_table, split_rank_section
+from preuve.core.frontmatter import read_markdown
+from preuve.synthesis.lexicon import checked_extension
+from preuve.synthesis.rank_files import dossier_rank_table, split_rank_section
 from preuve.synthesis.ranks import RankTable, SourceInfo, SourceType, default_rank_table
 
-__all__ = ["Dossier", "load_dossier", "parse_document", "source_info"]
+__all__ = ["DOSSIER_FIX", "Dossier", "dossier_from_files", "parse_document", "source_info"]
 
 _KEYS = ("id", "title", "date", "source_type")
-_FIX = "see the dossier format in preuve.synthesis.dossier"
-LEXICON_FILE = "lexicon.toml"
+DOSSIER_FIX = "see the dossier format in preuve.synthesis.dossier"
 
 
 def source_info(document: Document, ranks: RankTable | None = None) -> SourceInfo:
@@ -109,7 +111,7 @@ class Dossier:
 
 def _error(name: str, line: int | None, message: str) -> InputError:
     where = f"{name}:{line}" if line is not None else name
-    return InputError(f"{where}: {message}", fix=_FIX)
+    return InputError(f"{where}: {message}", fix=DOSSIER_FIX)
 
 
 def parse_document(text: str, name: str, table: RankTable | None = None) -> Document:
@@ -130,7 +132,9 @@ def parse_document(text: str, name: str, table: RankTable | None = None) -> Docu
             )
         return parsed.value
 
-    return read_markdown(text, name, keys=_KEYS, required=_KEYS, fix=_FIX, source_type=canonical)
+    return read_markdown(
+        text, name, keys=_KEYS, required=_KEYS, fix=DOSSIER_FIX, source_type=canonical
+    )
 
 
 def _id_line(text: str) -> int:
@@ -146,27 +150,21 @@ def _natural_key(doc_id: str) -> tuple[tuple[int, int | str], ...]:
     )
 
 
-def load_dossier(folder: Path) -> Dossier:
-    """Load ``folder`` (see the module docstring for the format)."""
-    if not folder.is_dir():
-        raise _error(str(folder), None, "is not a folder")
-    question_path = folder / "question.md"
-    if not question_path.is_file():
-        raise _error(str(question_path), None, "missing: the dossier needs its question")
-    question, section = split_rank_section(read_text(question_path, fix=_FIX))
+def dossier_from_files(files: DossierFiles) -> Dossier:
+    """The dossier the folder's files hold (see the module docstring for the format)."""
+    question_path = files.question.name
+    question, section = split_rank_section(files.question.text)
     question = question.strip()
     if not question:
-        raise _error(str(question_path), 1, "the question is empty")
-    table = load_rank_table(folder, section, str(question_path))
-    documents_dir = folder / "documents"
-    paths = sorted(documents_dir.glob("*.md")) if documents_dir.is_dir() else []
-    if not paths:
-        raise _error(str(documents_dir), None, "no document (*.md) found")
+        raise _error(question_path, 1, "the question is empty")
+    ranks = (files.ranks_name, files.ranks) if files.ranks is not None else None
+    table = dossier_rank_table(files.folder, ranks, section, question_path)
+    if not files.documents:
+        raise _error(files.documents_dir, None, "no document (*.md) found")
     documents: list[Document] = []
     seen: dict[str, str] = {}
-    for path in paths:
-        name = str(path)
-        text = read_text(path, fix=_FIX)
+    for file in files.documents:
+        name, text = file.name, file.text
         document = parse_document(text, name, table)
         if document.doc_id in seen:
             raise _error(
@@ -177,6 +175,5 @@ def load_dossier(folder: Path) -> Dossier:
         seen[document.doc_id] = name
         documents.append(document)
     documents.sort(key=lambda d: _natural_key(d.doc_id))
-    extension = folder / LEXICON_FILE
-    lexicon = read_extension(extension) if extension.is_file() else {}
+    lexicon = checked_extension(files.lexicon) if files.lexicon is not None else {}
     return Dossier(question, tuple(documents), table, MappingProxyType(lexicon))

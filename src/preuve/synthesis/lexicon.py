@@ -33,6 +33,7 @@ __all__ = [
     "Lexicon",
     "Qualifier",
     "Unit",
+    "checked_extension",
     "default_lexicon",
     "extended_lexicon",
     "fold",
@@ -325,9 +326,14 @@ def default_lexicon() -> Lexicon:
 
 def read_extension(path: Path) -> dict[str, Any]:
     """A lexicon extension file (TOML), checked by building the extended lexicon once."""
-    data = _read_toml(path)
-    lexicon_from_data(merge_data(_default_data(), data))
-    return data
+    return checked_extension(_read_toml(path))
+
+
+def checked_extension(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A lexicon extension's parsed table (a dossier's ``lexicon.toml``), checked by building
+    the extended lexicon once."""
+    lexicon_from_data(merge_data(_default_data(), dict(data)))
+    return dict(data)
 
 
 @lru_cache(maxsize=32)

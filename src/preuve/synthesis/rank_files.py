@@ -18,16 +18,16 @@ types the table lists. Both at once is refused: a dossier has one table.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections.abc import Mapping
+from typing import Any
 
+from preuve.core.dossier_files import RANKS_FILE
 from preuve.core.errors import InputError
-from preuve.io.tomlfile import read_toml_file
 from preuve.synthesis.lexicon import default_lexicon, fold, normalize_type_name
 from preuve.synthesis.ranks import RankTable
 
-__all__ = ["RANKS_FILE", "load_rank_table", "rank_table_from", "split_rank_section"]
+__all__ = ["RANKS_FILE", "dossier_rank_table", "rank_table_from", "split_rank_section"]
 
-RANKS_FILE = "ranks.toml"
 _HEADING = re.compile(r"^#{1,6}\s*(?P<title>.+?)\s*#*\s*$")
 _TITLES = frozenset({"source ranks", "rangs des sources", "ranks", "rangs", "source types"})
 _LINE = re.compile(
@@ -70,8 +70,7 @@ def rank_table_from(ranks: dict[str, int], aliases: dict[str, str], origin: str)
     return RankTable(dict(ranks), merged, origin)
 
 
-def _from_toml(path: Path) -> RankTable:
-    data = read_toml_file(path, "the rank table")
+def _from_toml(data: Mapping[str, Any], path: str) -> RankTable:
     ranks, aliases = data.get("ranks"), data.get("aliases", {})
     if not isinstance(ranks, dict) or not ranks:
         raise InputError(f"{path}: a [ranks] table of 'type = rank' lines is required")
@@ -81,7 +80,7 @@ def _from_toml(path: Path) -> RankTable:
         raise InputError(f"{path}: [aliases] maps names to types of [ranks]")
     return rank_table_from(
         {str(k): int(v) for k, v in ranks.items()}, {str(k): v for k, v in aliases.items()},
-        str(path),
+        path,
     )  # fmt: skip
 
 
@@ -97,17 +96,20 @@ def _from_section(section: list[tuple[int, str]], origin: str) -> RankTable:
     return rank_table_from(ranks, {}, origin)
 
 
-def load_rank_table(
-    folder: Path, section: list[tuple[int, str]], question_path: str
+def dossier_rank_table(
+    folder: str,
+    ranks: tuple[str, Mapping[str, Any]] | None,
+    section: list[tuple[int, str]],
+    question_path: str,
 ) -> RankTable | None:
-    """The dossier's own table (None: the default one applies)."""
-    path = folder / RANKS_FILE
-    if path.is_file() and section:
+    """The dossier's own table (None: the default one applies), from its ``ranks.toml``
+    (``(path, parsed table)``, None without one) or its question's rank section."""
+    if ranks is not None and section:
         raise InputError(
             f"{folder}: both {RANKS_FILE} and a source ranks section in question.md; keep one"
         )
-    if path.is_file():
-        return _from_toml(path)
+    if ranks is not None:
+        return _from_toml(ranks[1], ranks[0])
     if section:
         return _from_section(section, question_path)
     return None

@@ -33,14 +33,12 @@ from __future__ import annotations
 import io
 import json
 import math
-import os
 import re
 import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from stat import S_ISREG
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -49,6 +47,7 @@ from PIL import Image, ImageDraw
 from preuve.core.documents import PAGE_SEPARATOR
 from preuve.core.errors import DocumentError
 from preuve.core.evidence import Span
+from preuve.io.files import read_capped
 from preuve.io.pdf import PDFIUM_LOCK, load_page, load_pages
 from preuve.io.registry import REGISTRY_NAME
 
@@ -63,7 +62,6 @@ __all__ = [
     "Registry",
     "load_registry",
     "merge_line_boxes",
-    "read_capped",
     "reference_index_map",
     "render_scale",
     "span_on_page",
@@ -132,22 +130,10 @@ def span_on_page(pages: Sequence[str], span: Span) -> tuple[int, int, int] | Non
     return span.page, start, end
 
 
-def read_capped(path: Path, limit: int) -> bytes:
-    """The bytes of ``path``, refusing a symlink (``O_NOFOLLOW``), a non-regular file and a
-    file over ``limit`` bytes with an OSError or ValueError that says which."""
-    handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(handle, "rb") as stream:
-        info = os.fstat(stream.fileno())
-        if not S_ISREG(info.st_mode):
-            raise ValueError("not a regular file")
-        if info.st_size > limit:
-            raise ValueError(f"{info.st_size} bytes, over the viewer's limit of {limit}")
-        return stream.read(limit + 1)[:limit]
-
-
 def _entries(path: Path) -> tuple[list[object], str | None]:
     try:
-        data = json.loads(read_capped(path, MAX_REGISTRY_BYTES).decode("utf-8"))
+        raw = read_capped(path, MAX_REGISTRY_BYTES, cap="viewer's limit")
+        data = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError, RecursionError) as err:
         why = "a symbolic link" if isinstance(err, OSError) and path.is_symlink() else err
         return [], f"{path.name}: unreadable registry ({why})"

@@ -22,12 +22,12 @@ from preuve.digest.audit import audit_claims
 from preuve.digest.extractive import parse_fact_line
 from preuve.digest.grammar import DEFAULT_GRAMMAR
 from preuve.digest.lines import document_lines
-from preuve.digest.mutations import events_from_file
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import Claim
 from preuve.eval.digest_dossier import evaluate_dossier, read_gold_lines
 from preuve.io.documents import list_versions, load_version
 from preuve.io.store import DigestStore
+from preuve.loaders import events_from_file
 
 HERE = Path(__file__).resolve().parent
 DOSSIERS = sorted(p.name for p in HERE.iterdir() if p.is_dir() and p.name.startswith("hd-"))

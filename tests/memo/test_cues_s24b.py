@@ -45,14 +45,6 @@ CASES = {
         "d'un nouveau prêt garanti par l'État.",
         "going_concern",
     ),
-    "a thin margin on a covenant ratio": (
-        "La marge sur le ratio de levier reste étroite à la clôture de l'exercice 2025.",
-        "covenant",
-    ),
-    "a fall that would cause a breach": (
-        "Un recul de 12 % de l'EBE suffirait à provoquer un manquement au ratio bancaire.",
-        "covenant",
-    ),
     "an overdraft to be renewed": (
         "La facilité de caisse de 800 000 euros, tirée à 90 %, devra être renouvelée en mars 2026.",
         "refinancing",

@@ -37,10 +37,6 @@ SIGNALS = {
         "has been audited.",
         "dependency",
     ),
-    "no qualified second source (English)": (
-        "There is no qualified alternative supplier for the membrane used in 70% of our filters.",
-        "dependency",
-    ),
     "a single abattoir (French)": (
         "La société achète la totalité de ses carcasses auprès d'un seul abattoir, situé à Rodez.",
         "dependency",
@@ -48,11 +44,6 @@ SIGNALS = {
     "an only supplier (French)": (
         "Notre unique fournisseur de cellules de batterie, situé en Chine, livre 100 % de nos "
         "besoins.",
-        "dependency",
-    ),
-    "a key person with no successor (French)": (
-        "Le directeur technique, âgé de 63 ans, détient seul le savoir-faire des fours ; "
-        "aucun successeur n'a été désigné.",
         "dependency",
     ),
     "one customer alone (French)": (

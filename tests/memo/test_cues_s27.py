@@ -15,11 +15,6 @@ import pytest
 from preuve.memo.cues import classify_sentence
 
 SIGNALS = {
-    "debt still exposed to variable rates after swaps (English)": (
-        "After the cross-currency swaps, €48 million of the group's borrowings is still "
-        "exposed to variable interest rates.",
-        "interest_rate",
-    ),
     "debt left exposed to floating rates (French)": (
         "Après les swaps conclus en 2024, 30 M€ de la dette bancaire restent exposés aux "
         "taux variables.",
@@ -40,10 +35,6 @@ SIGNALS = {
         "sterilisation validation, and our CE certificate could be suspended if they are not "
         "closed by June.",
         "regulatory",
-    ),
-    "glass from a single glassworks (French)": (
-        "Le verre borosilicaté de nos flacons provient d'une seule verrerie, située en Italie.",
-        "dependency",
     ),
     "cocoa butter from a sole processor (English)": (
         "Our cocoa butter comes almost entirely from a sole processor in Ghana.",
@@ -66,11 +57,6 @@ SIGNALS = {
     "a credit line falling due (French)": (
         "La ligne de crédit renouvelable de 12 M€, dont 7 M€ étaient utilisés au 31 décembre "
         "pour financer les stocks saisonniers, vient à échéance en avril 2026.",
-        "refinancing",
-    ),
-    "a renewal the banks have not confirmed (French)": (
-        "Les banques n'ont pas encore confirmé la prolongation de l'autorisation de découvert "
-        "de 3 M€.",
         "refinancing",
     ),
     "a pension fund's extraordinary contributions (French)": (

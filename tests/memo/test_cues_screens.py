@@ -158,10 +158,6 @@ NOT_SIGNALS: dict[str, str] = {
     "contract: deemed necessary": (
         "The consultant will assist the company in any litigation deemed necessary by the company."
     ),
-    "contract: column entitled": (
-        "The borrower ensures the leverage ratio stays below the figure in the column entitled "
-        "'Maximum Ratio' for each test date."
-    ),
     "method description": (
         "In making these estimates for litigation matters, we consider the advice of outside "
         "counsel."

@@ -164,6 +164,16 @@ NOT_SIGNALS = {
     " prud'homaux en cours à la clôture.",
     "pointer to a section (fr)": "Le litige avec l'ancien transporteur est décrit dans la"
     " section Facteurs de risques.",
+    # s28: general forms of reassurance in place of screens copied from reports
+    "no other proceedings with significant effects (fr)": "Il n'existe, à la connaissance de"
+    " la société, aucune autre procédure judiciaire ou d'arbitrage susceptible d'avoir des"
+    " effets significatifs sur sa rentabilité.",
+    "financial covenants complied with (fr)": "Au 30 juin 2025, la société respecte ses"
+    " engagements financiers au titre du crédit syndiqué.",
+    "a ratio that raises no concern (fr)": "Le ratio de couverture des intérêts ressort à 6,1"
+    " pour un minimum de 3,0 et ne suscite aucune inquiétude.",
+    "debts classified by maturity (fr)": "Les dettes financières sont ventilées par échéance"
+    " dans le tableau de la note 12.",
 }
 
 
@@ -225,6 +235,11 @@ SIGNALS = {
     ),
     "a covenant not met is no reassurance (fr)": (
         "Le ratio de gearing ressort à 1,6 pour un plafond de 1,2 et n'est pas respecté.",
+        "covenant",
+    ),
+    "a covenant not complied with stays a risk (fr)": (
+        "Au 31 décembre 2025, la société ne respectait pas le ratio de levier prévu au contrat"
+        " de prêt.",
         "covenant",
     ),
 }

@@ -63,13 +63,13 @@ def test_a_setpoint_stability_of_a_datasheet_and_of_a_trial_are_compared() -> No
     sheet = _statements(
         "sheet",
         "Frigel K2 cold-room controller",
-        "Frigel K2\n\n- Temperature stability: ±0.5 °C\n- Probe accuracy: ±0.1 °C\n",
+        "Frigel K2\n\n- Setpoint stability: ±0.5 °C\n- Probe accuracy: ±0.1 °C\n",
         ["Frigel K2", "Polarix 9"],
     )
     trial = _statements(
         "trial",
         "Cold-room trial, April",
-        "| Controller | Room | Largest deviation from setpoint |\n|---|---|---|\n"
+        "| Controller | Room | Control accuracy |\n|---|---|---|\n"
         "| Frigel K2 | C1 | ±1.2 °C |\n| Polarix 9 | C2 | ±0.7 °C |\n",
         ["Frigel K2", "Polarix 9"],
     )

@@ -509,16 +509,16 @@ def test_topics_the_question_sets_aside() -> None:
     ("question", "aside"),
     [
         pytest.param(
-            "Which dryer should the laundry buy?\n\nDon't bother with the greenhouse or the"
-            " loading-dock projects, which are separate files.",
+            "Which dryer should the laundry buy?\n\nDisregard the greenhouse and the"
+            " loading-dock projects, which are separate projects.",
             {"greenhous", "loading-dock", "dock"},
-            id="english-do-not-bother",
+            id="english-disregard",
         ),
         pytest.param(
             "Quel séchoir la blanchisserie doit-elle acheter ? La serre et le quai de"
-            " chargement relèvent d'autres dossiers.",
+            " chargement sont hors sujet.",
             {"serr", "quai", "charg"},
-            id="french-belongs-to-other-files",
+            id="french-off-topic",
         ),
     ],
 )
@@ -533,7 +533,7 @@ def test_minutes_of_the_question_s_own_committee_are_not_set_aside() -> None:
     a document whose title names nothing the question asks is left out on its text."""
     question = (
         "Le comité « Séchoirs textiles » doit retenir un séchoir. Les portiques de sécurité"
-        " relèvent d'autres dossiers."
+        " sont hors sujet."
     )
     aside = set_aside(question, LEX)
     asked = frozenset(stems(question, LEX)) - aside

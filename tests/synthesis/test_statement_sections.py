@@ -92,7 +92,7 @@ CASES = [
         "cold storage: a delivery date after a year that is a period",
         "en",
         "First deliveries of Tern Flow TF-2, including units contracted in the first half of"
-        " 2026, will now begin on November 2, 2026.",
+        " 2026, will begin on November 2, 2026.",
         ("Tern Flow TF-2",),
         (("Tern Flow TF-2", "delivery", "November 2, 2026", ()),),
     ),

@@ -388,7 +388,7 @@ def _setting(question: str, lexicon: Lexicon) -> set[str]:
     """The names of the question that are the setting of the decision, not subjects of
     values: who decides (the names before the first decision verb: "The committee of Harrow
     Cooperative (HVEC) must pick") and where (a name after a place word: "built at the
-    Millbrook substation", "à Saint-Quentin"), or before a place noun ("the Leyburn plant":
+    Northfield depot", "à Saint-Quentin"), or before a place noun ("the Leyburn plant":
     lexicon ``[grammar] place_nouns``). A document's "HVEC test bay measured 86.4 %"
     is a measurement of the candidate it names, not of the buyer."""
     verbs = _joined([*lexicon.words("decision_verbs")])
@@ -403,7 +403,7 @@ def _setting(question: str, lexicon: Lexicon) -> set[str]:
     if len(folded) != len(question):
         return found
     nouns = _joined(lexicon.words("place_nouns"))
-    for name in name_candidates(question):  # "the Leyburn plant", "Millbrook substation"
+    for name in name_candidates(question):  # "the Leyburn plant", "Northfield depot"
         for start in mentions(name, question):
             after = folded[start + len(name) :]
             if re.match(rf"\s+(?:{nouns})(?!\w)", after):

@@ -176,8 +176,8 @@ def identifiers(text: str, lexicon: Lexicon) -> set[str]:
 
 def set_aside(question: str, lexicon: Lexicon) -> frozenset[str]:
     """The topics the question sets aside: the content words of its sentences with a cue of
-    lexicon ``[grammar] set_aside_cues`` ("Les documents sur les dameuses, la retenue d'eau
-    ... ne sont pas l'objet de la question"), that no other sentence of it writes."""
+    lexicon ``[grammar] set_aside_cues`` ("Le contrat de maintenance et
+    les travaux de voirie sont hors sujet"), that no other sentence of it writes."""
     cues = lexicon.alternation("set_aside_cues")
     aside: set[str] = set()
     kept: set[str] = set()

@@ -130,7 +130,7 @@ def _header_unit(head: str) -> tuple[str, str]:
     if unit is not None and re.search(r"\d", unit.group("unit")):
         return head, ""  # "timeouts (>10 s)": a condition of the column, no unit
     if unit is not None:
-        # "Round-trip efficiency (AC-AC, %)": the unit last, what comes first qualifies
+        # "Efficiency (at rated load, %)": the unit last, what comes first qualifies
         *qualifiers, last = [p.strip() for p in unit.group("unit").split(",")]
         if qualifiers and len(last) <= _MAX_UNIT_CHARS:
             return f"{_HEADER_UNIT.sub('', head)} ({', '.join(qualifiers)})", last

@@ -63,8 +63,7 @@ def build_tokenizer(folder: Path) -> PreTrainedTokenizerFast:
     raw.train_from_iterator(TRAINING_TEXT, trainer=trainer)
     assert raw.token_to_id("<|endoftext|>") == ENDOFTEXT
     assert raw.token_to_id("<|im_end|>") == IM_END
-    # transformers leaves this constructor unannotated (so does GenerationConfig below).
-    tokenizer = PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]
+    tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=raw,
         eos_token="<|im_end|>",
         pad_token="<|endoftext|>",
@@ -96,7 +95,7 @@ def build_model(folder: Path, vocab_size: int, *, flat_logits: bool = False) -> 
         with torch.no_grad():
             model.model.norm.weight.zero_()
     # The sampling defaults Qwen2.5 ships: the backend must ignore them.
-    model.generation_config = GenerationConfig(  # type: ignore[no-untyped-call]
+    model.generation_config = GenerationConfig(
         do_sample=True,
         temperature=0.7,
         top_p=0.8,

@@ -26,6 +26,7 @@ from preuve.memo.lexicon import (
     lookup_label,
     normalize_label,
 )
+from preuve.memo.sections import qualified_labels
 from preuve.memo.tables import StatementTable, TableRow
 
 __all__ = ["MappedRow", "map_concepts"]
@@ -41,18 +42,11 @@ class MappedRow:
     rule_concept: str | None  # what the label alone maps to, before total-beats-component
 
 
-_QUALIFIED = {
-    "current": ("current {label}", "{label} courants", "{label} courantes"),
-    "non_current": ("non current {label}", "{label} non courants", "{label} non courantes"),
-}
-
-
 def _qualified(row: TableRow) -> tuple[str, ...]:
     """The labels to look up for a row: under a balance-sheet section ("Non-current
     liabilities"), the label qualified by it first ("non current borrowings"), then as
     printed (a label that names its own maturity keeps its own concept)."""
-    forms = _QUALIFIED.get(row.section, ())
-    return (*(f.format(label=row.label) for f in forms), row.label)
+    return qualified_labels(row.label, row.section)
 
 
 def _rank(index: int, row: TableRow) -> tuple[bool, bool, int, int]:

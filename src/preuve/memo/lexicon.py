@@ -135,14 +135,17 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": 
 _NOTE_SUFFIX = re.compile(r"(?:\s+(?:notes?\s+)?\d{1,2}(?:\s*[.,]\s*\d{1,2})?[a-z]?)+$")
 _NUMBERING = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[ivx]{1,4}\.|[a-z]\))\s+")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
+# Items numbered by roman numerals, as Schedule III prints them ("IX Profit for the year"):
+# capitals before a capitalised word or a parenthesis.
+_ROMAN = re.compile(r"^(?:[IVX]{1,4}|[IVX]{1,4}\.)\s+(?=[A-Z(])")
 
 
 def normalize_label(label: str) -> str:
     """Comparable form of a row label: ``Chiffre d’affaires (note 3) :`` → ``chiffre
     d'affaires``; ``Cash and cash equivalents, end of year`` → ``cash and cash equivalents
     end of year``."""
-    text = unicodedata.normalize("NFKC", label).translate(_APOSTROPHES).casefold()
-    text = _NUMBERING.sub("", text.strip())
+    text = _ROMAN.sub("", unicodedata.normalize("NFKC", label).strip())
+    text = _NUMBERING.sub("", text.translate(_APOSTROPHES).casefold())
     text = re.sub(r"[^\w']+", " ", text).replace("_", " ")
     text = re.sub(r"'(?=\s|$)|(?<=\s)'|^'", " ", text)  # possessives: stockholders' equity
     text = " ".join(text.split())
@@ -169,7 +172,7 @@ _HEADINGS: tuple[tuple[Statement | None, re.Pattern[str]], ...] = (
         re.compile(
             rf"{_QUALIFIERS}(?:statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings)"
             # IAS 1's name, alone or with "and other comprehensive income" after it
-            r"|statements?\s+of\s+(?:consolidated\s+)?profit\s+or\s+loss"
+            r"|statements?\s+of\s+(?:consolidated\s+)?profit\s+(?:or|and)\s+loss"
             r"|income\s+statements?|profit\s+and\s+loss(?:\s+account)?"
             r"|comptes?\s+de\s+résultats?|état\s+du\s+résultat(?!\s+global))\b"
         ),

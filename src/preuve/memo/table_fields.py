@@ -29,6 +29,7 @@ from preuve.memo.maturity import maturity_fields
 from preuve.memo.note_sentences import sentence_fields
 from preuve.memo.operands import FINANCIAL_DEBTS
 from preuve.memo.periods import Period
+from preuve.memo.sections import continued_pages
 from preuve.memo.statements import Field, Statements
 from preuve.memo.table_checks import Identity, checked_table
 from preuve.memo.tables import StatementTable, read_tables
@@ -151,7 +152,9 @@ def merged_statements(
     have = {(f.key, f.year) for f in fields}
     # A statement the tables found is read on its own pages only: a lexicon field of that
     # statement from another page (key figures in millions, a note) is left out.
+    # A page headed by the statement's title "(continued)" is one of its pages.
     pages_of = {t.statement: set(t.pages) for t in tables}
+    pages_of = {s: p | continued_pages(pages, s, p) for s, p in pages_of.items()}
     # A row the tables read keeps the tables' concept (a "Borrowings" row under "Current
     # liabilities" is current debt): the lexicon's reading of the same row is left out.
     read = {(r.page, r.label.casefold()) for t in tables for r in t.rows}

@@ -196,7 +196,8 @@ def merged_statements(
         # What the notes state in a sentence, at a date the balance sheet prints.
         dates = [(p.year, p.month, p.day) for p in balance.periods if p.months == 0 and p.month]
         have = {(f.key, f.year) for f in fields}
-        fields += [f for f in sentence_fields(pages, dates) if (f.key, f.year) not in have]
+        stated = sentence_fields(pages, dates, user_rules=user_rules)
+        fields += [f for f in stated if (f.key, f.year) not in have]
     months = chosen_duration(tables) or 12
     return Statements(
         fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months

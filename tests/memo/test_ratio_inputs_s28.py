@@ -75,6 +75,7 @@ def test_a_section_title_names_the_maturity_of_the_rows_under_it() -> None:
     assert balance_section("Borrowings") is None
     assert qualified_labels("(i) Borrowings", "non_current")[0] == "non current (i) Borrowings"
     assert qualified_labels("Borrowings", "")[-1] == "Borrowings"
+    assert "dettes financières courantes" in qualified_labels("Dettes financières 43", "current")
 
 
 def test_borrowings_under_each_maturity_section_are_long_term_and_current_debt() -> None:
@@ -149,3 +150,53 @@ def test_the_ebitda_before_the_exceptional_items_in_english() -> None:
     assert formula_en(french) == (
         "(profit before exceptional items and tax + finance costs - other income + D&A)"
     )
+
+
+# Statutory accounts in the Belgian scheme (debts by maturity, each a row with its own total;
+# the long-term debts falling due within the year and the short-term investments apart):
+# made-up figures, in euros.
+BELGIAN_ASSETS = """Brasserie Vanhoutte SA
+Bilan après répartition (en euros)
+ACTIF                                              2025            2024
+Actifs circulants                             5 200 000       4 700 000
+  Placements de trésorerie                      300 000         200 000
+  Valeurs disponibles                           900 000         750 000
+"""
+
+BELGIAN_LIABILITIES = """Brasserie Vanhoutte SA
+Bilan après répartition (en euros)
+PASSIF                                             2025            2024
+Capitaux propres                              8 400 000       7 950 000
+Dettes                                        6 300 000       6 050 000
+  Dettes à plus d'un an                       3 600 000       3 900 000
+    Dettes financières                        3 500 000       3 800 000
+    Autres dettes                               100 000         100 000
+  Dettes à un an au plus                      2 700 000       2 150 000
+    Dettes à plus d'un an échéant dans l'année  400 000         380 000
+    Dettes financières                          250 000         100 000
+    Dettes commerciales                       1 600 000       1 300 000
+"""
+
+
+def test_belgian_debts_by_maturity_give_the_ratio_inputs() -> None:
+    st = extract_statements([BELGIAN_ASSETS + BELGIAN_LIABILITIES])
+    assert _values(st, "long_term_debt") == {2025: Decimal(3_500_000), 2024: Decimal(3_800_000)}
+    assert _values(st, "current_debt") == {2025: Decimal(250_000), 2024: Decimal(100_000)}
+    assert _values(st, "current_maturities") == {2025: Decimal(400_000), 2024: Decimal(380_000)}
+    assert _values(st, "current_liabilities") == {
+        2025: Decimal(2_700_000),
+        2024: Decimal(2_150_000),
+    }
+    # the long-term financial debts are no gross debt of their own
+    assert _values(st, "gross_debt") == {}
+    debt = op.net_debt(st, 2025)
+    assert debt is not None
+    assert debt.value == Decimal(3_500_000 + 250_000 + 400_000 - 900_000 - 300_000)
+
+
+def test_a_section_title_with_figures_is_a_section_title() -> None:
+    assert balance_section("Dettes à plus d'un an") == "non_current"
+    assert balance_section("Dettes à un an au plus") == "current"
+    assert balance_section("Dettes à un an au plus 6.9") == "current"  # a note reference
+    assert balance_section("Creditors: amounts falling due within one year") == "current"
+    assert balance_section("Amounts falling due after more than one year") == "non_current"

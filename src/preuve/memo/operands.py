@@ -101,10 +101,14 @@ def net_debt(st: Statements, year: int) -> Operand | None:
         )
     long_term = _get(st, "long_term_debt", year)
     if long_term is not None and cash is not None:
-        current = _get(st, "current_debt", year)
-        parts = (long_term, cash) if current is None else (long_term, current, cash)
-        value = long_term.amount + (current.amount if current else Decimal(0)) - cash.amount
-        return Operand(value, "(dettes financières - trésorerie)", parts)
+        # Belgian GAAP prints apart the long-term debts falling due within the year and
+        # the short-term investments held beside the cash.
+        debts = [f for key in ("current_debt", "current_maturities") if (f := _get(st, key, year))]
+        investments = _get(st, "cash_investments", year)
+        held = (cash,) if investments is None else (cash, investments)
+        value = long_term.amount + sum((f.amount for f in debts), Decimal(0))
+        value -= sum((f.amount for f in held), Decimal(0))
+        return Operand(value, "(dettes financières - trésorerie)", (long_term, *debts, *held))
     return None
 
 

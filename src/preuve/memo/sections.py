@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from preuve.memo.lexicon import Statement, heading_kind
+from preuve.memo.lexicon import Statement, heading_kind, normalize_label
 
 __all__ = ["balance_section", "closes_section", "continued_pages", "qualified_labels"]
 
@@ -24,6 +24,11 @@ _TITLE = re.compile(
     rf"(?i)^{_NUMBERED}(?:(non[- ]?current|long[- ]term)|(current|short[- ]term))"
     r" (?:assets|liabilities)$"
     rf"|^{_NUMBERED}(?:passifs?|actifs?|dettes) (?:(non[- ]courant(?:e)?s?)|(courant(?:e)?s?))$"
+    # Belgian and UK schemes: debts (or creditors) by maturity, a row with its own figures
+    rf"|^{_NUMBERED}(?:(?:dettes|cr[ée]ances) "
+    r"(?:(?P<long>[àa] plus d'un an)|(?P<short>[àa] un an au plus))"
+    r"|(?:creditors:? )?amounts falling due "
+    r"(?:(?P<after>after more than one year)|(?P<within>within one year)))$"
 )
 _CLOSES = re.compile(r"(?i)^(?:total|sous[- ]total)\b")
 _QUALIFIED = {
@@ -34,10 +39,13 @@ _QUALIFIED = {
 
 def balance_section(text: str) -> str | None:
     """``"non_current"`` or ``"current"`` for a line that is a section title, else None."""
-    titled = _TITLE.match(" ".join(text.split()).rstrip(":"))
+    plain = " ".join(text.split()).rstrip(":").replace("\u2019", "'")
+    # as printed, else without its note and code references ("Dettes à un an au plus 6.9")
+    titled = _TITLE.match(plain) or _TITLE.match(normalize_label(plain))
     if titled is None:
         return None
-    return "non_current" if titled.group(1) or titled.group(3) else "current"
+    long_term = titled.group(1) or titled.group(3) or titled["long"] or titled["after"]
+    return "non_current" if long_term else "current"
 
 
 def closes_section(label: str) -> bool:
@@ -49,7 +57,9 @@ def qualified_labels(label: str, section: str) -> tuple[str, ...]:
     """The labels to look up for a row printed under ``section`` ("" for none): the label
     qualified by the section first, then as printed."""
     forms = _QUALIFIED.get(section, ())
-    return (*(f.format(label=label) for f in forms), label)
+    # the qualifier after the label's words, not after its note reference ("Dettes 43")
+    plain = normalize_label(label) if forms else label
+    return (*(f.format(label=plain if f.startswith("{") else label) for f in forms), label)
 
 
 def continued_pages(pages: Sequence[str], statement: Statement, found: set[int]) -> set[int]:

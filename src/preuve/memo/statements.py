@@ -398,6 +398,9 @@ def _line_rows(
         rows.append(_make_row(cut, statement, page, cursor.columns, cursor.section))
         if closes_section(cut.label):
             cursor.section = ""  # "Total current liabilities" closes its section
+        titled = balance_section(cut.label) if statement is Statement.BALANCE else None
+        if titled is not None:
+            cursor.section = titled  # "Dettes à un an au plus 42/48 ...": a title with figures
     if rows and rows[0].key is None and cursor.previous_text:
         # A label wrapped over two lines: retry with the text line before it.
         joined = _Cut(f"{cursor.previous_text} {cuts[0].label}", cuts[0].values)

@@ -23,9 +23,11 @@ from preuve.memo.lexicon import (
     COMPONENT_LABELS,
     LEXICON,
     LabelRule,
+    Statement,
     lookup_label,
     normalize_label,
 )
+from preuve.memo.sections import balance_section, closes_section, qualified_labels
 from preuve.memo.tables import StatementTable, TableRow
 
 __all__ = ["MappedRow", "map_concepts"]
@@ -41,20 +43,6 @@ class MappedRow:
     rule_concept: str | None  # what the label alone maps to, before total-beats-component
 
 
-_QUALIFIED = {
-    "current": ("current {label}", "{label} courants", "{label} courantes"),
-    "non_current": ("non current {label}", "{label} non courants", "{label} non courantes"),
-}
-
-
-def _qualified(row: TableRow) -> tuple[str, ...]:
-    """The labels to look up for a row: under a balance-sheet section ("Non-current
-    liabilities"), the label qualified by it first ("non current borrowings"), then as
-    printed (a label that names its own maturity keeps its own concept)."""
-    forms = _QUALIFIED.get(row.section, ())
-    return (*(f.format(label=row.label) for f in forms), row.label)
-
-
 def _rank(index: int, row: TableRow) -> tuple[bool, bool, int, int]:
     label = normalize_label(row.label)
     whole = not any(p.search(label) for p in COMPONENT_LABELS)
@@ -65,9 +53,15 @@ def map_concepts(table: StatementTable, user_rules: tuple[LabelRule, ...] = ()) 
     """The rows of ``table`` with their concepts (user rules tried before the bundled ones)."""
     rules = (*user_rules, *LEXICON)
     raw: list[str | None] = []
+    titled = ""  # the section a row with figures opens ("Dettes à un an au plus")
     for row in table.rows:
         rule = None
-        for label in _qualified(row):
+        if row.section or closes_section(row.label):
+            titled = ""
+        section = row.section or titled
+        if table.statement is Statement.BALANCE:
+            titled = balance_section(row.label) or titled
+        for label in qualified_labels(row.label, section):
             rule = lookup_label(label, table.statement, rules) if label else None
             if rule is not None:
                 break

@@ -7,7 +7,8 @@ definition. What code computes is the headroom: threshold - ratio for a maximum,
 threshold for a minimum (negative: the covenant is breached).
 
 A threshold is a figure in ``x`` (``3,0x``, ``1.15 times``, ``2.75 to 1.00``) right after a
-bound word declared in ``data/cues.json`` (``covenant_limits``: "inférieur ou égal à",
+bound word declared in ``data/cues.json`` (``covenant_limits``, which a user's cues file
+extends: "inférieur ou égal à",
 "plafond", "not to exceed", "at least"...) in a sentence that names a ratio or a covenant
 (or leverage, gearing, interest cover). The published ratio is the first other ``x`` figure
 of that sentence or of the two after it, outside parentheses (where a report puts the year
@@ -18,12 +19,11 @@ published ratio gives no fact.
 
 from __future__ import annotations
 
-import json
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 
 from preuve.core.facts import FactValue
 from preuve.core.numbers import Locale
@@ -31,21 +31,14 @@ from preuve.memo.amounts import format_number
 from preuve.memo.company import Company
 from preuve.memo.cues import page_sentences
 from preuve.memo.ratio_facts import Ratio, RatioValue
-from preuve.memo.risk_cues import fold
+from preuve.memo.risk_cues import active_cues, fold
 
 __all__ = ["Covenant", "covenant_ratio", "find_covenant"]
 
-_DATA = json.loads((Path(__file__).with_name("data") / "cues.json").read_text(encoding="utf-8"))[
-    "covenant_limits"
-]
 # A ratio's figure: "3,0x", "1.15 times", or as US credit agreements print it, "2.42 to 1.00".
 _FIGURE = (
     r"(?P<figure>\d{1,2}(?:[.,]\d{1,2})?)"
     r"(?:\s?(?:x|fois|times)(?![a-z])|\s?(?:to |:\s?)1(?:[.,]00?)?(?![\d.,]*\d))"
-)
-_BOUND = re.compile(
-    rf"(?:(?P<max>{'|'.join(_DATA['maximum'])})|(?P<min>{'|'.join(_DATA['minimum'])}))"
-    rf"[^\d]{{0,80}}?{_FIGURE}"
 )
 _ANY_FIGURE = re.compile(_FIGURE)
 # A ratio printed without "x" (French statutory reports: "ne doit pas excéder 3,0"): a
@@ -55,10 +48,33 @@ _BARE = (
     r"(?P<figure>\d{1,2}[.,]\d{1,2})"
     r"(?![\d.,]*\s?(?:%|k€|m€|€|\$|millions?|milliards?|points?|jours|days))"
 )
-_BARE_BOUND = re.compile(
-    rf"(?:(?P<max>{'|'.join(_DATA['maximum'])})|(?P<min>{'|'.join(_DATA['minimum'])}))"
-    rf"[^\d]{{0,12}}?{_BARE}"
-)
+
+
+@dataclass(frozen=True, slots=True)
+class _Bounds:
+    """A bound word then a threshold figure: in ``x`` (within 80 non-digit characters)
+    and bare (within 12)."""
+
+    x: re.Pattern[str]
+    bare: re.Pattern[str]
+
+
+@functools.cache
+def _bounds(maximum: tuple[str, ...], minimum: tuple[str, ...]) -> _Bounds:
+    words = rf"(?:(?P<max>{'|'.join(maximum)})|(?P<min>{'|'.join(minimum)}))"
+    return _Bounds(
+        re.compile(rf"{words}[^\d]{{0,80}}?{_FIGURE}"),
+        re.compile(rf"{words}[^\d]{{0,12}}?{_BARE}"),
+    )
+
+
+def _active_bounds() -> _Bounds:
+    """The bound words of the cues in force (``covenant_limits`` of ``data/cues.json``,
+    a user's cues file's first)."""
+    cues = active_cues()
+    return _bounds(cues.covenant_maximum, cues.covenant_minimum)
+
+
 _BARE_PUBLISHED = re.compile(
     r"\bratio\b[^;]{0,60}?\b(?:de|a|of|was|is|:|=|ressort a|s'etablit a|stood at)\s" + _BARE
 )
@@ -111,10 +127,10 @@ def _outside_parentheses(text: str, start: int) -> bool:
     return before.count("(") <= before.count(")")
 
 
-def _published(window: str, skip: tuple[int, int]) -> tuple[Decimal, int] | None:
+def _published(window: str, skip: tuple[int, int], bounds: _Bounds) -> tuple[Decimal, int] | None:
     """The first ``x`` figure of ``window`` that is no threshold: neither the one at
     ``skip`` nor one a bound word states (a second covenant's "at least 4.0x")."""
-    thresholds = {b.start("figure") for b in _BOUND.finditer(window)}
+    thresholds = {b.start("figure") for b in bounds.x.finditer(window)}
     limit_end = -1  # where the last threshold figure ends (its schedule follows it)
     for match in _ANY_FIGURE.finditer(window):
         if match.span() == skip or skip[0] <= match.start() < skip[1]:
@@ -136,12 +152,12 @@ def _name_before(text: str, end: int) -> str:
     return names[-1].group(1) if names else ""
 
 
-def _bare_covenant(pages: Sequence[str]) -> Covenant | None:
+def _bare_covenant(pages: Sequence[str], bounds: _Bounds) -> Covenant | None:
     """A threshold and a published ratio printed without ``x`` (see :data:`_BARE`)."""
     for number, page in enumerate(pages, start=1):
         sentences = [fold(s.quote()) for s in page_sentences(page)]
         for index, sentence in enumerate(sentences):
-            bound = _BARE_BOUND.search(sentence)
+            bound = bounds.bare.search(sentence)
             if bound is None or not _NAMES_RATIO.search(sentence):
                 continue
             name = _name_before(sentence, bound.start())
@@ -153,7 +169,7 @@ def _bare_covenant(pages: Sequence[str]) -> Covenant | None:
                 value, places = _decimal(same.group("figure"))
                 return Covenant(value, limit, maximum, number, max(places, limit_places))
             for later in sentences[index + 1 : index + 1 + _FOLLOWING]:
-                thresholds = {b.end("figure") for b in _BARE_BOUND.finditer(later)}
+                thresholds = {b.end("figure") for b in bounds.bare.finditer(later)}
                 for published in _BARE_PUBLISHED.finditer(later):
                     if published.end("figure") in thresholds:
                         continue  # "pour un plafond de 2,0": a threshold, not the ratio
@@ -168,18 +184,19 @@ def _bare_covenant(pages: Sequence[str]) -> Covenant | None:
 def find_covenant(pages: Sequence[str]) -> Covenant | None:
     """The first covenant threshold of the report that comes with its published ratio
     (figures in ``x`` first; else a ratio printed without ``x``)."""
-    return _x_covenant(pages) or _bare_covenant(pages)
+    bounds = _active_bounds()
+    return _x_covenant(pages, bounds) or _bare_covenant(pages, bounds)
 
 
-def _x_covenant(pages: Sequence[str]) -> Covenant | None:
+def _x_covenant(pages: Sequence[str], bounds: _Bounds) -> Covenant | None:
     for number, page in enumerate(pages, start=1):
         sentences = [fold(s.quote()) for s in page_sentences(page)]
         for index, sentence in enumerate(sentences):
-            bound = _BOUND.search(sentence)
+            bound = bounds.x.search(sentence)
             if bound is None or not _NAMES_RATIO.search(sentence):
                 continue
             window = " ".join(sentences[index : index + 1 + _FOLLOWING])
-            found = _published(window, (bound.start(), bound.end("figure")))
+            found = _published(window, (bound.start(), bound.end("figure")), bounds)
             if found is None:
                 continue
             limit, limit_places = _decimal(bound.group("figure"))

@@ -51,6 +51,7 @@ _HEADING_WORD = 4  # letters: shorter words (and, of, the, et, des) keep their c
 _HEADING_MIN_WORDS = 3
 _HEADING_SHARE = 0.8
 _TITLE_MAX_WORDS = 7  # a line this short with no final punctuation is a title, not a sentence
+_TITLE_LINE_MAX_WORDS = 14  # one line this short, unpunctuated: a title among table rows
 _FIGURE_TOKEN = re.compile(r"[\d$€£%]")
 _ABBREVIATIONS = frozenset(
     {"m", "mm", "mme", "mlle", "dr", "me", "st", "ste", "cf", "art", "no", "n°", "nos"}
@@ -157,6 +158,12 @@ def _is_prose(text: str) -> bool:
     words = text.split()
     if len(words) <= _TITLE_MAX_WORDS and not text.rstrip('»"”’)').endswith(_ENDS):
         return False  # "Going concern and viability statement": a title standing alone
+    if (
+        "\n" not in text.strip()
+        and len(words) <= _TITLE_LINE_MAX_WORDS
+        and not text.rstrip('»"”’)').endswith(_ENDS)
+    ):
+        return False  # "Maturity of the loans at 30 June (nominal amounts)": a table's title
     if words and _TABLE_CELL.fullmatch(words[-1]):
         return False  # ends on a figure: a table row (prose ends on a word or a period)
     lettered = [w for w in words if any(c.isalpha() for c in w)]

@@ -78,6 +78,19 @@ _TERMS: dict[str, str] = {
     ),
     "(résultat avant impôt - résultat financier)": "(profit before tax - financial result)",
     "(résultat avant impôt + charges financières)": "(profit before tax + financial charges)",
+    "résultat avant éléments exceptionnels et impôt + charges financières - autres produits"
+    " + amortissements": (
+        "profit before exceptional items and tax + finance costs - other income + D&A"
+    ),
+    "résultat avant éléments exceptionnels et impôt + charges financières + amortissements": (
+        "profit before exceptional items and tax + finance costs + D&A"
+    ),
+    "résultat avant éléments exceptionnels et impôt + charges financières - autres produits": (
+        "profit before exceptional items and tax + finance costs - other income"
+    ),
+    "résultat avant éléments exceptionnels et impôt + charges financières": (
+        "profit before exceptional items and tax + finance costs"
+    ),
     "(résultat avant impôt + charges financières - produits financiers)": (
         "(profit before tax + financial charges - financial income)"
     ),

@@ -29,6 +29,7 @@ __all__ = [
     "DERIVED",
     "DERIVED_EXCLUDE",
     "LEXICON",
+    "SENTENCE_RULES",
     "LabelRule",
     "Statement",
     "heading_kind",
@@ -55,9 +56,12 @@ class LabelRule:
     key: str
     statements: tuple[Statement, ...]
     patterns: tuple[str, ...]
+    # A rule of the mapping's "sentences" section: its patterns are the subjects of a note's
+    # sentence (memo/note_sentences.py), never a row label.
+    sentence: bool = False
 
     def matches(self, normalized: str) -> bool:
-        return any(re.fullmatch(p, normalized) for p in self.patterns)
+        return not self.sentence and any(re.fullmatch(p, normalized) for p in self.patterns)
 
 
 _OWNERS = r"(?:stockholders|shareholders|shareowners)"
@@ -105,6 +109,38 @@ def parse_mapping(data: object, source: str) -> tuple[LabelRule, ...]:
                     f"{source}: rule {number} ({concept}): bad label pattern {label!r}: {error}"
                 ) from None
         parsed.append(LabelRule(concept, tuple(kinds[s] for s in statements), tuple(labels)))
+    assert isinstance(data, dict)  # rules were found under it
+    return tuple(parsed) + _sentence_rules(data, source)
+
+
+def _sentence_rules(data: dict[str, object], source: str) -> tuple[LabelRule, ...]:
+    """The rules of a mapping's ``sentences`` section (``{"rules": [{"concept",
+    "subjects"}]}``): balance-sheet amounts a note states in a sentence."""
+    section = data.get("sentences", {})
+    rules = section.get("rules", []) if isinstance(section, dict) else None
+    if not isinstance(rules, list):
+        raise InputError(f"{source}: 'sentences' needs a list of rules under 'rules'")
+    parsed: list[LabelRule] = []
+    for number, rule in enumerate(rules, start=1):
+        concept = rule.get("concept") if isinstance(rule, dict) else None
+        subjects = rule.get("subjects") if isinstance(rule, dict) else None
+        if not isinstance(concept, str) or not concept:
+            raise InputError(f"{source}: sentence rule {number} needs a 'concept' name")
+        if (
+            not isinstance(subjects, list)
+            or not subjects
+            or not all(isinstance(x, str) and x for x in subjects)
+        ):
+            raise InputError(f"{source}: sentence rule {number} ({concept}) needs 'subjects'")
+        for subject in subjects:
+            try:
+                re.compile(subject)
+            except re.error as error:
+                raise InputError(
+                    f"{source}: sentence rule {number} ({concept}): bad subject {subject!r}: "
+                    f"{error}"
+                ) from None
+        parsed.append(LabelRule(concept, (Statement.BALANCE,), tuple(subjects), sentence=True))
     return tuple(parsed)
 
 
@@ -114,7 +150,10 @@ def load_mapping(path: Path) -> tuple[LabelRule, ...]:
 
 
 _BUNDLED = json.loads(_CONCEPTS_FILE.read_text(encoding="utf-8"))
-LEXICON: tuple[LabelRule, ...] = parse_mapping(_BUNDLED, str(_CONCEPTS_FILE))
+_MAPPING = parse_mapping(_BUNDLED, str(_CONCEPTS_FILE))
+LEXICON: tuple[LabelRule, ...] = tuple(r for r in _MAPPING if not r.sentence)
+# The bundled mapping's note sentences (see memo/note_sentences.py): a user's come first.
+SENTENCE_RULES: tuple[LabelRule, ...] = tuple(r for r in _MAPPING if r.sentence)
 # (concept, statement, concepts among its parts) for totals printed without a label.
 DERIVED: tuple[tuple[str, Statement, frozenset[str]], ...] = tuple(
     (str(d["concept"]), Statement(s), frozenset(d["parts_include"]))
@@ -135,14 +174,17 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": 
 _NOTE_SUFFIX = re.compile(r"(?:\s+(?:notes?\s+)?\d{1,2}(?:\s*[.,]\s*\d{1,2})?[a-z]?)+$")
 _NUMBERING = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[ivx]{1,4}\.|[a-z]\))\s+")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
+# Items numbered by roman numerals, as Schedule III prints them ("IX Profit for the year"):
+# capitals before a capitalised word or a parenthesis.
+_ROMAN = re.compile(r"^(?:[IVX]{1,4}|[IVX]{1,4}\.)\s+(?=[A-Z(])")
 
 
 def normalize_label(label: str) -> str:
     """Comparable form of a row label: ``Chiffre d’affaires (note 3) :`` → ``chiffre
     d'affaires``; ``Cash and cash equivalents, end of year`` → ``cash and cash equivalents
     end of year``."""
-    text = unicodedata.normalize("NFKC", label).translate(_APOSTROPHES).casefold()
-    text = _NUMBERING.sub("", text.strip())
+    text = _ROMAN.sub("", unicodedata.normalize("NFKC", label).strip())
+    text = _NUMBERING.sub("", text.translate(_APOSTROPHES).casefold())
     text = re.sub(r"[^\w']+", " ", text).replace("_", " ")
     text = re.sub(r"'(?=\s|$)|(?<=\s)'|^'", " ", text)  # possessives: stockholders' equity
     text = " ".join(text.split())
@@ -169,7 +211,7 @@ _HEADINGS: tuple[tuple[Statement | None, re.Pattern[str]], ...] = (
         re.compile(
             rf"{_QUALIFIERS}(?:statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings)"
             # IAS 1's name, alone or with "and other comprehensive income" after it
-            r"|statements?\s+of\s+(?:consolidated\s+)?profit\s+or\s+loss"
+            r"|statements?\s+of\s+(?:consolidated\s+)?profit\s+(?:or|and)\s+loss"
             r"|income\s+statements?|profit\s+and\s+loss(?:\s+account)?"
             r"|comptes?\s+de\s+résultats?|état\s+du\s+résultat(?!\s+global))\b"
         ),

@@ -21,27 +21,31 @@ the statements do not give, at a date the balance sheet prints.
 from __future__ import annotations
 
 import dataclasses
-import json
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 
 from preuve.core.numbers import Locale
 from preuve.memo.cues import page_sentences
-from preuve.memo.lexicon import Statement, unit_of
+from preuve.memo.lexicon import SENTENCE_RULES, LabelRule, Statement, unit_of
 from preuve.memo.periods import _MONTH_WORD, _MONTHS
 from preuve.memo.statements import Field
 
-__all__ = ["SENTENCE_RULES", "sentence_fields"]
+__all__ = ["sentence_fields"]
 
-_DATA = json.loads((Path(__file__).with_name("data") / "concepts.json").read_text("utf-8"))
-# (concept, its subject phrases) from the mapping's "sentences" section.
-SENTENCE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (str(rule["concept"]), re.compile(r"(?i)\b(?:" + "|".join(rule["subjects"]) + r")\b"))
-    for rule in _DATA.get("sentences", {}).get("rules", [])
-)
+
+@functools.cache
+def _subjects(rules: tuple[LabelRule, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(concept, its subject phrases) of the mapping's sentence rules, in order."""
+    return tuple(
+        (rule.key, re.compile(r"(?i)\b(?:" + "|".join(rule.patterns) + r")\b"))
+        for rule in rules
+        if rule.sentence
+    )
+
+
 _VERB = re.compile(
     r"(?i)^[^.;:\d]{0,60}?\b(?:s'él[eè]v\w*|s'établi\w*|atteign\w*|atteint|représent\w*"
     r"|amount(?:ed|s)? to|totall?(?:ed|led|s)|stood at|were|was)\s+(?:à\s+|de\s+)?"
@@ -110,10 +114,12 @@ def _amount_with_date(text: str, opening: tuple[int, int, int] | None) -> _State
     return _Stated(_value(amount["raw"]), amount["raw"], unit, date, end)
 
 
-def _sentence_fields(text: str, page: int) -> list[tuple[Field, tuple[int, int, int]]]:
+def _sentence_fields(
+    text: str, page: int, rules: tuple[LabelRule, ...]
+) -> list[tuple[Field, tuple[int, int, int]]]:
     opening = _date_at(text)
     found: list[tuple[Field, tuple[int, int, int]]] = []
-    for concept, subject in SENTENCE_RULES:
+    for concept, subject in _subjects(rules):
         match = subject.search(text)
         if match is None:
             continue
@@ -134,17 +140,22 @@ def _sentence_fields(text: str, page: int) -> list[tuple[Field, tuple[int, int, 
 
 
 def sentence_fields(
-    pages: Sequence[str], dates: Sequence[tuple[int, int, int]], locale: Locale = Locale.FR
+    pages: Sequence[str],
+    dates: Sequence[tuple[int, int, int]],
+    locale: Locale = Locale.FR,
+    user_rules: tuple[LabelRule, ...] = (),
 ) -> tuple[Field, ...]:
     """The fields the notes' sentences of ``pages`` state at one of the balance sheet's
-    ``dates`` (year, month, day); the first sentence stating a (concept, year) wins."""
+    ``dates`` (year, month, day); the first sentence stating a (concept, year) wins. The
+    subjects are the mapping's ``sentences`` (a user's mapping, ``user_rules``, first)."""
     del locale  # amounts are read as French notes print them (space thousands, comma decimals)
+    rules = (*user_rules, *SENTENCE_RULES)
     fields: list[Field] = []
     seen: set[tuple[str, int]] = set()
     for number, page in enumerate(pages, start=1):
         for sentence in page_sentences(page):
             text = " ".join(sentence.text.split())
-            for found, date in _sentence_fields(text, number):
+            for found, date in _sentence_fields(text, number, rules):
                 key = (found.key, found.year)
                 if date in dates and key not in seen:
                     seen.add(key)

@@ -101,10 +101,14 @@ def net_debt(st: Statements, year: int) -> Operand | None:
         )
     long_term = _get(st, "long_term_debt", year)
     if long_term is not None and cash is not None:
-        current = _get(st, "current_debt", year)
-        parts = (long_term, cash) if current is None else (long_term, current, cash)
-        value = long_term.amount + (current.amount if current else Decimal(0)) - cash.amount
-        return Operand(value, "(dettes financières - trésorerie)", parts)
+        # Belgian GAAP prints apart the long-term debts falling due within the year and
+        # the short-term investments held beside the cash.
+        debts = [f for key in ("current_debt", "current_maturities") if (f := _get(st, key, year))]
+        investments = _get(st, "cash_investments", year)
+        held = (cash,) if investments is None else (cash, investments)
+        value = long_term.amount + sum((f.amount for f in debts), Decimal(0))
+        value -= sum((f.amount for f in held), Decimal(0))
+        return Operand(value, "(dettes financières - trésorerie)", (long_term, *debts, *held))
     return None
 
 
@@ -174,6 +178,9 @@ def ebit(st: Statements, year: int) -> Operand | None:
     operating = _get(st, "operating_income", year)
     if operating is not None:
         return Operand(operating.amount, "résultat opérationnel", (operating,))
+    before = _before_exceptional(st, year)
+    if before is not None:
+        return before
     pre_tax = _get(st, "pre_tax_income", year)
     if pre_tax is None:
         return None
@@ -204,6 +211,28 @@ def ebit(st: Statements, year: int) -> Operand | None:
         pre_tax.amount + abs(charges.amount) - abs(income.amount),
         "(résultat avant impôt + charges financières - produits financiers)",
         (pre_tax, charges, income),
+    )
+
+
+def _before_exceptional(st: Statements, year: int) -> Operand | None:
+    """The operating profit of a statement that prints a profit before exceptional items
+    and tax (Schedule III): the finance costs added back, the other income (interest,
+    dividends: no operating income) taken out; the exceptional items are never in it."""
+    before = _get(st, "pre_exceptional_income", year)
+    charges = _get(st, "financial_charges", year)
+    if before is None or charges is None:
+        return None
+    other = _get(st, "other_income", year)
+    if other is None:
+        return Operand(
+            before.amount + abs(charges.amount),
+            "(résultat avant éléments exceptionnels et impôt + charges financières)",
+            (before, charges),
+        )
+    return Operand(
+        before.amount + abs(charges.amount) - other.amount,
+        "(résultat avant éléments exceptionnels et impôt + charges financières - autres produits)",
+        (before, charges, other),
     )
 
 

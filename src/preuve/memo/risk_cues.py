@@ -94,6 +94,9 @@ class CueSet:
     conditions: re.Pattern[str]
     described: tuple[Category, ...] = ()
     requires: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # The bound words of a covenant threshold (``covenant_limits``, memo/covenant.py).
+    covenant_maximum: tuple[str, ...] = ()
+    covenant_minimum: tuple[str, ...] = ()
 
     def factual_clauses(self, folded: str) -> str:
         """The clauses of a folded sentence that state something as a fact: no hedge, not
@@ -205,6 +208,10 @@ def parse_cues(data: object, source: str, base: CueSet | None = None) -> CueSet:
             compiled[name] += list(bundled)
         for key in _LISTS:
             screens[key].append(getattr(base, key).pattern)
+    maximum, minimum = _limits(data, source)
+    if base is not None:
+        maximum += base.covenant_maximum
+        minimum += base.covenant_minimum
     never = r"(?!x)x"
     described = (
         base.described
@@ -234,7 +241,22 @@ def parse_cues(data: object, source: str, base: CueSet | None = None) -> CueSet:
         re.compile("|".join(screens["conditions"]) or never),
         described,
         requires,
+        maximum,
+        minimum,
     )
+
+
+def _limits(data: dict[str, object], source: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ``maximum`` and ``minimum`` bound words of a cues document's ``covenant_limits``."""
+    limits = data.get("covenant_limits", {})
+    if not isinstance(limits, dict):
+        raise InputError(f"{source}: 'covenant_limits' must be an object")
+    where = f"{source}: covenant_limits"
+    words = {key: _strings(limits, key, where) for key in ("maximum", "minimum")}
+    for patterns in words.values():
+        for pattern in patterns:
+            _compile(pattern, where)
+    return tuple(words["maximum"]), tuple(words["minimum"])
 
 
 def _read(path: Path) -> object:

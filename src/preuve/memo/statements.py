@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from preuve.core.numbers import Locale, detect_locale, parse_number
-from preuve.memo.lexicon import LEXICON, Statement, heading_kind, lookup_label, unit_of
+from preuve.memo.lexicon import (
+    LEXICON,
+    LabelRule,
+    Statement,
+    heading_kind,
+    lookup_label,
+    unit_of,
+)
+from preuve.memo.sections import balance_section, closes_section, qualified_labels
 
 __all__ = ["Field", "Row", "Statements", "extract_statements"]
 
@@ -124,6 +132,7 @@ class _Cursor:
     columns: tuple[int, ...] = ()
     pending: tuple[int, ...] = ()
     previous_text: str = ""
+    section: str = ""  # the balance-sheet section the next rows are under (memo/sections.py)
 
 
 # --- Tokens and rows -------------------------------------------------------------------
@@ -337,8 +346,19 @@ def _cut_rows(tokens: list[_Token], columns: int, locale: Locale, periods: int =
     return cuts
 
 
-def _make_row(cut: _Cut, statement: Statement, page: int, columns: tuple[int, ...]) -> Row:
-    label, rule = cut.label, lookup_label(cut.label, statement)
+def _lookup(label: str, statement: Statement, section: str) -> LabelRule | None:
+    """The rule of a row's label, qualified first by the section it is printed under."""
+    for form in qualified_labels(label, section):
+        rule = lookup_label(form, statement)
+        if rule is not None:
+            return rule
+    return None
+
+
+def _make_row(
+    cut: _Cut, statement: Statement, page: int, columns: tuple[int, ...], section: str = ""
+) -> Row:
+    label, rule = cut.label, _lookup(cut.label, statement, section)
     if rule is None and ":" in label:
         # Section titles glued before a label ("Current assets: Cash and cash equivalents").
         tail = label.rsplit(":", 1)[1].strip()
@@ -373,11 +393,18 @@ def _line_rows(
         tokens = [_Token(cursor.previous_text), *tokens]
         cursor.previous_text = ""
     cuts = _cut_rows(tokens, columns, locale)
-    rows = [_make_row(cut, statement, page, cursor.columns) for cut in cuts]
+    rows, section = [], cursor.section
+    for cut in cuts:
+        rows.append(_make_row(cut, statement, page, cursor.columns, cursor.section))
+        if closes_section(cut.label):
+            cursor.section = ""  # "Total current liabilities" closes its section
+        titled = balance_section(cut.label) if statement is Statement.BALANCE else None
+        if titled is not None:
+            cursor.section = titled  # "Dettes à un an au plus 42/48 ...": a title with figures
     if rows and rows[0].key is None and cursor.previous_text:
         # A label wrapped over two lines: retry with the text line before it.
         joined = _Cut(f"{cursor.previous_text} {cuts[0].label}", cuts[0].values)
-        retry = _make_row(joined, statement, page, cursor.columns)
+        retry = _make_row(joined, statement, page, cursor.columns, section)
         if retry.key is not None:
             rows[0] = retry
     return rows
@@ -394,6 +421,8 @@ def _section_rows(lines: list[str], statement: Statement, page: int, locale: Loc
             continue
         if all(t.value is None for t in tokens):
             cursor.previous_text = line.strip()
+            section = balance_section(line) if statement is Statement.BALANCE else None
+            cursor.section = cursor.section if section is None else section
             continue
         rows += _line_rows(tokens, cursor, statement, page, locale)
         cursor.previous_text = ""

@@ -29,6 +29,7 @@ from preuve.memo.maturity import maturity_fields
 from preuve.memo.note_sentences import sentence_fields
 from preuve.memo.operands import FINANCIAL_DEBTS
 from preuve.memo.periods import Period
+from preuve.memo.sections import continued_pages
 from preuve.memo.statements import Field, Statements
 from preuve.memo.table_checks import Identity, checked_table
 from preuve.memo.tables import StatementTable, read_tables
@@ -151,7 +152,9 @@ def merged_statements(
     have = {(f.key, f.year) for f in fields}
     # A statement the tables found is read on its own pages only: a lexicon field of that
     # statement from another page (key figures in millions, a note) is left out.
+    # A page headed by the statement's title "(continued)" is one of its pages.
     pages_of = {t.statement: set(t.pages) for t in tables}
+    pages_of = {s: p | continued_pages(pages, s, p) for s, p in pages_of.items()}
     # A row the tables read keeps the tables' concept (a "Borrowings" row under "Current
     # liabilities" is current debt): the lexicon's reading of the same row is left out.
     read = {(r.page, r.label.casefold()) for t in tables for r in t.rows}
@@ -193,7 +196,8 @@ def merged_statements(
         # What the notes state in a sentence, at a date the balance sheet prints.
         dates = [(p.year, p.month, p.day) for p in balance.periods if p.months == 0 and p.month]
         have = {(f.key, f.year) for f in fields}
-        fields += [f for f in sentence_fields(pages, dates) if (f.key, f.year) not in have]
+        stated = sentence_fields(pages, dates, user_rules=user_rules)
+        fields += [f for f in stated if (f.key, f.year) not in have]
     months = chosen_duration(tables) or 12
     return Statements(
         fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months

@@ -14,7 +14,7 @@ from preuve.core.errors import InputError
 from preuve.memo.covenant import find_covenant
 from preuve.memo.lexicon import LEXICON, SENTENCE_RULES, Statement, load_mapping, lookup_label
 from preuve.memo.note_sentences import sentence_fields
-from preuve.memo.risk_cues import load_cues, using_cues
+from preuve.memo.risk_cues import load_cues
 
 DATES = [(2025, 12, 31), (2024, 12, 31)]
 NOTE = (
@@ -79,8 +79,7 @@ def test_a_user_cues_file_reaches_the_covenant_reader(tmp_path: Path) -> None:
     path.write_text(
         json.dumps({"covenant_limits": {"maximum": ["shall remain beneath"]}}), encoding="utf-8"
     )
-    with using_cues(load_cues(path)):
-        found = find_covenant([COVENANT])
+    found = find_covenant([COVENANT], load_cues(path))
     assert found is not None
     assert (found.value, found.limit, found.maximum) == (Decimal("2.9"), Decimal("3.5"), True)
-    assert find_covenant([COVENANT]) is None  # only while the user's cues are in force
+    assert find_covenant([COVENANT]) is None  # only the run given the user's cues reads them

@@ -31,7 +31,7 @@ from preuve.memo.amounts import format_number
 from preuve.memo.company import Company
 from preuve.memo.cues import page_sentences
 from preuve.memo.ratio_facts import Ratio, RatioValue
-from preuve.memo.risk_cues import active_cues, fold
+from preuve.memo.risk_cues import CueSet, bundled_cues, fold
 
 __all__ = ["Covenant", "covenant_ratio", "find_covenant"]
 
@@ -68,11 +68,11 @@ def _bounds(maximum: tuple[str, ...], minimum: tuple[str, ...]) -> _Bounds:
     )
 
 
-def _active_bounds() -> _Bounds:
-    """The bound words of the cues in force (``covenant_limits`` of ``data/cues.json``,
-    a user's cues file's first)."""
-    cues = active_cues()
-    return _bounds(cues.covenant_maximum, cues.covenant_minimum)
+def _cue_bounds(cues: CueSet | None) -> _Bounds:
+    """The bound words of the run's cues (``covenant_limits`` of ``data/cues.json``, a
+    user's cues file's first; the bundled ones when None)."""
+    chosen = cues or bundled_cues()
+    return _bounds(chosen.covenant_maximum, chosen.covenant_minimum)
 
 
 _BARE_PUBLISHED = re.compile(
@@ -181,10 +181,11 @@ def _bare_covenant(pages: Sequence[str], bounds: _Bounds) -> Covenant | None:
     return None
 
 
-def find_covenant(pages: Sequence[str]) -> Covenant | None:
+def find_covenant(pages: Sequence[str], cues: CueSet | None = None) -> Covenant | None:
     """The first covenant threshold of the report that comes with its published ratio
-    (figures in ``x`` first; else a ratio printed without ``x``)."""
-    bounds = _active_bounds()
+    (figures in ``x`` first; else a ratio printed without ``x``), with the bound words of
+    ``cues``."""
+    bounds = _cue_bounds(cues)
     return _x_covenant(pages, bounds) or _bare_covenant(pages, bounds)
 
 
@@ -207,11 +208,15 @@ def _x_covenant(pages: Sequence[str], bounds: _Bounds) -> Covenant | None:
 
 
 def covenant_ratio(
-    pages: Sequence[str], company: Company, year: int | None, locale: Locale = Locale.FR
+    pages: Sequence[str],
+    company: Company,
+    year: int | None,
+    locale: Locale = Locale.FR,
+    cues: CueSet | None = None,
 ) -> Ratio | None:
     """``R-<slug>-covenant``: the published covenant ratio of ``year`` (the report's
     latest), its threshold and headroom, or None when the report states none."""
-    covenant = find_covenant(pages)
+    covenant = find_covenant(pages, cues)
     if covenant is None or year is None:
         return None
     places = covenant.places

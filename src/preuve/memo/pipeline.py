@@ -150,7 +150,7 @@ def analyse_report(
     statements = without_doubtful(statements, identities)  # no ratio from a doubtful value
     ratios = compute_ratios(statements, company, lang)
     latest = statements.years[0] if statements.years else None
-    covenant = covenant_ratio(pages, company, latest, lang)  # as the report publishes it
+    covenant = covenant_ratio(pages, company, latest, lang, cues)  # as the report publishes it
     ratios = ratios if covenant is None else (*ratios, covenant)
     alerts = compute_alerts(statements, ratios, company, lang)
     reading = read_signals(model, company.name, report, quotes=quotes)  # (category, Span)

@@ -96,6 +96,7 @@ def test_a_sheet_row_without_its_first_cell_is_named_by_its_words() -> None:
     text = (
         "| No. | Item | Amount (EUR, excl. VAT) |\n|---|---|---|\n"
         "| 1 | Thermia B2 boiler | 6 650.00 |\n"
+        "| | Spare circulation pump | 210.00 |\n"
         "| | **Net total** | **7 290.00** |\n"
         "| | VAT 20 % | 1 458.00 |\n"
     )
@@ -104,3 +105,32 @@ def test_a_sheet_row_without_its_first_cell_is_named_by_its_words() -> None:
     by_value = {r.value: (r.subject, r.attribute) for r in reads if r.kind == "money"}
     assert by_value["7 290.00 EUR"] == ("Thermia B2", "net total")
     assert by_value["1 458.00 EUR"] == ("Thermia B2", "vat 20 %")
+    assert by_value["210.00 EUR"][0] == "Thermia B2"  # an item under no number: still its
+
+
+def test_a_heading_is_never_the_quote_of_an_advisory_state() -> None:
+    """A changelog files its entries under "### Fixed": the heading names a section, it
+    states no advisory's state (the entry naming the advisory says nothing of its state)."""
+    text = (
+        "# Thermia Link release notes\n\n## [3.1.0] - 2027-02-01\n### Security\n"
+        "- Login now required on the service port (TSA-2027-04).\n### Fixed\n"
+        "- The pump counter resets after a restart.\n"
+    )
+    document = {"id": "doc-30", "title": "Thermia Link release notes", "text": text}
+    reads, _ = document_reads(document, ("Thermia Link",), LEX, "en", Locale.EN)
+    assert not [r for r in reads if r.attribute == "TSA-2027-04" and "#" in r.quote]
+    assert all(not r.quote.lstrip().startswith("#") for r in reads)
+
+
+def test_a_short_last_state_of_a_document_is_quoted_with_its_line() -> None:
+    """A ticket naming one advisory closes on a one-word state: its quote is long enough
+    for the check (the line it ends), never the bare word."""
+    text = (
+        "**Ticket 7** - network\n\n**02/03/2027** - Check bulletin TSA-2027-04 first.\n\n"
+        "**03/03/2027** - Unit moved to an isolated network segment. Resolved."
+    )
+    document = {"id": "doc-30", "title": "Ticket 7: Thermia Link on the network", "text": text}
+    reads, _ = document_reads(document, ("Thermia Link",), LEX, "en", Locale.EN)
+    states = [r for r in reads if r.attribute == "TSA-2027-04"]
+    assert states
+    assert all(len(r.quote) >= 12 and r.quote.endswith("Resolved.") for r in states)

@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
-from preuve.synthesis.lexicon import Lexicon, fold
+from preuve.synthesis.lexicon import Lexicon, fold, names_sum
 from preuve.synthesis.planner_products import name_candidates
 from preuve.synthesis.statements import mentions, product_mentions, stem
 from preuve.synthesis.values import Value
 
-__all__ = ["free_attribute", "names_sum", "part_of", "price_of", "sum_row", "titled_item"]
+__all__ = ["free_attribute", "part_of", "price_of", "sum_row", "titled_item"]
 
 _APPOSITION_WORDS = 5
 
@@ -141,18 +141,6 @@ def titled_item(
         and not all(fold(w).strip(".") in organisation for w in name.split()[1:])
     ]  # fmt: skip
     return found[0][len(brand) + 1 :] if len(found) == 1 else None
-
-
-def names_sum(label: str, lexicon: Lexicon) -> bool:
-    """Whether a label names a sum, with or without its tax words ("Total HT", "Total excl.
-    VAT", "Subtotal", "Net total": lexicon ``[pricing] aggregates``, ``sum_qualifiers``)."""
-    folded = fold(label)
-    for phrase in sorted((p for ps in lexicon.taxes.values() for p in ps), key=len, reverse=True):
-        folded = re.sub(rf"(?<![a-z]){re.escape(phrase)}(?![a-z])", " ", folded)
-    words = set(re.findall(r"[a-z][a-z-]*", folded)) - lexicon.stopwords  # "VAT 23 %" too
-    sums = set((lexicon.pricing or {}).get("aggregates", ()))
-    qualifiers = set((lexicon.pricing or {}).get("sum_qualifiers", ()))
-    return bool(words & sums) and words <= sums | qualifiers
 
 
 def sum_row(label: str | None, value: Value, found: _Found, lexicon: Lexicon) -> _Found | None:

@@ -22,10 +22,9 @@ from dataclasses import dataclass
 
 from preuve.core.numbers import Locale
 from preuve.core.patterns import compiled
-from preuve.synthesis.lexicon import Concept, Lexicon, fold
+from preuve.synthesis.lexicon import Concept, Lexicon, fold, names_sum
 from preuve.synthesis.price_items import (
     free_attribute,
-    names_sum,
     part_of,
     price_of,
     sum_row,
@@ -453,6 +452,11 @@ def document_reads(
             ((p, sc) for at, p, sc in reversed(headings) if at <= paragraph[0].start), (None, ())
         )
         for sentence in paragraph:
+            if _is_heading(text, sentence.start) and not sentence.table:
+                # a heading names a section ("### Fixed"): never the quote of a statement,
+                # nor the state of an advisory named just before it
+                pending = []
+                continue
             quote = row_quote(text, sentence)  # a short one with the line before it
 
             def subject_of(
@@ -509,6 +513,12 @@ def _heading_before(text: str, position: int) -> tuple[str, ...]:
     return (found[-1],) if found else ()
 
 
+def _is_heading(text: str, position: int) -> bool:
+    """Whether ``position`` is on a Markdown heading line: a heading is never a quote."""
+    line = text[text.rfind("\n", 0, position) + 1 :].split("\n", 1)[0]
+    return _HEADING.match(line) is not None
+
+
 _MAX_DOCUMENT_IDS = 3  # a bulletin names its own reference and the CVE it is about
 
 
@@ -525,6 +535,8 @@ def _document_advisory(
     found = []
     for paragraph in sentences(text):
         for sentence in paragraph:
+            if _is_heading(text, sentence.start):
+                continue  # "### Fixed" names a section of a changelog: no quote of a state
             state = status_of(sentence.text, lexicon, lang, lexicon.advisory_states)
             if state is not None:
                 found.append((state.key[2] is not None, sentence, state))
@@ -534,7 +546,7 @@ def _document_advisory(
     _, sentence, state = max(enumerate(found), key=lambda f: (f[1][0], f[0]))[1]
     named = product_at(products, sentence.text)
     subject = named[-1][1] if named else main
-    quote = " ".join(text[sentence.start : sentence.end].split())
+    quote = row_quote(text, sentence)  # "Résolu." with what comes before it on its line
     return [
         Read(subject, advisory, (), state.display, state.key, (), sentence.text, quote, doc_id,
              "status")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from preuve.core.sentences import Sentence
+from preuve.synthesis.lexicon import default_lexicon, names_sum
 
 __all__ = ["LabelledSentence", "label_condition", "mentions", "sentences", "table_sentences"]
 
@@ -161,9 +162,9 @@ def _cell_sentences(
         cells, label = row, row[0]
         if not label.strip(" *_") and not by_column:
             # a row without its first cell ("| | **Total excl. VAT** | | 48 900.00 |") is
-            # labelled by its first cell of words, a sum's name under the items' column
+            # labelled by its first cell of words when it names a sum under the items' column
             named = [j for j, c in enumerate(cells) if j and _WORDS_CELL.fullmatch(c)]
-            if named:
+            if named and names_sum(cells[named[0]], default_lexicon()):
                 label = cells[named[0]].strip(" *_")
                 cells = [label, *(c if j != named[0] else "" for j, c in enumerate(cells) if j)]
         if sheet and len(cells) >= 2 and cells[1] and cells[1] not in {"-", "—", "n/a", "N/A"}:
@@ -240,7 +241,9 @@ def sentences(text: str) -> list[list[LabelledSentence]]:
         text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
     for block in re.finditer(r"(?:[^\n]|\n(?![ \t]*\n))+", text):
         out: list[LabelledSentence] = []
-        for item in re.finditer(r"(?:[^\n]|\n(?![ \t]*(?:[-*•|#]|\d+[.)])\s))+", block.group()):
+        for item in re.finditer(
+            r"(?:[^\n]|\n(?![ \t]*(?:[-*•|]|#{1,6}|\d+[.)])\s))+", block.group()
+        ):
             base = block.start() + item.start()
             # (leader dots "Training ........ $9,600.00" and an ellipsis end no sentence)
             # (a bold sentence, "**... 2027.** This date ...", ends at its period too)

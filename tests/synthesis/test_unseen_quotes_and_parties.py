@@ -134,3 +134,24 @@ def test_a_short_last_state_of_a_document_is_quoted_with_its_line() -> None:
     states = [r for r in reads if r.attribute == "TSA-2027-04"]
     assert states
     assert all(len(r.quote) >= 12 and r.quote.endswith("Resolved.") for r in states)
+
+
+def test_a_sound_level_is_one_quantity_under_its_names_and_no_headcount() -> None:
+    """A test report's prose LAeq and a datasheet row's sound pressure level are one
+    quantity, the noise, in decibels; a staff limit in dB counts no staff."""
+    report = {
+        "id": "doc-30",
+        "title": "Orvik P5 site test",
+        "text": "Next to the feeder, the LAeq over five minutes was 71 dB(A) on every run.\n\n"
+        "The staff safety limit is 70 dB(A).",
+    }
+    sheet = {
+        "id": "doc-09",
+        "title": "Orvik P5 datasheet",
+        "text": "| Parameter | Orvik P5 |\n|---|---|\n| Sound pressure level | 66 dBA |\n",
+    }
+    reads = [r for d in (report, sheet) for r in document_reads(d, ("Orvik P5",), LEX, "en",
+             Locale.EN)[0]]  # fmt: skip
+    noise = {(r.doc_id, r.value) for r in reads if r.attribute == "noise"}
+    assert noise == {("doc-30", "71 dB(A)"), ("doc-09", "66 dBA")}
+    assert not [r for r in reads if r.attribute == "headcount"]

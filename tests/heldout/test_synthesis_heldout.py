@@ -43,13 +43,11 @@ BLIND = frozenset(
         "eclairage-led-saint-aurel-fr",
         "fr-pompes-perfusion",
         "en-vibration-sensors",
-        # a thirteenth writer's (s27), measured on arrival (main 4688fc1: 49.2 and 50.2, no
-        # planted contradiction found in the English one, one in the French one) and after
-        # the s27 merges, which never saw them
-        "refectory-dishwashers-en",
-        "robots-affinage-fr",
     }
 )
+# The thirteenth writer's two (s27: 49.2 and 50.2 on arrival, main 4688fc1, no planted
+# contradiction found in the English one, one in the French one) are worked on in s28: no
+# longer blind, they must find one.
 # The eleventh writer's two (s26: 35.2 and 42.7 on arrival, main 6e65c1e, one planted
 # contradiction found in each) are worked on in s27: no longer blind, they must find one.
 # The ninth writer's two (s25: 41.7 and 46.7 on arrival, no planted contradiction found) were
@@ -82,14 +80,16 @@ BLIND = frozenset(
 # document about a product says what its value is, not whom it is about. mediatheques' two
 # are prices of documents about other projects (a network budget, a maintenance call, a
 # locker of the candidate's maker) that the planner does not set aside yet.
-# The thirteenth writer's two (s27, never tuned on) list 1 and 2 contradictions their grids
-# do not plant on arrival.
+# The thirteenth writer's two (s27, never tuned on) listed 1 and 2 contradictions their grids
+# do not plant on arrival (4 and 2 after the s27 merges). Gone (s28): a revised quote's line
+# items (the revision changes several lines: the net total is the contradiction, its lines,
+# tax and gross follow), a tax acronym ("VAT") and a word after a possessive ("via its Irish
+# distributor") taken for parties, and the date of another document in an aside ("see the
+# notice of 20 May 2026") taken for a delivery date.
 SPURIOUS: frozenset[str] = frozenset(
     {
         "eclairage-led-saint-aurel-fr",
         "mediatheques-automates-rfid",
-        "refectory-dishwashers-en",
-        "robots-affinage-fr",
     }
 )
 

@@ -25,7 +25,7 @@ name a subject the same way each time they mean the same thing.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from preuve.core.numbers import Locale
@@ -279,26 +279,61 @@ def _aggregate(attribute: str) -> bool:
     return bool(words & set((default_lexicon().pricing or {}).get("aggregates", ())))
 
 
+def _taxed(attribute: str) -> bool:
+    """True for a sum's attribute naming a tax or a sum with taxes ("total TTC", "VAT"),
+    the words of a net sum ("excl. VAT", "HT": lexicon ``[money] tax`` HT) left out."""
+    lexicon = default_lexicon()
+    folded = fold(attribute)
+    for phrase in lexicon.taxes.get("HT", ()):
+        folded = re.sub(rf"(?<![a-z]){re.escape(phrase)}(?![a-z])", " ", folded)
+    words = set(re.findall(r"[a-z][a-z-]*", folded))
+    return bool(words & set((lexicon.pricing or {}).get("taxed", ())))
+
+
 def _docs_of(contradiction: Contradiction) -> tuple[frozenset[str], frozenset[str]]:
     kept = contradiction.retained.sources if contradiction.retained is not None else ()
     dropped = {d for v in contradiction.rejected for d in v.sources}
     return frozenset(kept), frozenset(dropped)
 
 
-def _follows(contradiction: Contradiction, found: Iterable[Contradiction]) -> bool:
-    """True when ``contradiction`` is between totals that follow from another one: a
-    revised quote's line totals, subtotal and tax change with the unit price it revises,
-    and the unit price is what the two documents disagree on. A total opposes the same
-    documents (the retained ones, and rejected ones among the other's) as a contradiction
-    on an amount that is no total; that one is listed, the totals are its consequence."""
-    if not _aggregate(contradiction.attribute) or not contradiction.resolved:
-        return False
+def _opposing(
+    contradiction: Contradiction, found: Iterable[Contradiction], *, sums: bool
+) -> list[Contradiction]:
+    """The other resolved contradictions on amounts, sums (``sums``) or items, that oppose
+    the same retained documents to the same or more rejected ones."""
     kept, dropped = _docs_of(contradiction)
+    out = []
     for other in found:
-        if other is contradiction or _aggregate(other.attribute) or not other.resolved:
+        if other is contradiction or _aggregate(other.attribute) != sums or not other.resolved:
             continue
         other_kept, other_dropped = _docs_of(other)
         if kept == other_kept and dropped <= other_dropped and _amounts(other):
+            out.append(other)
+    return out
+
+
+def _follows(contradiction: Contradiction, found: Sequence[Contradiction]) -> bool:
+    """True when ``contradiction`` follows from another one between the same documents.
+
+    A revised quote that changes one item's price changes its totals and tax with it: the
+    item is what the two documents disagree on, the totals are its consequence. One that
+    changes several items' prices disagrees on its net total: the items are its lines, and
+    the tax and the sum with taxes follow from the net total."""
+    if not contradiction.resolved or not _amounts(contradiction):
+        return False
+    if _aggregate(contradiction.attribute):
+        items = _opposing(contradiction, found, sums=False)
+        if len(items) == 1:
+            return True
+        net = [o for o in _opposing(contradiction, found, sums=True) if not _taxed(o.attribute)]
+        return _taxed(contradiction.attribute) and bool(net)
+    kept, dropped = _docs_of(contradiction)
+    for total in found:
+        if total is contradiction or not _aggregate(total.attribute) or not total.resolved:
+            continue
+        if _taxed(total.attribute) or _docs_of(total)[0] != kept:
+            continue
+        if dropped <= _docs_of(total)[1] and len(_opposing(total, found, sums=False)) > 1:
             return True
     return False
 

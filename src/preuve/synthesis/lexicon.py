@@ -41,6 +41,7 @@ __all__ = [
     "lexicon_from_data",
     "load_lexicon",
     "merge_data",
+    "names_sum",
     "normalize_type_name",
     "read_extension",
 ]
@@ -357,3 +358,15 @@ def load_lexicon(extra: Sequence[Path] = ()) -> Lexicon:
     for path in extra:
         data = merge_data(data, _read_toml(path))
     return lexicon_from_data(data)
+
+
+def names_sum(label: str, lexicon: Lexicon) -> bool:
+    """Whether a label names a sum, with or without its tax words ("Total HT", "Total excl.
+    VAT", "Subtotal", "Net total": lexicon ``[pricing] aggregates``, ``sum_qualifiers``)."""
+    folded = fold(label)
+    for phrase in sorted((p for ps in lexicon.taxes.values() for p in ps), key=len, reverse=True):
+        folded = re.sub(rf"(?<![a-z]){re.escape(phrase)}(?![a-z])", " ", folded)
+    words = set(re.findall(r"[a-z][a-z-]*", folded)) - lexicon.stopwords  # "VAT 23 %" too
+    sums = set((lexicon.pricing or {}).get("aggregates", ()))
+    qualifiers = set((lexicon.pricing or {}).get("sum_qualifiers", ()))
+    return bool(words & sums) and words <= sums | qualifiers

@@ -289,6 +289,8 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
     generic_acronyms = default_lexicon().generic_acronyms
     for product, rest in _listed_items(question, products):
         for name in name_candidates(rest):
+            if _qualifier_of_noun(name, rest, default_lexicon()):
+                continue
             if name not in products and len(name) > 1 and name.rstrip("s") not in generic_acronyms:
                 aliases.setdefault(name, product)
     for product in products:
@@ -299,8 +301,11 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
             if remark is None:
                 continue
             # a name the line wraps ("(Oakhurst\nInstruments)") is one name
-            for name in name_candidates(" ".join(remark.group(1).split())):
+            said = " ".join(remark.group(1).split())
+            for name in name_candidates(said):
                 generic = name.rstrip("s") in default_lexicon().generic_acronyms  # "SaaS"
+                if _qualifier_of_noun(name, said, default_lexicon()):
+                    continue  # "(X GmbH, via its Irish distributor)": an unnamed party
                 if name not in products and len(name) > 1 and not generic:
                     aliases.setdefault(name, product)
     for product, asides in parallel_clauses(question, products):
@@ -311,6 +316,19 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
         if name not in products and name.rstrip("s") not in generic_acronyms:
             aliases.setdefault(name, product)
     return aliases
+
+
+def _qualifier_of_noun(name: str, text: str, lexicon: Lexicon) -> bool:
+    """Whether every mention of ``name`` in ``text`` comes after a possessive (lexicon
+    ``[grammar] possessive_words``) and before a lowercase word: "its Irish distributor"
+    qualifies a party it does not name."""
+    possessives = _joined(lexicon.words("possessive_words"))
+    starts = mentions(name, text)
+    return bool(starts) and all(
+        re.search(rf"(?<!\w)(?:{possessives})\s+$", fold(text[:start]))
+        and re.match(r"\s+[a-zà-ÿ]", text[start + len(name) :])
+        for start in starts
+    )
 
 
 def question_entities(
@@ -330,6 +348,7 @@ def question_entities(
         and name not in setting
         and not any(p.startswith(name) and _VERSION.fullmatch(p[len(name) :]) for p in products)
         and not _defined_term(name, question)
+        and not _qualifier_of_noun(name, question, lex)
         and _plausible(name, lowercase_words, lex)
         and any(mentions(name, t) for t in texts)
     )

@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
-from preuve.synthesis.lexicon import Lexicon, fold
+from preuve.synthesis.lexicon import Lexicon, fold, names_sum
 from preuve.synthesis.planner_products import name_candidates
-from preuve.synthesis.statements import mentions, product_mentions
+from preuve.synthesis.statements import mentions, product_mentions, stem
 from preuve.synthesis.values import Value
 
-__all__ = ["free_attribute", "part_of", "price_of", "titled_item"]
+__all__ = ["free_attribute", "part_of", "price_of", "sum_row", "titled_item"]
 
 _APPOSITION_WORDS = 5
 
@@ -141,3 +141,14 @@ def titled_item(
         and not all(fold(w).strip(".") in organisation for w in name.split()[1:])
     ]  # fmt: skip
     return found[0][len(brand) + 1 :] if len(found) == 1 else None
+
+
+def sum_row(label: str | None, value: Value, found: _Found, lexicon: Lexicon) -> _Found | None:
+    """The attribute of an amount in a sheet's row named as a sum ("Total excl. VAT",
+    "VAT 23 %"): that sum, its words its key (a net and a gross total are two sums); None
+    for any other value."""
+    if value.kind != "money" or not label or not names_sum(label, lexicon):
+        return None
+    shown = " ".join(label.lower().split())
+    words = frozenset(stem(w) for w in re.findall(r"[a-z][a-z-]*", fold(shown)))
+    return shown, ("words", words, (), value.unit), found[2]

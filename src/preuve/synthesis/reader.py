@@ -22,11 +22,17 @@ from dataclasses import dataclass
 
 from preuve.core.numbers import Locale
 from preuve.core.patterns import compiled
-from preuve.synthesis.lexicon import Concept, Lexicon, fold
-from preuve.synthesis.price_items import free_attribute, part_of, price_of, titled_item
+from preuve.synthesis.lexicon import Concept, Lexicon, fold, names_sum
+from preuve.synthesis.price_items import (
+    free_attribute,
+    part_of,
+    price_of,
+    sum_row,
+    titled_item,
+)
 from preuve.synthesis.pricing import charged_item, free_price
 from preuve.synthesis.reader_layout import extensive, row_quote, section_products, written_names
-from preuve.synthesis.reader_origin import CatalogueEntry, origin
+from preuve.synthesis.reader_origin import CatalogueEntry, dates_a_document, origin
 from preuve.synthesis.reader_states import advisories, licence_values, property_values, status_of
 from preuve.synthesis.sentences import label_condition
 from preuve.synthesis.statements import (
@@ -158,9 +164,7 @@ def _names_attribute(label: str, attribute: str, lexicon: Lexicon) -> bool:
     aggregates``)."""
     if fold(label) == fold(attribute):
         return True
-    taxes = {w for words in lexicon.taxes.values() for w in words}
-    words = set(re.findall(r"[a-z0-9-]+", fold(label))) - taxes - lexicon.stopwords
-    return bool(words) and words <= set((lexicon.pricing or {}).get("aggregates", ()))
+    return names_sum(label, lexicon)
 
 
 def _inside(position: int, spans: Sequence[tuple[int, int]]) -> bool:
@@ -276,6 +280,25 @@ def _names_concept(sentence: LabelledSentence, lexicon: Lexicon) -> bool:
     )
 
 
+_Found = tuple[str, tuple[Hashable, ...], tuple[str, ...]]
+
+
+def _amount_attribute(
+    sentence: LabelledSentence, value: Value, found: _Found, subject: str | None, *,
+    words: frozenset[str], lexicon: Lexicon, price_label: str, aliases: Mapping[str, str] | None,
+) -> _Found:  # fmt: skip
+    """What an amount is the price of (:func:`~preuve.synthesis.price_items.price_of`); a
+    sheet's row named as a sum ("Total excl. VAT | 48 900.00") gives that sum."""
+    summed = sum_row(sentence.label if sentence.table else None, value, found, lexicon)
+    if summed is not None or value.kind != "money":
+        return summed or found
+    item = charged_item(sentence.text, value.start, lexicon, words)
+    return price_of(
+        found, item, value, subject, sentence=sentence.text, price_label=price_label,
+        aliases=aliases,
+    )  # fmt: skip
+
+
 def _rows(
     sentence: LabelledSentence,
     subject_of: Callable[[int, str], str | None],
@@ -316,12 +339,10 @@ def _rows(
         named = re.split(r"[\s'’]+", fold(subject)) if subject else []
         words = skip | frozenset(named)
         found = attribute_of(sentence.text, value, values, lexicon=lexicon, skip=words, lang=lang)
-        if value.kind == "money":
-            item = charged_item(sentence.text, value.start, lexicon, words)
-            found = price_of(
-                found, item, value, subject, sentence=sentence.text, price_label=price_label,
-                aliases=aliases,
-            )  # fmt: skip
+        found = _amount_attribute(
+            sentence, value, found, subject, words=words, lexicon=lexicon,
+            price_label=price_label, aliases=aliases,
+        )  # fmt: skip
         read.append((value, subject, *found))
     read = _inherit_quantity(read, topic, lexicon, lang, skip)
     for value, subject, attribute, key, modality in _inherit_qualifiers(read, lexicon, lang):
@@ -431,6 +452,11 @@ def document_reads(
             ((p, sc) for at, p, sc in reversed(headings) if at <= paragraph[0].start), (None, ())
         )
         for sentence in paragraph:
+            if _is_heading(text, sentence.start) and not sentence.table:
+                # a heading names a section ("### Fixed"): never the quote of a statement,
+                # nor the state of an advisory named just before it
+                pending = []
+                continue
             quote = row_quote(text, sentence)  # a short one with the line before it
 
             def subject_of(
@@ -450,6 +476,8 @@ def document_reads(
                 one_product=single, topic=(*_heading_before(text, sentence.start), title),
                 document=text, aliases=aliases,
             ):  # fmt: skip
+                if dates_a_document(sentence.text, value, catalogue, doc_id):
+                    continue  # "(see the notice of 20 May 2026)": that document's date
                 source, reference = origin(sentence.text, value, catalogue, lexicon, doc_id)
                 if source is not None:
                     continue  # the original document states it itself
@@ -485,6 +513,12 @@ def _heading_before(text: str, position: int) -> tuple[str, ...]:
     return (found[-1],) if found else ()
 
 
+def _is_heading(text: str, position: int) -> bool:
+    """Whether ``position`` is on a Markdown heading line: a heading is never a quote."""
+    line = text[text.rfind("\n", 0, position) + 1 :].split("\n", 1)[0]
+    return _HEADING.match(line) is not None
+
+
 _MAX_DOCUMENT_IDS = 3  # a bulletin names its own reference and the CVE it is about
 
 
@@ -501,6 +535,8 @@ def _document_advisory(
     found = []
     for paragraph in sentences(text):
         for sentence in paragraph:
+            if _is_heading(text, sentence.start):
+                continue  # "### Fixed" names a section of a changelog: no quote of a state
             state = status_of(sentence.text, lexicon, lang, lexicon.advisory_states)
             if state is not None:
                 found.append((state.key[2] is not None, sentence, state))
@@ -510,7 +546,7 @@ def _document_advisory(
     _, sentence, state = max(enumerate(found), key=lambda f: (f[1][0], f[0]))[1]
     named = product_at(products, sentence.text)
     subject = named[-1][1] if named else main
-    quote = " ".join(text[sentence.start : sentence.end].split())
+    quote = row_quote(text, sentence)  # "Résolu." with what comes before it on its line
     return [
         Read(subject, advisory, (), state.display, state.key, (), sentence.text, quote, doc_id,
              "status")

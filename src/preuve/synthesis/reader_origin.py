@@ -17,7 +17,7 @@ from preuve.core.patterns import compiled
 from preuve.synthesis.lexicon import Lexicon, fold, fold1, normalize_type_name
 from preuve.synthesis.values import Value
 
-__all__ = ["CatalogueEntry", "origin"]
+__all__ = ["CatalogueEntry", "dates_a_document", "origin"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,23 @@ class CatalogueEntry:
     title: str
     date: str
     source_type: str
+
+
+def dates_a_document(
+    sentence: str, value: Value, catalogue: Sequence[CatalogueEntry], own: str
+) -> bool:
+    """Whether a date written in an aside ("(see the notice of 20 May 2026)") is the date of
+    another document of the dossier: the reference to that document, no date it states."""
+    if value.kind != "date" or len(value.key) < 2 or not isinstance(value.key[1], tuple):
+        return False
+    year, month, day = (*value.key[1], None, None)[:3]
+    if day is None or month is None:
+        return False
+    asides = [m.span() for m in re.finditer(r"\([^()]*\)", sentence)]
+    if not any(a <= value.start and value.end <= b for a, b in asides):
+        return False
+    written = f"{year:04d}-{month:02d}-{day:02d}"
+    return any(e.doc_id != own and e.date[:10] == written for e in catalogue)
 
 
 def _mentioned_types(clause: str, lexicon: Lexicon) -> set[str]:

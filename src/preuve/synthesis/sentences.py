@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from preuve.core.sentences import Sentence
+from preuve.synthesis.lexicon import default_lexicon, names_sum
 
 __all__ = ["LabelledSentence", "label_condition", "mentions", "sentences", "table_sentences"]
 
@@ -74,6 +75,8 @@ _LABEL_CONDITION = re.compile(
 )
 
 
+# a cell of words ("**Total excl. VAT**", "VAT 23 %"), no figure alone
+_WORDS_CELL = re.compile(r"[*_]*[^\W\d_][^|]*")
 # a row label that only numbers the row (a run, a passage, a day): "1", "**2**"
 _INDEX_LABEL = re.compile(r"[*_]*\d{1,3}[*_]*")
 
@@ -155,8 +158,15 @@ def _cell_sentences(
     # a sheet's rows by label, for a label naming another row as its condition ("Validated
     # dose at design flow", the "Design flow" row giving 310 m³/h)
     named_rows = {_bare(cells[0]): cells[1] for _, _, cells in rows if sheet and len(cells) >= 2}
-    for start, end, cells in rows:
-        label = cells[0]
+    for start, end, row in rows:
+        cells, label = row, row[0]
+        if not label.strip(" *_") and not by_column:
+            # a row without its first cell ("| | **Total excl. VAT** | | 48 900.00 |") is
+            # labelled by its first cell of words when it names a sum under the items' column
+            named = [j for j, c in enumerate(cells) if j and _WORDS_CELL.fullmatch(c)]
+            if named and names_sum(cells[named[0]], default_lexicon()):
+                label = cells[named[0]].strip(" *_")
+                cells = [label, *(c if j != named[0] else "" for j, c in enumerate(cells) if j)]
         if sheet and len(cells) >= 2 and cells[1] and cells[1] not in {"-", "—", "n/a", "N/A"}:
             text = f"{label} : {cells[1]}"
             condition = label_condition(label) or _row_condition(label, named_rows)
@@ -164,7 +174,11 @@ def _cell_sentences(
                                         cell=cells[1], condition=condition))  # fmt: skip
             continue
         row_condition = " ".join(cells[j] for j in sorted(conditions) if j < len(cells))
-        for index, (head, cell) in enumerate(zip(header[1:], cells[1:], strict=False), 1):
+        for index, (head, written) in enumerate(zip(header[1:], cells[1:], strict=False), 1):
+            # (a figure in bold, "**48 900.00**", is that figure)
+            cell = (
+                written.strip("*_ ") if re.fullmatch(r"[*_]+[\d\s.,]+[*_]+", written) else written
+            )
             if not cell or cell in {"-", "—", "n/a", "N/A"} or index in conditions:
                 continue
             name, unit = _header_unit(head)
@@ -227,7 +241,9 @@ def sentences(text: str) -> list[list[LabelledSentence]]:
         text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
     for block in re.finditer(r"(?:[^\n]|\n(?![ \t]*\n))+", text):
         out: list[LabelledSentence] = []
-        for item in re.finditer(r"(?:[^\n]|\n(?![ \t]*(?:[-*•|#]|\d+[.)])\s))+", block.group()):
+        for item in re.finditer(
+            r"(?:[^\n]|\n(?![ \t]*(?:[-*•|]|#{1,6}|\d+[.)])\s))+", block.group()
+        ):
             base = block.start() + item.start()
             # (leader dots "Training ........ $9,600.00" and an ellipsis end no sentence)
             # (a bold sentence, "**... 2027.** This date ...", ends at its period too)

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from preuve.core.dot_groups import dot_reading, one_dot_group, read_with_dots
 from preuve.core.numbers import Locale, detect_locale
 from preuve.memo.lexicon import (
     _HEADINGS,
@@ -57,13 +58,16 @@ from preuve.memo.statements import (
     _tokenize,
 )
 from preuve.memo.table_cells import (
+    codes_as_text,
     extra_columns,
+    has_codes_column,
     has_notes_column,
     joined,
     notes_on_the_right,
     percent_heading,
     ratio_column,
     run_spans,
+    without_codes,
     without_percent_cells,
     without_ratio_cell,
 )
@@ -320,6 +324,7 @@ class _Reader:
     locale: Locale
     periods: tuple[Period, ...] = ()
     notes_column: bool = False
+    codes_column: bool = False  # a chart of accounts' codes before the values
     notes_right: bool = False  # the notes column after the periods' ones
     extra_columns: int = 0  # gross and depreciation columns before the periods' ones
     ratio_column: bool = False  # a change column (Var. %) after them
@@ -382,6 +387,8 @@ class _Reader:
             self.flush_tail()
         self.tail = False
         words = label.split()
+        if self.codes_column:
+            words = without_codes(words)
         if self.notes_column:
             while words and _NOTE_REF.match(words[-1]):
                 words.pop()
@@ -402,7 +409,14 @@ class _Reader:
         if titled and len(text.split()) <= 4:
             self.section = "non_current" if titled.group(1) or titled.group(3) else "current"
         letters = [c for c in text if c.isalpha()]
-        if self.last_row and letters and text[0].isalpha() and letters[0].islower():
+        if (
+            self.last_row
+            and letters
+            # a word, or an aside in words ("(utilisations et reprises)"), never a
+            # footnote's mark ("(1) dont ...")
+            and (text[0].isalpha() or (text[0] == "(" and text[1:2].isalpha()))
+            and letters[0].islower()
+        ):
             # The end of the row above, or the start of the next row's label: the next
             # line tells (see flush_tail).
             self.pending, self.tail, self.last_row = text, True, False
@@ -475,6 +489,7 @@ class _Reader:
             self.periods, read_periods(self.block, self._column_line(), balance)
         )
         self.notes_column = has_notes_column(self.block)
+        self.codes_column = has_codes_column(self.block)
         self.notes_right = notes_on_the_right(self.block)
         self.extra_columns = extra_columns(self.block)
         self.ratio_column = ratio_column(line)
@@ -485,10 +500,13 @@ class _Reader:
         self.anchors = ColumnAnchors(printed or line, offset, len(self.periods))
 
     def relative(self, line: str) -> str | None:
-        """``line`` with its columns named N, N-1 written as the fiscal year's, or None."""
+        """``line`` with its columns named N, N-1 (or current and prior year) written as
+        the fiscal year's, or None."""
         if self.fiscal_year is None or not names_relative_columns(line):
             return None
-        year = self.fiscal_year()
+        # The heading block's own periods first ("Exercice du 1er janvier 2025 au ..."),
+        # else the report's fiscal year.
+        year = max(p.year for p in self.periods) if self.periods else self.fiscal_year()
         return None if year is None else relative_columns(line, year)
 
     def line(self, line: str, offset: int, balance: bool) -> None:
@@ -520,6 +538,8 @@ class _Reader:
         periods = len(self.periods)
         width = periods + self.extra_columns
         tokens = self.without_note(tokens, width, periods)
+        if self.codes_column:
+            tokens = codes_as_text(tokens, width)
         cuts = _cut_rows(tokens, width, self.locale, periods)
         if not cuts and all(t.value is not None for t in tokens):
             # Values alone: a total printed without a label, or the values of the label
@@ -695,6 +715,19 @@ def _shared_labels(first: StatementTable, second: StatementTable) -> set[str]:
     return {r.label for r in first.rows} & {r.label for r in second.rows} - {""}
 
 
+# A statement's two halves may share a label or two ("Comptes de régularisation" among the
+# assets and among the liabilities); a summary and the full statement share most of them.
+_SHARED_PART = 4
+
+
+def _other_rows(first: StatementTable, second: StatementTable) -> bool:
+    """Whether ``second`` prints other rows than ``first``: they share no label, or few
+    (at most one in ``_SHARED_PART`` of the smaller table's labels)."""
+    shared = _shared_labels(first, second)
+    smaller = min(len({r.label for r in t.rows} - {""}) for t in (first, second))
+    return len(shared) * _SHARED_PART <= smaller
+
+
 def _merge(tables: list[StatementTable]) -> list[StatementTable]:
     """A statement continued on the next page becomes one table: the next page's heading
     says so (``(suite)``, ``(continued)``), or it repeats the heading over other rows (a
@@ -708,7 +741,7 @@ def _merge(tables: list[StatementTable]) -> list[StatementTable]:
             and table.pages[0] == last.pages[-1] + 1
             and len(table.periods) == len(last.periods)
             and table.supplement == last.supplement
-            and (table.continued or not _shared_labels(last, table))
+            and (table.continued or _other_rows(last, table))
         ):
             last.pages.append(table.pages[0])
             last.rows.extend(table.rows)
@@ -726,6 +759,29 @@ def fiscal_year(pages: Sequence[str]) -> int | None:
             if _ANY_YEAR.search(line) and (years := years_of_line(line)) and len(years) >= 2:
                 latest[max(y for y, _, _ in years)] += 1
     return max(latest, key=lambda y: (latest[y], y)) if latest else None
+
+
+def _with_dots_read(tables: list[StatementTable]) -> list[StatementTable]:
+    """Tables whose one-dot-group amounts (``58.000``) are read as the table's other
+    amounts use the dot (:mod:`preuve.core.dot_groups`), else as the document's tables
+    do; a value neither tells is doubtful and left out (missed, never misread)."""
+    raws = {id(t): [c.raw for r in t.rows for c in r.cells] for t in tables}
+    if not any(one_dot_group(raw) for values in raws.values() for raw in values):
+        return tables
+    document = dot_reading(raw for values in raws.values() for raw in values)
+    for table in tables:
+        reading = dot_reading(raws[id(table)]) or document
+        rows: list[TableRow] = []
+        for row in table.rows:
+            cells = []
+            for cell in row.cells:
+                value = read_with_dots(cell.raw, cell.value, reading)
+                if value is not None:
+                    cells.append(dataclasses.replace(cell, value=value))
+            if cells:
+                rows.append(dataclasses.replace(row, cells=tuple(cells)))
+        table.rows = rows
+    return [t for t in tables if t.rows]
 
 
 def read_tables(
@@ -747,7 +803,7 @@ def read_tables(
             if not table.unit:
                 table.unit, table.scale = unit_of(text[:2000]) or document_unit()
             found.append(table)
-    merged = _merge(found)
+    merged = _merge(_with_dots_read(found))
     primary: list[StatementTable] = []
     for statement in Statement:
         candidates = [t for t in merged if t.statement is statement and not t.supplement]

@@ -499,6 +499,11 @@ class _Reader:
         self.last_row = False
         self.anchors = ColumnAnchors(printed or line, offset, len(self.periods))
 
+    def place_and_date(self, columns: list[tuple[int, int, int]]) -> bool:
+        """Whether a line naming one date under rows of several columns is a signature's
+        place and date ("Pune, 22 May 2025"), not the columns restarting."""
+        return bool(self.rows) and len(columns) == 1 and len(self.periods) > 1
+
     def relative(self, line: str) -> str | None:
         """``line`` with its columns named N, N-1 (or current and prior year) written as
         the fiscal year's, or None."""
@@ -515,8 +520,10 @@ class _Reader:
         if columns is None and (resolved := self.relative(line)) is not None:
             self.columns_line(resolved, offset, balance, printed=line)
             return
-        if columns is not None and not any(
-            t.value is not None and t.year is None and not t.is_day for t in tokens
+        if (
+            columns is not None
+            and not any(t.value is not None and t.year is None and not t.is_day for t in tokens)
+            and not self.place_and_date(columns)
         ):
             self.columns_line(line, offset, balance)
             return

@@ -3,10 +3,14 @@ to their last under columns named ``Exercice | Exercice précédent`` (made-up s
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from preuve.memo.lexicon import Statement
 from preuve.memo.periods import names_relative_columns, relative_columns, years_of_line
+from preuve.memo.statements import extract_statements
+from preuve.memo.table_fields import merged_statements
 from preuve.memo.tables import StatementTable, read_tables
 
 
@@ -198,3 +202,22 @@ def test_a_summary_and_its_full_statement_stay_apart() -> None:
     )
     balance = _table([summary, full], Statement.BALANCE)
     assert balance.pages == [2]
+
+
+def test_the_lexicon_reader_s_doubtful_dot_amounts_are_not_merged_either() -> None:
+    pages = [
+        "Compte de résultat (en euros)\n"
+        "                         2025        2024\n"
+        "Chiffre d'affaires    450.000     380.000\n"
+        "Résultat net           38.250      21.600\n"
+    ]
+    lexicon = extract_statements(pages)
+    assert lexicon.value("revenue", 2025) == Decimal("450.000")  # read alone, as decimals
+    assert merged_statements(pages, lexicon).fields == ()
+
+
+def test_the_lexicon_reader_s_amounts_take_the_tables_dot_reading() -> None:
+    lexicon = extract_statements([_FLOWS])
+    merged = merged_statements([_FLOWS], lexicon)
+    provisions = [f for f in merged.fields if f.raw in {"35.000", "(12.500)"}]
+    assert all(f.value in {Decimal(35000), Decimal(-12500)} for f in provisions)

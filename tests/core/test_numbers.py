@@ -266,7 +266,8 @@ EXTRACT_CASES: list[tuple[str, str, Locale, list[Row]]] = [
         "10-15 % sur 2024–2025",
         FR,
         [
-            ("10", "10", False, None, False),
+            # the low bound of a range takes the unit written after the high one (s28)
+            ("10", "10", False, "%", False),
             ("15", "15", False, "%", False),
             ("2024", "2024", False, None, True),
             ("2025", "2025", False, None, True),

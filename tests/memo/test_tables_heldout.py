@@ -193,20 +193,36 @@ def test_fifth_writer_reports_signals(name: str) -> None:
 # The reports nobody tuned on (``tests/heldout/memo/blind``, a fourteenth writer's in s27,
 # measured on arrival (main 4688fc1) and after the s27 merges, which never saw them:
 # Delvaux-Mertens, Belgian GAAP statutory accounts in whole euros with a codes column and dot
-# thousands, 19 / 206 from the PDF with 21 wrong values kept (17 from the text file): a strict
-# xfail until a session works on it; Sahyadri Polymers, Ind AS in rupees lakhs with Indian digit
-# grouping and a balance sheet across two pages, 100 / 210 on arrival, 126 after the s27
-# merges, 0 wrong). The floors are what the
+# thousands, 19 / 206 from the PDF with 21 wrong values kept (17 from the text file), worked on
+# in s28 and now in ``memo/reports``: 204 / 206 once a one-group ``58.000`` is read as its
+# table's other amounts use the dot, the "Exercice / Exercice précédent" columns take the
+# heading block's periods and the codes column is kept out of values and labels (EBITDA,
+# stated in prose only, is the one row missed); Sahyadri Polymers, Ind AS in rupees lakhs with
+# Indian digit grouping and a balance sheet across two pages, 100 / 210 on arrival, 126 after
+# the s27 merges, 0 wrong; 208 in s28 once Schedule III's "statement of profit and loss" heads
+# an income statement and the signatures' "Pune, 22 May 2025" no longer restarts the columns
+# of the balance sheet's second page, EBITDA in prose missed; now in ``memo/reports`` too:
+# no report is blind until the next writer's arrive). The floors are what the
 # table reader reads. The twelfth writer's pair (s26, now in ``memo/reports``, worked on in
 # s27: apostrophe thousands read whole, the "Annexe" notes column kept out of the labels,
 # Rochat 140 / 140; Bremer 160 / 160 once IAS 1's "statement of profit or loss", a notes
 # range "10-12", a non-IFRS table announced by a sentence and a reconciliation note are
 # read) and the tenth writer's (s25, worked on in s26) keep their floors below.
 BLIND = HELDOUT / "memo" / "blind"
-BLIND_FILES = sorted(p.name for p in BLIND.iterdir() if p.suffix in {".pdf", ".txt"})
-BLIND_FLOORS = {"delvaux_mertens": 19, "sahyadri_polymers": 126}
-BLIND_WRONG = frozenset({"delvaux_mertens"})
-WORKED_ON_FLOORS = {"kestrel": 191, "vivarais": 200, "rochat": 140, "bremer": 160}
+# (none between two writers' arrivals: a checkout has no empty folder)
+BLIND_FILES = sorted(
+    p.name for p in (BLIND.iterdir() if BLIND.is_dir() else ()) if p.suffix in {".pdf", ".txt"}
+)
+BLIND_FLOORS: dict[str, int] = {}
+BLIND_WRONG: frozenset[str] = frozenset()
+WORKED_ON_FLOORS = {
+    "kestrel": 191,
+    "vivarais": 200,
+    "rochat": 140,
+    "bremer": 160,
+    "delvaux_mertens": 204,
+    "sahyadri_polymers": 208,
+}
 
 
 @pytest.mark.parametrize(

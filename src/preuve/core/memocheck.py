@@ -235,7 +235,13 @@ def ground_number(
     exists, ``scale_mismatch``/``unit_mismatch`` when the value exists with another scale
     or unit, ``number_not_in_facts`` otherwise."""
     index = allowed if isinstance(allowed, _Allowed) else _Allowed(allowed)
-    candidates = index.same_magnitude(mention)
+    # A bound of a range ("14–16 °C") is no value of its own: it grounds only the same
+    # bound of the same range ("entre 14 et 16 °C"), never a number written alone.
+    candidates = [
+        number
+        for number in index.same_magnitude(mention)
+        if number.bounds is None or (number.bounds, number.bound) == (mention.bounds, mention.bound)
+    ]
     if not candidates:
         return NUMBER_NOT_IN_FACTS
     fitting = [number for number in candidates if same_dimensions(mention, number) is None]

@@ -28,6 +28,7 @@ a fiscal year (``2024-25``), and the number right after a reference word (``sect
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from bisect import bisect_right
@@ -36,6 +37,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
+
+from preuve.core.ranges import Bounded, range_pairs
 
 __all__ = [
     "Locale",
@@ -81,6 +84,10 @@ class NumberMention:
     currency: str | None = None  # "€", "$", "£", "CHF", ... before or after the digits
     scale: str | None = None  # "thousand", "million", "billion"
     kind: str | None = None  # "%", "pt", "bp", "x", "ordinal", "day-MM" (a day of month MM)
+    # A bound of a range ("14–16 °C", "de 3 à 5 jours"): "low" or "high", and the range's
+    # (low, high) values; such a number is no value of its own (:mod:`preuve.core.ranges`).
+    bound: str | None = None
+    bounds: tuple[Decimal, Decimal] | None = None
 
 
 _SPACE = "[ \u00a0\u202f\u2009]"
@@ -455,10 +462,36 @@ def _scan(text: str, locale: Locale) -> Iterator[_Found]:
         for body in _body_pattern(locale).finditer(text)
         if not masked.overlaps(*body.span())
     ]
+    found = _with_ranges(text, found)
     if not text.isascii():
         found += _compat_mentions(text)
         found.sort(key=lambda f: f.mention.start)
     yield from found
+
+
+def _with_ranges(text: str, found: list[_Found]) -> list[_Found]:
+    """``found`` with the two bounds of each range marked (the low one takes the unit
+    written after the high one: "10-12%", "de 3 à 5 jours")."""
+    numbers = [
+        Bounded(f.mention.start, f.mention.end, f.unit_end, f.mention.value, f.mention.is_year)
+        for f in found
+    ]
+    for low_index, high_index in range_pairs(text, numbers):
+        low, high = found[low_index].mention, found[high_index].mention
+        bounds = (low.value, high.value)
+        if low.unit is None and low.currency is None and low.kind is None:
+            low = dataclasses.replace(
+                low, unit=high.unit, currency=high.currency, scale=high.scale, kind=high.kind
+            )
+        found[low_index] = _Found(
+            dataclasses.replace(low, bound="low", bounds=bounds, is_year=False),
+            found[low_index].unit_end,
+        )
+        found[high_index] = _Found(
+            dataclasses.replace(high, bound="high", bounds=bounds, is_year=False),
+            found[high_index].unit_end,
+        )
+    return found
 
 
 # Where a number's digits, groups and decimals end, in either locale (a quote that cuts

@@ -211,6 +211,7 @@ _HEADINGS: tuple[tuple[Statement | None, re.Pattern[str]], ...] = (
         re.compile(
             rf"{_QUALIFIERS}(?:statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings)"
             # IAS 1's name, alone or with "and other comprehensive income" after it
+            # (and the Indian Schedule III "statement of profit and loss")
             r"|statements?\s+of\s+(?:consolidated\s+)?profit\s+(?:or|and)\s+loss"
             r"|income\s+statements?|profit\s+and\s+loss(?:\s+account)?"
             r"|comptes?\s+de\s+résultats?|état\s+du\s+résultat(?!\s+global))\b"

@@ -84,6 +84,27 @@ _MAYBE_YEAR = re.compile(r"(?:19|20)\d\d|(?i:fy)[-']?\d\d")
 _FY = re.compile(r"^fy[-']?((?:19|20)?\d\d)$")
 # A column named relative to the fiscal year (French ``Exercice N`` / ``Exercice N-1``).
 _RELATIVE = re.compile(r"(?<![\w-])N(?:\s?[-−–]\s?([1-9]))?(?![\w-])")
+# Columns named in words: the prior year (``Exercice précédent``, ``Prior year``) is N-1,
+# and, on a line that names it, the current one (``Exercice``, ``Current year``) is N.
+_PRIOR_WORDS = re.compile(
+    r"(?i)\b(?:exercice|année) (?:précédent|antérieur|précédente|antérieure)\b"
+    r"|\b(?:prior|previous|preceding) (?:fiscal |financial )?year\b"
+)
+_CURRENT_WORDS = re.compile(
+    r"(?i)\b(?:exercice|année)(?: (?:en cours|courant|courante|clôturé|clôturée))?\b(?! N)"
+    r"|\b(?:current|this) (?:fiscal |financial )?year\b"
+)
+# A period written from its first day to its last (``du 1er janvier 2025 au 31 décembre
+# 2025``, ``from 1 April 2024 to 31 March 2025``, ``01/01/2025 - 31/12/2025``): one
+# column, ending on the last day, never two columns of the two days' years.
+_DAY_MONTH_YEAR = (
+    r"(?:\d{1,2}(?:er|st|nd|rd|th)? [a-zéû]+\.? (?:19|20)\d\d"
+    r"|[a-zéû]+\.? \d{1,2},? (?:19|20)\d\d|\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d\d)"
+)
+_FROM_TO = re.compile(
+    rf"\b(?:du |from |de )?{_DAY_MONTH_YEAR} (?:au|to|until|through|à|[-–]) "
+    rf"(?P<end>{_DAY_MONTH_YEAR})(?![\d])"
+)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -114,12 +135,32 @@ def _plain(line: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", line).casefold().split())
 
 
+def _end_date(text: str) -> str:
+    """A date as ``dd/mm/yyyy`` when its month is a month's name, else as written."""
+    words = text.replace(",", "").split()
+    if len(words) == 3:
+        day, month = (words[0], words[1]) if words[0][:1].isdigit() else (words[1], words[0])
+        number = _MONTHS.get(month.rstrip("."))
+        digits = re.match(r"\d+", day)
+        if number is None or digits is None:
+            return text
+        return f"{digits.group()}/{number}/{words[2]}"
+    return text
+
+
+def _spans_as_ends(plain: str) -> str:
+    """``plain`` with each period written from its first day to its last as its last day."""
+    return _FROM_TO.sub(lambda m: f" {_end_date(m.group('end'))} ", plain)
+
+
 def years_of_line(line: str) -> list[tuple[int, int, int]] | None:
     """The (year, month, day) of each column a line names, when the line is a column line:
-    only years or dates, plus a few filler words (``Notes``, ``$``, ``(In millions)``)."""
+    only years or dates, plus a few filler words (``Notes``, ``$``, ``(In millions)``); a
+    period written from its first day to its last is one column, ending on its last."""
     if not _MAYBE_YEAR.search(line):
         return None  # no year, date or fiscal year in it: no column line (a fast test)
     plain = _plain(line).replace("(in millions)", "").replace("(in thousands)", "")
+    plain = _spans_as_ends(plain)
     words = _SHARE_HEADING.sub(" ", plain).split()
     found: list[tuple[int, int, int]] = []
     others = 0
@@ -152,9 +193,19 @@ def years_of_line(line: str) -> list[tuple[int, int, int]] | None:
     return found if found and (others <= 3 or (trailing and others <= 10)) else None
 
 
+def _in_letters(line: str) -> str:
+    """``line`` with the columns it names in words (``Exercice | Exercice précédent``)
+    written N and N-1, when it names the prior year."""
+    if _PRIOR_WORDS.search(line) is None:
+        return line
+    marked = _PRIOR_WORDS.sub(" N-1 ", line)
+    return _CURRENT_WORDS.sub(" N ", marked)
+
+
 def names_relative_columns(line: str) -> bool:
     """Whether ``line`` names two or more different columns relative to the fiscal year
-    (``Exercice N-1 Exercice N``)."""
+    (``Exercice N-1 Exercice N``, ``Exercice | Exercice précédent``)."""
+    line = _in_letters(line)
     if "N" not in line:
         return False
     back = [m.group(1) or "0" for m in _RELATIVE.finditer(line)]
@@ -167,6 +218,7 @@ def relative_columns(line: str, fiscal_year: int) -> str | None:
     least two such columns, all different, and reads then as a column line; else None."""
     if not names_relative_columns(line):
         return None
+    line = _in_letters(line)
     text = _RELATIVE.sub(lambda m: str(fiscal_year - int(m.group(1) or 0)), line)
     return text if years_of_line(text) is not None else None
 

@@ -18,13 +18,16 @@ from preuve.memo.statements import _groups, _Token
 from preuve.memo.table_columns import value_pattern
 
 __all__ = [
+    "codes_as_text",
     "extra_columns",
+    "has_codes_column",
     "has_notes_column",
     "joined",
     "notes_on_the_right",
     "percent_heading",
     "ratio_column",
     "run_spans",
+    "without_codes",
     "without_percent_cells",
     "without_ratio_cell",
 ]
@@ -61,11 +64,44 @@ def _headings(block: list[str]) -> list[str]:
 
 # A notes column's heading: "Notes", "Note", or "Annexe" (the notes to the accounts in
 # French, Swiss GAAP RPC and OHADA statements).
-_NOTES_HEADING = re.compile(r"(?i)(?:^|\s)(?:notes?|annexes?)(?:\s|$)")
+_NOTES_HEADING = re.compile(r"(?i)(?:^|\s)(?:notes?|annexes?|ann\.)(?:\s|$)")
 
 
 def has_notes_column(block: list[str]) -> bool:
     return any(_NOTES_HEADING.search(line) for line in _headings(block))
+
+
+# A codes column's heading (a chart of accounts' codes between label and values, as the
+# Belgian and Luxembourg filing schemes print them: ``70``, ``21/28``, ``9901``, ``60/66A``).
+_CODES_HEADING = re.compile(r"(?i)(?:^|\s)(?:codes?|rubriques?)(?:\s|$)")
+_CODE = re.compile(r"\d{1,4}[A-Z]?(?:/\d{1,4}[A-Z]?)?")
+# A note reference of such a scheme: ``6.10``, ``6.4/6.5.1``.
+_SCHEME_NOTE = re.compile(r"\d{1,2}(?:\.\d{1,2})*(?:/\d{1,2}(?:\.\d{1,2})*)*")
+
+
+def has_codes_column(block: list[str]) -> bool:
+    return any(_CODES_HEADING.search(line) for line in _headings(block))
+
+
+def codes_as_text(tokens: list[_Token], width: int) -> list[_Token]:
+    """A row's tokens with the code before its ``width`` values read as a word of the
+    label (``9901 2.953.265 2.385.335``): a code is a number, never an amount."""
+    if len(tokens) <= width or any(t.value is None for t in tokens[-width:]):
+        return tokens
+    code = tokens[-width - 1]
+    if code.value is None or not _CODE.fullmatch(code.raw):
+        return tokens
+    return [*tokens[: -width - 1], _Token(code.raw, spaced=code.spaced), *tokens[-width:]]
+
+
+def without_codes(words: list[str]) -> list[str]:
+    """A label's words without the code and note reference ending it (``Chiffre
+    d'affaires 6.10 70``)."""
+    if words and _CODE.fullmatch(words[-1]):
+        words = words[:-1]
+    if len(words) > 1 and _SCHEME_NOTE.fullmatch(words[-1]):
+        words = words[:-1]
+    return words
 
 
 def notes_on_the_right(block: list[str]) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from preuve.core.defects import Defect
+from preuve.core.dot_groups import dot_reading, read_with_dots
 from preuve.core.numbers import detect_locale
 from preuve.memo.identities import IDENTITY_VIOLATED, IdentityReport
 from preuve.memo.lexicon import LabelRule, Statement
@@ -158,12 +159,16 @@ def merged_statements(
     # A row the tables read keeps the tables' concept (a "Borrowings" row under "Current
     # liabilities" is current debt): the lexicon's reading of the same row is left out.
     read = {(r.page, r.label.casefold()) for t in tables for r in t.rows}
+    # A lexicon amount whose dot the amount alone does not tell (58.000) is read as the
+    # tables read theirs, or left out (see preuve.core.dot_groups).
+    dots = dot_reading(c.raw for t in tables for r in t.rows for c in r.cells)
     fields += [
-        f
+        replace(f, value=value)
         for f in lexicon.fields
         if (f.key, f.year) not in have
         and (f.statement not in pages_of or f.page in pages_of[f.statement])
         and (f.page, f.label.casefold()) not in read
+        and (value := read_with_dots(f.raw, f.value, dots)) is not None
     ]
     locale = detect_locale("\n".join(pages)) if not lexicon.fields else lexicon.locale
     # French GAAP prints no current liabilities: its maturity note's debts due within a year.

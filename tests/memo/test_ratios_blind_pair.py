@@ -1,4 +1,4 @@
-"""Ratios of the fourteenth writer's pair (tests/heldout/memo/blind, worked on since s28).
+"""Ratios of the fourteenth writer's pair (tests/heldout/memo/reports, worked on since s28).
 
 Sahyadri Polymers (Ind AS, rupees lakhs): its balance sheet runs over two pages (the current
 liabilities on a page headed "(continued)"), its two ``Borrowings`` rows are long-term and
@@ -18,12 +18,12 @@ import pytest
 from preuve.eval.statements_eval import ratio_deviations
 from preuve.io.pdf import load_pages, pdf_positions
 
-BLIND = Path(__file__).resolve().parents[1] / "heldout" / "memo" / "blind"
+REPORTS = Path(__file__).resolve().parents[1] / "heldout" / "memo" / "reports"
 
 
 @pytest.mark.parametrize("suffix", [".pdf", ".txt"])
 def test_sahyadri_ratios_within_half_a_percent(suffix: str) -> None:
-    path = BLIND / f"sahyadri_polymers{suffix}"
+    path = REPORTS / f"sahyadri_polymers{suffix}"
     if suffix == ".pdf":
         pages = load_pages(path)
         positions = pdf_positions(path, pages)

@@ -223,6 +223,23 @@ def _sets_apart(body: str, words: frozenset[str], lexicon: Lexicon) -> bool:
     )
 
 
+_FRAMING_SHARE = 0.25
+
+
+def _frames(
+    body: str, words: frozenset[str], document: Mapping[str, Any], lexicon: Lexicon
+) -> bool:
+    """Whether a document naming no candidate speaks of the whole question: it writes at
+    least a quarter of the question's discriminating words, and :data:`_STRONG_BODY_WORDS`
+    at least (a kick-off's minutes, a project charter: what the committee set out to
+    decide). A disclaimer in it ("service contracts are not part of the envelope") scopes
+    one of its items, not the note; a third-party article is no framing note."""
+    if document.get("least_reliable") or not words:
+        return False
+    shared = len(stems(body, lexicon) & words)
+    return shared >= max(_STRONG_BODY_WORDS, _FRAMING_SHARE * len(words))
+
+
 def deciding_words(question: str, lexicon: Lexicon) -> frozenset[str]:
     """The content words of the question's first deciding sentence (its decision verb's)."""
     body = " ".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
@@ -302,6 +319,8 @@ def relevance(
             "names a candidate's vendor only, beside another of its products"
             f" ({', '.join(siblings)})"
         )
+    if not siblings and _frames(body, words, document, lexicon):
+        return None  # the committee's kick-off: its disclaimers scope parts of the question
     if strict and aside:
         # the title names what is set aside; or the text does, and the title nothing the
         # question asks about (minutes of the committee itself, "COPIL Automates RFID",

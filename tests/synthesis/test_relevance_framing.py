@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 
+import pytest
+
 from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.planner import detect_products, relevance
 from preuve.synthesis.planner_relevance import set_aside, stems
@@ -89,3 +91,72 @@ def test_a_third_party_article_is_no_framing_note() -> None:
     }
     got = relevance(article, ["Maltor B4"], _QUESTION_WORDS, LEX, {}, strict=True)
     assert got is not None
+
+
+_PRESS = ["Torvik Press 3", "Salmo Line"]
+_PRESS_ALIASES = {"Halmer Industrie": "Torvik Press 3", "Brova SA": "Salmo Line"}
+
+
+@pytest.mark.parametrize(
+    ("title", "text", "relevant"),
+    [
+        pytest.param(
+            "Halmer lance la cisaille HC-8",
+            "Halmer Industrie présente la HC-8, pilotée depuis le portail des Torvik Press 3."
+            " La HC-8 coûte 4 000 € HT.",
+            False,
+            id="another-product-of-the-maker-in-the-title",
+        ),
+        pytest.param(
+            "Halmer Shear SX-2 - product sheet",
+            "# Halmer Shear SX-2\n\nShares the Torvik Press 3 controller. SX-2: 2 kW.",
+            False,
+            id="its-datasheet-in-english",
+        ),
+        pytest.param(
+            "Ticket INC-4411 - Halmer engineer visit",
+            "The Torvik Press 3 of hall B was serviced by Halmer Industrie.",
+            True,
+            id="a-ticket-reference-is-no-product",
+        ),
+        pytest.param(
+            "Halmer TorvikLink 4 - release notes",
+            "TorvikLink 4 runs the Torvik Press 3; TorvikLink 4.1 fixes the login.",
+            True,
+            id="a-component-named-after-the-candidate",
+        ),
+        pytest.param(
+            "Ticket 88 - HL7 interface with the ERP",
+            "The Torvik Press 3 of Halmer sends HL7 messages to the ERP (HL7 v2.5).",
+            True,
+            id="a-standard-is-no-product",
+        ),
+        pytest.param(
+            "Essai en atelier - Halmer",
+            "La Torvik Press 3 a tenu 40 coups par minute ; la Salmo Line 38. Torvik Press 3 :"
+            " 2 arrêts.",
+            True,
+            id="a-title-naming-no-other-product",
+        ),
+    ],
+)
+def test_a_title_naming_another_product_of_a_candidate_s_maker(
+    title: str, text: str, relevant: bool
+) -> None:
+    reason = relevance(
+        {"title": title, "text": text}, _PRESS, frozenset(), LEX, _PRESS_ALIASES, strict=True
+    )
+    assert (reason is None) is relevant, reason
+
+
+def test_another_product_the_question_asks_about_is_part_of_the_offer() -> None:
+    """The candidate reuses its maker's gateways and a criterion asks about them: the
+    gateway's notice is about the offer, not about another product."""
+    notice = {
+        "title": "Halmer HG-2 gateway - end of support",
+        "text": "HG-2 gateways, used by the Torvik Press 3, are supported until 2029. HG-2: v4.",
+    }
+    weigh = functools.partial(relevance, strict=True)
+    assert weigh(notice, _PRESS, frozenset(), LEX, _PRESS_ALIASES) is not None
+    got = weigh(notice, _PRESS, frozenset(), LEX, _PRESS_ALIASES, topics=frozenset({"gateway"}))
+    assert got is None

@@ -160,3 +160,25 @@ def test_another_product_the_question_asks_about_is_part_of_the_offer() -> None:
     assert weigh(notice, _PRESS, frozenset(), LEX, _PRESS_ALIASES) is not None
     got = weigh(notice, _PRESS, frozenset(), LEX, _PRESS_ALIASES, topics=frozenset({"gateway"}))
     assert got is None
+
+
+@pytest.mark.parametrize(
+    ("question", "aside"),
+    [
+        pytest.param(
+            "Which kiln should the pottery buy?\n\nThe kiosk and car-wash works are unrelated"
+            " to this purchase.",
+            {"kiosk", "car-wash", "wash"},
+            id="english-unrelated",
+        ),
+        pytest.param(
+            "Quel four la poterie doit-elle acheter ? Le kiosque et la station de lavage n'ont"
+            " rien à voir avec cet achat.",
+            {"kiosqu", "station", "lavag"},
+            id="french-nothing-to-do-with",
+        ),
+    ],
+)
+def test_a_question_saying_topics_are_apart_sets_them_aside(question: str, aside: set[str]) -> None:
+    assert aside <= set_aside(question, LEX)
+    assert not {"kiln", "four", "poteri", "potter"} & set_aside(question, LEX)

@@ -89,14 +89,17 @@ def identifiers(text: str, lexicon: Lexicon) -> set[str]:
 def set_aside(question: str, lexicon: Lexicon) -> frozenset[str]:
     """The topics the question sets aside: the content words of its sentences with a cue of
     lexicon ``[grammar] set_aside_cues`` ("Les documents sur les dameuses, la retenue d'eau
-    ... ne sont pas l'objet de la question"), that no other sentence of it writes."""
-    cues = lexicon.alternation("set_aside_cues")
+    ... ne sont pas l'objet de la question") or one that says they are apart from it
+    (``apart_cues``: "the kiosk works are unrelated", "n'ont rien à voir avec la
+    décision"), that no other sentence of it writes."""
+    cues = f"{lexicon.alternation('set_aside_cues')}|{lexicon.alternation('apart_cues')}"
     aside: set[str] = set()
     kept: set[str] = set()
     for sentence in re.split(r"(?<=[.?!])\s+|\n\s*\n", question):  # a line break ends none
         words = stems(sentence, lexicon)
         (aside if re.search(cues, fold(sentence)) else kept).update(words)
-    cue_words = {w for c in lexicon.words("set_aside_cues") for w in stems(c, lexicon)}
+    listed = (*lexicon.words("set_aside_cues"), *lexicon.words("apart_cues"))
+    cue_words = {w for c in listed for w in stems(c, lexicon)}
     return frozenset(aside - kept - cue_words)
 
 

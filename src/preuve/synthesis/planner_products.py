@@ -53,7 +53,15 @@ def _plausible(name: str, vocabulary: set[str], lexicon: Lexicon) -> bool:
         return True
     lowered = fold(name)
     common = lowered in lexicon.stopwords or lowered in lexicon.question_words
-    return not (common or lowered in lexicon.months or name.lower() in vocabulary)
+    return not (common or lowered in lexicon.months or _inflected(name.lower()) & vocabulary)
+
+
+def _inflected(word: str) -> set[str]:
+    """A word and its plural or singular ("coût", "coûts"; "délai", "délais"): a capitalized
+    word that the texts write only inflected in lowercase is still a common word (a
+    criterion's label opening a numbered item, "3. Coût : ..."), no name."""
+    forms = {word, f"{word}s", f"{word}x"}
+    return forms | ({word[:-1]} if len(word) > 3 and word[-1] in "sx" else set())
 
 
 def _joined(words: Sequence[str]) -> str:

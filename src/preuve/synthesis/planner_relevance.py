@@ -18,7 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from preuve.synthesis.lexicon import Lexicon, fold
-from preuve.synthesis.planner_vendors import vendor_only, vendor_siblings
+from preuve.synthesis.planner_decision import (
+    deciding_words,
+    decision_head,
+    decision_object,
+    stems,
+)
+from preuve.synthesis.planner_vendors import titled_sibling, vendor_only, vendor_siblings
 from preuve.synthesis.statements import product_mentions, stem
 
 __all__ = [
@@ -42,17 +48,6 @@ _MIN_BODY_WORDS = 4
 _STRONG_BODY_WORDS = 12
 
 
-def stems(text: str, lexicon: Lexicon) -> set[str]:
-    """Content words, stemmed; a hyphenated word also counts as its parts."""
-    words = re.findall(r"[a-z][a-z0-9-]+", fold(text))
-    words += [part for w in words if "-" in w for part in w.split("-")]
-    return {
-        stem(w)
-        for w in words
-        if len(w) >= 3 and w not in lexicon.stopwords and w not in lexicon.question_words
-    }
-
-
 def discriminating_words(
     question: str, documents: Sequence[Mapping[str, Any]], entities: Sequence[str],
     lexicon: Lexicon,
@@ -65,89 +60,6 @@ def discriminating_words(
         counts.update(stems(f"{document['title']}\n{document['text']}", lexicon))
     limit = _MAX_SHARE * max(1, len(documents))
     return frozenset(w for w in stems(question, lexicon) - named if counts[w] <= limit)
-
-
-_TOKEN = re.compile(r"[^\W_][\w-]*|['’]|[^\w\s]")
-
-
-def _object_phrase(question: str, lexicon: Lexicon) -> list[tuple[str, bool]]:
-    """The content words of the decision's noun phrase, in order, each with whether a
-    coordinator ("et", "and") stands right before it."""
-    body = " ".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
-    verbs = set(lexicon.words("decision_verbs")) | set(lexicon.words("interrogatives"))
-    # the first sentence that decides is the decision ("... quelle valeur est retenue" in a
-    # later sentence asks about contradictions, not about the choice)
-    for sentence in re.split(r"(?<=[.?!])\s+", body):
-        tokens = [fold(t) for t in _TOKEN.findall(sentence)]
-        start = next((i + 1 for i, t in enumerate(tokens) if t in verbs), None)
-        if start is not None:
-            return _object_words(tokens, start, verbs, lexicon)
-    return []
-
-
-def decision_object(question: str, lexicon: Lexicon) -> frozenset[str]:
-    """The stems of what the question decides on: the noun phrase a decision verb governs
-    ("doit retenir, avant ..., la solution de géolocalisation et de télématique qui ...",
-    "must pick the message broker that ...") or an interrogative asks about ("Quel serveur
-    d'inférence LLM la plateforme ..."), up to a relative word or punctuation, without
-    generic nouns ("solution", "service") or generic acronyms. Every word
-    list is the lexicon's (``[grammar]``); empty when the question has no such phrase."""
-    return frozenset(word for word, _ in _object_phrase(question, lexicon))
-
-
-def decision_head(question: str, lexicon: Lexicon) -> frozenset[str]:
-    """The head noun(s) of the decision object: the last word in English ("battery energy
-    storage system" is a storage), the first in French ("solution de géolocalisation"),
-    and each word a coordinator joins ("de géolocalisation et de télématique")."""
-    phrase = _object_phrase(question, lexicon)
-    if not phrase:
-        return frozenset()
-    head = phrase[-1][0] if lexicon.language(question) == "en" else phrase[0][0]
-    joined = {
-        word
-        for i, (word, after) in enumerate(phrase)
-        if after or (i + 1 < len(phrase) and phrase[i + 1][1])
-    }
-    return frozenset({head} | joined)
-
-
-def _object_words(
-    tokens: Sequence[str], start: int, verbs: set[str], lexicon: Lexicon
-) -> list[tuple[str, bool]]:
-    """The content words of the noun phrase at ``start`` (see :func:`decision_object`)."""
-    if start < len(tokens) and tokens[start] == ",":  # ", avant la commission de 2027,"
-        # the closing comma, not one inside a date ("before June 30, 2026, the ...")
-        closing = next(
-            (
-                i
-                for i in range(start + 1, len(tokens))
-                if tokens[i] == "," and not (i + 1 < len(tokens) and tokens[i + 1].isdigit())
-            ),
-            None,
-        )
-        start = closing + 1 if closing is not None else start
-    skipped = set(lexicon.words("determiners"))
-    while start < len(tokens) and (
-        tokens[start] in skipped or tokens[start] in "'" or f"{tokens[start]}'" in skipped
-    ):  # "l'offre": the elided article too
-        start += 1
-    linkers = set(lexicon.words("noun_linkers"))
-    coordinators = set(lexicon.words("list_words"))
-    stops = set(lexicon.words("relative_words")) | lexicon.stopwords | lexicon.question_words
-    generic = set(lexicon.words("generic_nouns")) | {fold(a) for a in lexicon.generic_acronyms}
-    words: list[tuple[str, bool]] = []
-    coordinated = False
-    for i in range(start, len(tokens)):
-        token = tokens[i]
-        if token in linkers or token in "'" or f"{token}'" in linkers:
-            coordinated = coordinated or token in coordinators
-            continue
-        if not token[:1].isalnum() or token in stops or token in verbs:
-            break
-        if token not in generic and not token.isdigit() and stem(token) not in dict(words):
-            words.append((stem(token), coordinated))
-        coordinated = False
-    return words
 
 
 def checked_object(
@@ -176,15 +88,18 @@ def identifiers(text: str, lexicon: Lexicon) -> set[str]:
 
 def set_aside(question: str, lexicon: Lexicon) -> frozenset[str]:
     """The topics the question sets aside: the content words of its sentences with a cue of
-    lexicon ``[grammar] set_aside_cues`` ("Le contrat de maintenance et
-    les travaux de voirie sont hors sujet"), that no other sentence of it writes."""
-    cues = lexicon.alternation("set_aside_cues")
+    lexicon ``[grammar] set_aside_cues`` ("Le contrat de maintenance et les travaux de
+    voirie sont hors sujet") or one that says they are apart from it (``apart_cues``: "the
+    kiosk works are unrelated", "n'ont rien à voir avec la décision"), that no other
+    sentence of it writes."""
+    cues = f"{lexicon.alternation('set_aside_cues')}|{lexicon.alternation('apart_cues')}"
     aside: set[str] = set()
     kept: set[str] = set()
     for sentence in re.split(r"(?<=[.?!])\s+|\n\s*\n", question):  # a line break ends none
         words = stems(sentence, lexicon)
         (aside if re.search(cues, fold(sentence)) else kept).update(words)
-    cue_words = {w for c in lexicon.words("set_aside_cues") for w in stems(c, lexicon)}
+    listed = (*lexicon.words("set_aside_cues"), *lexicon.words("apart_cues"))
+    cue_words = {w for c in listed for w in stems(c, lexicon)}
     return frozenset(aside - kept - cue_words)
 
 
@@ -223,15 +138,21 @@ def _sets_apart(body: str, words: frozenset[str], lexicon: Lexicon) -> bool:
     )
 
 
-def deciding_words(question: str, lexicon: Lexicon) -> frozenset[str]:
-    """The content words of the question's first deciding sentence (its decision verb's)."""
-    body = " ".join(line for line in question.splitlines() if not line.lstrip().startswith("#"))
-    verbs = set(lexicon.words("decision_verbs")) | set(lexicon.words("interrogatives"))
-    for sentence in re.split(r"(?<=[.?!])\s+", body):
-        if {fold(t) for t in _TOKEN.findall(sentence)} & verbs:
-            generic = set(lexicon.words("generic_nouns"))
-            return frozenset(w for w in stems(sentence, lexicon) if w not in generic)
-    return frozenset()
+_FRAMING_SHARE = 0.25
+
+
+def _frames(
+    body: str, words: frozenset[str], document: Mapping[str, Any], lexicon: Lexicon
+) -> bool:
+    """Whether a document naming no candidate speaks of the whole question: it writes at
+    least a quarter of the question's discriminating words, and :data:`_STRONG_BODY_WORDS`
+    at least (a kick-off's minutes, a project charter: what the committee set out to
+    decide). A disclaimer in it ("service contracts are not part of the envelope") scopes
+    one of its items, not the note; a third-party article is no framing note."""
+    if document.get("least_reliable") or not words:
+        return False
+    shared = len(stems(body, lexicon) & words)
+    return shared >= max(_STRONG_BODY_WORDS, _FRAMING_SHARE * len(words))
 
 
 def linked_ids(
@@ -291,6 +212,17 @@ def relevance(
             "names a candidate's vendor only, and is of the least reliable kind (a third-party"
             " article): no evidence on a candidate"
         )
+    other = None if linked & written else titled_sibling(
+        title, str(document["text"]), products, aliases or {}, lexicon, ids=frozenset(written),
+        reference_words=frozenset(_type_words(lexicon)),
+    )  # fmt: skip
+    if other is not None and not stems(title, lexicon) & (topics - _type_words(lexicon)):
+        # (a title naming what a criterion asks about, "Orla KG-2 gateway" when the
+        # question asks about the gateways, is about a part of the candidate's offer)
+        return (
+            "names a candidate in passing, and its title names another product of a"
+            f" candidate's maker ({other})"
+        )
     if product_mentions(products, body, aliases) and not siblings:
         return None
     if siblings and len(stems(title, lexicon) & topics) >= _MIN_SHARED_WORDS:
@@ -302,6 +234,8 @@ def relevance(
             "names a candidate's vendor only, beside another of its products"
             f" ({', '.join(siblings)})"
         )
+    if not siblings and _frames(body, words, document, lexicon):
+        return None  # the committee's kick-off: its disclaimers scope parts of the question
     if strict and aside:
         # the title names what is set aside; or the text does, and the title nothing the
         # question asks about (minutes of the committee itself, "COPIL Automates RFID",

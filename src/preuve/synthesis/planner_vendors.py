@@ -10,6 +10,11 @@ another product of that brand (``Halden Grid``: the brand followed by a name tha
 candidate, no alias, no organisation word, no identifier), the document is about that other
 product: it is left out, with that product named in its reason. A name followed by a legal
 form or another organisation word (``Nordvale Mobility AB``) is a company's too.
+
+A document may name the candidate product itself, in passing, and be about another product
+of its maker: its title names that product and no candidate ("Orla launches the CX-12
+locker", "Orla Shear SX-2 datasheet"), its text a vendor name of the candidate and the
+other product's model code as often as the candidates (:func:`titled_sibling`).
 """
 
 from __future__ import annotations
@@ -19,9 +24,9 @@ from collections.abc import Mapping, Sequence
 
 from preuve.synthesis.lexicon import Lexicon, fold
 from preuve.synthesis.planner_products import name_candidates
-from preuve.synthesis.statements import product_mentions, short_forms
+from preuve.synthesis.statements import product_mentions, short_forms, stem
 
-__all__ = ["vendor_names", "vendor_only", "vendor_siblings"]
+__all__ = ["titled_sibling", "vendor_names", "vendor_only", "vendor_siblings"]
 
 
 def _is_organisation(name: str, lexicon: Lexicon) -> bool:
@@ -113,3 +118,63 @@ def _branded(
             continue  # an advisory id after the brand ("Halden HSA-2026-01")
         found.append(name)
     return tuple(dict.fromkeys(found))
+
+
+# A model code: letters then a digit ("CX-12", "NE-20", "H2"), no year in it (a quote's or an
+# advisory's reference, "BKS-2026-118", is no model).
+_CODE = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*-?\d[\w.-]*(?<![.-])(?![\w-])")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_REFERENCE = re.compile(r"(?:\bn[°o]\.?|#|:)\s*$", re.I)
+
+
+def titled_sibling(
+    title: str, text: str, products: Sequence[str], aliases: Mapping[str, str],
+    lexicon: Lexicon, *, ids: frozenset[str] = frozenset(), reference_words: frozenset[str],
+) -> str | None:  # fmt: skip
+    """The other product of a candidate's maker that a document's title names, when the
+    title names no candidate and the text names the maker (a vendor name or brand word of
+    a candidate) and that product's model code as often as it names candidates; None
+    otherwise. The product is a maker's brand (or a proper name) and a model code ("Orla
+    SX-2", "Nutra NE-20"), or a model code alone in a title that writes a maker's name
+    ("Orla launches the CX-12", the text writing "Orla Systems"). The product's name shares
+    no word with a candidate's but the brand (``Orla TorvikLink 4`` is a component of ``Orla
+    Torvik 3``), and its code is no identifier and no reference: not after a source type's
+    word (``reference_words``: "Ticket INC-4411", "Devis D-118") nor after "n°"."""
+    if product_mentions(products, title, aliases):
+        return None
+    body = f"{title}\n{text}"
+    brands = _brands(products, aliases, lexicon)
+    if not _writes(body, brands):
+        return None
+    named = {fold(w) for n in (*products, *aliases) for w in n.split()[1:]}
+    companies = {n.split()[0] for n in name_candidates(body) if _is_organisation(n, lexicon)}
+    makers = brands | companies
+    for found in _CODE.finditer(title):
+        code = found.group()
+        before = title[: found.start()]
+        words = re.findall(r"[\w-]+", before)
+        previous = stem(words[-1]) if words else ""
+        if _YEAR.search(code) or any(code in i or i in code for i in ids):
+            continue
+        if _REFERENCE.search(before) or previous in reference_words:
+            continue
+        name = _name_ending(before, code)
+        if {fold(w) for w in name.split()} & named:
+            continue  # a component named after a candidate
+        if not (name.split()[0] in makers or "-" in code if name != code else
+                "-" in code and _writes(title, makers)):  # fmt: skip
+            continue  # no maker's product: a standard ("HL7 interface"), a place ("aisle C4")
+        written = len(re.findall(rf"(?<![\w-]){re.escape(code)}(?![\w-])", text))
+        if written and written >= len(product_mentions(products, text, aliases)):
+            return name
+    return None
+
+
+def _writes(text: str, words: set[str]) -> bool:
+    return any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text) for w in words)
+
+
+def _name_ending(before: str, code: str) -> str:
+    """The capitalized words right before ``code`` in a title, with it ("Orla Shear SX-2")."""
+    head = re.search(r"(?:[A-ZÀ-Ý][\w-]*[ \u00a0]+)*$", before)
+    return f"{head.group() if head else ''}{code}".strip()

@@ -48,6 +48,11 @@ BLIND = frozenset(
         # the s27 merges, which never saw them
         "refectory-dishwashers-en",
         "robots-affinage-fr",
+        # a fifteenth writer's (s28), measured on arrival (main 6299cb3: 50.8 and 53.3, no
+        # planted contradiction found in the English one, one in the French one) and after
+        # the s28 merges, which never saw them
+        "lecture-capture-harrowgate",
+        "controle-soudures-thermelys",
     }
 )
 # The eleventh writer's two (s26: 35.2 and 42.7 on arrival, main 6e65c1e, one planted
@@ -84,12 +89,15 @@ BLIND = frozenset(
 # locker of the candidate's maker) that the planner does not set aside yet.
 # The thirteenth writer's two (s27, never tuned on) list 1 and 2 contradictions their grids
 # do not plant on arrival.
+# The fifteenth writer's English one (s28, never tuned on) lists one on arrival ("VAT /
+# valid": a quote's validity period opposed to a tax line).
 SPURIOUS: frozenset[str] = frozenset(
     {
         "eclairage-led-saint-aurel-fr",
         "mediatheques-automates-rfid",
         "refectory-dishwashers-en",
         "robots-affinage-fr",
+        "lecture-capture-harrowgate",
     }
 )
 
@@ -98,6 +106,7 @@ def test_the_held_out_dossiers_are_there() -> None:
     assert [d.name for d in DOSSIERS] == [
         "ashgrove-pool-uv",
         "cellar-ferment-control",
+        "controle-soudures-thermelys",
         "eclairage-led-saint-aurel-fr",
         "en-backup-service",
         "en-backup-storage",
@@ -111,6 +120,7 @@ def test_the_held_out_dossiers_are_there() -> None:
         "fr-telematique-flotte",
         "fr-telereleve-eau",
         "hrt-fare-validators-en",
+        "lecture-capture-harrowgate",
         "lims-northmoor",
         "mediatheques-automates-rfid",
         "pare-feu-smlon",

@@ -43,6 +43,11 @@ BLIND = frozenset(
         "eclairage-led-saint-aurel-fr",
         "fr-pompes-perfusion",
         "en-vibration-sensors",
+        # a fifteenth writer's (s28), measured on arrival (main 6299cb3: 50.8 and 53.3, no
+        # planted contradiction found in the English one, one in the French one) and after
+        # the s28 merges, which never saw them
+        "lecture-capture-harrowgate",
+        "controle-soudures-thermelys",
     }
 )
 # The thirteenth writer's two (s27: 49.2 and 50.2 on arrival, main 4688fc1, no planted
@@ -86,9 +91,12 @@ BLIND = frozenset(
 # tax and gross follow), a tax acronym ("VAT") and a word after a possessive ("via its Irish
 # distributor") taken for parties, and the date of another document in an aside ("see the
 # notice of 20 May 2026") taken for a delivery date.
+# The fifteenth writer's English one (s28, never tuned on) lists one on arrival ("VAT /
+# valid": a quote's validity period opposed to a tax line).
 SPURIOUS: frozenset[str] = frozenset(
     {
         "eclairage-led-saint-aurel-fr",
+        "lecture-capture-harrowgate",
     }
 )
 
@@ -97,6 +105,7 @@ def test_the_held_out_dossiers_are_there() -> None:
     assert [d.name for d in DOSSIERS] == [
         "ashgrove-pool-uv",
         "cellar-ferment-control",
+        "controle-soudures-thermelys",
         "eclairage-led-saint-aurel-fr",
         "en-backup-service",
         "en-backup-storage",
@@ -110,6 +119,7 @@ def test_the_held_out_dossiers_are_there() -> None:
         "fr-telematique-flotte",
         "fr-telereleve-eau",
         "hrt-fare-validators-en",
+        "lecture-capture-harrowgate",
         "lims-northmoor",
         "mediatheques-automates-rfid",
         "pare-feu-smlon",

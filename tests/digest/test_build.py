@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from preuve.cluster.executor import LocalExecutor
 from preuve.core.documents import Document, Snapshot
 from preuve.core.errors import ConfigError, CorruptStoreError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
@@ -23,7 +24,7 @@ from preuve.digest.summarize import DigestSettings, claims_digest
 from preuve.io.documents import load_versions
 from preuve.io.records import dump_record
 from preuve.io.store import DigestStore
-from preuve.io.store_rows import NodeRecord, NodeRow
+from preuve.io.store_rows import NodeRecord, NodeRow, RunNode
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 
 SETTINGS = DigestSettings()
@@ -339,6 +340,42 @@ def test_concurrency_does_not_change_any_result(folder: Path, tmp_path: Path) ->
         snapshot, rules_summarizer(), DigestStore(tmp_path / "b.sqlite"), concurrency=8
     )
     assert compare_builds(serial, parallel).identical
+
+
+class _RetryingExecutor(LocalExecutor):
+    """Threads in this process that say, as Ray's tasks do, that a task may run again."""
+
+    @property
+    def remote(self) -> bool:
+        return True
+
+
+def test_only_a_retrying_executor_reads_a_node_back_before_computing_it(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A retried task must find what its lost attempt recorded (a query per node); threads
+    # are never retried, so a local build does not ask, and builds the same tree.
+    snapshot = load_versions(folder)
+    local_store = DigestStore(tmp_path / "a.sqlite")
+    reads: Counter[str] = Counter()
+    run_nodes = type(local_store).run_nodes
+
+    def counted(self: DigestStore, run_id: str) -> list[RunNode]:
+        reads[run_id] += 1
+        return run_nodes(self, run_id)
+
+    monkeypatch.setattr(type(local_store), "run_nodes", counted)
+    local = build(snapshot, rules_summarizer(), local_store)
+    retrying = build_digest(
+        snapshot,
+        rules_summarizer(),
+        DigestStore(tmp_path / "b.sqlite"),
+        SETTINGS,
+        dossier="test-00",
+        executor=_RetryingExecutor(4),
+    )
+    assert reads == {retrying.run.run_id: 16}
+    assert compare_builds(local, retrying).identical
 
 
 def test_plan_marks_the_changed_leaf_and_its_ancestors_stale(

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
+import openai
 import pytest
 
 from preuve.core.errors import ConfigError, ModelError
@@ -90,6 +92,45 @@ def test_normal_answer_and_the_request_body(server: ChatServer, backend: Backend
     assert not {"tools", "tool_choice", "functions", "function_call"} & set(got.body)
     assert "response_format" not in got.body  # no schema, no structured output
     assert model.identity == ModelIdentity("openai", "test-model", version=server.url)
+
+
+def _sdk_post(url: str, body: dict[str, Any]) -> None:
+    """What the SDK's own ``post`` sends (and raises) for ``body``."""
+    with openai.OpenAI(api_key=KEY, base_url=url, timeout=2.0, max_retries=0) as client:
+        client.post("/chat/completions", body=body, cast_to=httpx2.Response)
+
+
+@pytest.mark.parametrize("query", ["", "?api-version=2024-06-01"])
+def test_the_request_is_the_one_the_sdk_s_post_sends(
+    server: ChatServer, backend: Backends, query: str
+) -> None:
+    # The backend posts through the SDK's HTTP client without its per-call machinery:
+    # the same URL (the SDK's merge of the path onto the base URL), headers and body.
+    model = backend(server.url + query)
+    model.complete(SCHEMA_REQUEST)
+    _sdk_post(server.url + query, model._body(SCHEMA_REQUEST, ResponseFormatLevel.JSON_SCHEMA))
+    ours, sdk = server.received
+    assert ours.path == sdk.path
+    assert ours.headers == sdk.headers
+    assert ours.body == sdk.body
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [(500, {"error": {"message": "boom"}}), (404, "no such route"), (422, {"detail": "bad"})],
+)
+def test_a_refusal_raises_the_error_the_sdk_raises(
+    server: ChatServer, backend: Backends, status: int, body: dict[str, Any] | str
+) -> None:
+    server.queue(Reply(status=status, body=body), Reply(status=status, body=body))
+    model = backend(server.url)
+    with pytest.raises(openai.APIStatusError) as ours:
+        model._send(REQUEST, ResponseFormatLevel.JSON_SCHEMA)
+    with pytest.raises(openai.APIStatusError) as sdk:
+        _sdk_post(server.url, model._body(REQUEST, ResponseFormatLevel.JSON_SCHEMA))
+    assert type(ours.value) is type(sdk.value)
+    assert (ours.value.message, ours.value.body) == (sdk.value.message, sdk.value.body)
+    assert ours.value.status_code == status
 
 
 def test_schema_is_sent_as_json_schema(server: ChatServer, backend: Backends) -> None:

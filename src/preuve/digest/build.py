@@ -215,7 +215,8 @@ class _NodeTask:
     Idempotent, so that a task retried after its worker died gives the same result: a
     node the run already recorded (the lost attempt got that far) is read back, never
     computed or written twice (``run_nodes`` is unique per run and node, so a second
-    write could not commit either).
+    write could not commit either). Only a remote executor runs a task again
+    (``retried``): threads never do, so a local build does not look (a query per node).
     """
 
     snapshot: Snapshot
@@ -224,13 +225,14 @@ class _NodeTask:
     settings: DigestSettings
     tree: Tree
     run: RunInfo
+    retried: bool = True
 
     def __call__(self, job: _NodeJob) -> NodeOutcome:
         with self.store.opened() as store:
             return self._run(store, job)
 
     def _run(self, store: Store, job: _NodeJob) -> NodeOutcome:
-        recorded = self._recorded(store, job)
+        recorded = self._recorded(store, job) if self.retried else None
         if recorded is not None:
             return recorded
         result = self.compute(job)
@@ -398,7 +400,7 @@ def build_digest(
         mode == "incremental",
         executor or LocalExecutor(concurrency),
         LineResolver(snapshot),
-        _NodeTask(snapshot, model, _StoreRef(store), settings, tree, run),
+        _NodeTask(snapshot, model, _StoreRef(store), settings, tree, run, retried=remote),
     )
     done: dict[str, NodeOutcome] = {}
     for level in tree.levels():

@@ -31,9 +31,11 @@ import hashlib
 import json
 import os
 import re
+import ssl
 import threading
 import time
 from collections.abc import Mapping
+from contextlib import suppress
 from enum import StrEnum
 from typing import Any, Literal, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -316,6 +318,32 @@ def _refused_connection(err: BaseException) -> bool:
     return False
 
 
+class _HttpClient(openai.DefaultHttpxClient):
+    """The SDK's HTTP client with its defaults, closed when dropped (as the SDK's own is):
+    a model nobody closed leaves no keep-alive socket open."""
+
+    def __del__(self) -> None:
+        if not self.is_closed:
+            with suppress(Exception):
+                self.close()
+
+
+def _chat_route(client: openai.OpenAI, timeout: float) -> tuple[httpx2.URL, dict[str, str]]:
+    """The URL and the headers the SDK's ``post("/chat/completions")`` sends: the path
+    merged onto the base URL as the SDK merges it, its default and key headers (the
+    organization and project when it read them), and the retry count (0: retried here)
+    and read timeout it adds to every request. Computed once: they never change."""
+    base = client.base_url
+    endpoint = base.copy_with(raw_path=base.raw_path + b"chat/completions")
+    headers = {
+        name: value
+        for name, value in {**client.auth_headers, **client.default_headers}.items()
+        if isinstance(value, str)  # the SDK leaves out an Omit (no organization, no project)
+    }
+    headers |= {"x-stainless-retry-count": "0", "x-stainless-read-timeout": str(timeout)}
+    return endpoint, headers
+
+
 class OpenAIModel:
     """A chat model behind an OpenAI-compatible endpoint."""
 
@@ -355,12 +383,17 @@ class OpenAIModel:
         if context_window is not None and context_window <= 0:
             raise ConfigError(f"context window must be positive, not {context_window}")
         self._context_window = context_window
+        # The SDK's own HTTP client (its defaults: connection limits, redirects), held here
+        # so that a call is posted through it directly (:meth:`_send`).
+        self._http = _HttpClient(timeout=timeout)
         self._client = openai.OpenAI(
             api_key=key or PLACEHOLDER_KEY,
             base_url=base_url,
             timeout=timeout,
             max_retries=0,  # retried here: a refused format must not be retried
+            http_client=self._http,
         )
+        self._endpoint, self._headers = _chat_route(self._client, timeout)
 
     def __repr__(self) -> str:
         return f"OpenAIModel(name={self._identity.name!r}, base_url={self._url!r})"
@@ -435,15 +468,26 @@ class OpenAIModel:
                 self._level = level
 
     def _send(self, request: Request, level: ResponseFormatLevel) -> str:
-        # The body is posted as built: it holds only JSON values, so the SDK's typed
-        # ``create`` (which walks every field against its TypedDicts, half a node's CPU in
-        # a digest build) adds nothing; its client still sends, retries nothing (we do) and
-        # raises its typed errors.
-        response = self._client.post(
-            "/chat/completions",
-            body=self._body(request, level),
-            cast_to=httpx2.Response,
+        # The body is posted as built, through the SDK's HTTP client, to the URL and with
+        # the headers the SDK's ``post`` sends (:func:`_chat_route`), and a failure raises
+        # the SDK's own typed error: its typed ``create`` walked every field against its
+        # TypedDicts, and its ``post`` copies its options through pydantic and rebuilds
+        # the URL and headers on every call (a third of a digest node's CPU outside the
+        # call), for a body that holds only JSON values and a retry loop we do not use.
+        content = json.dumps(
+            self._body(request, level), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        ).encode()
+        sent = self._http.build_request(
+            "POST", self._endpoint, content=content, headers=self._headers
         )
+        try:
+            response = self._http.send(sent)
+        except httpx2.TimeoutException as err:
+            raise openai.APITimeoutError(request=sent) from err
+        except (httpx2.RequestError, ssl.SSLError) as err:
+            raise openai.APIConnectionError(request=sent) from err
+        if not response.is_success:
+            raise self._client._make_status_error_from_response(response) from None
         return response.text
 
     def _body(self, request: Request, level: ResponseFormatLevel) -> dict[str, Any]:

@@ -92,7 +92,8 @@ BLIND = frozenset(
 # distributor") taken for parties, and the date of another document in an aside ("see the
 # notice of 20 May 2026") taken for a delivery date.
 # The fifteenth writer's English one (s28, never tuned on) lists one on arrival ("VAT /
-# valid": a quote's validity period opposed to a tax line).
+# valid": a quote's validity period opposed to a tax line) and one after the s28 merges
+# ("Harrowgate University / valid": the buyer taken for a party of the validity periods).
 SPURIOUS: frozenset[str] = frozenset(
     {
         "eclairage-led-saint-aurel-fr",

@@ -33,33 +33,29 @@ from preuve.digest.manifest import (
 from preuve.digest.mutations import Mutation, MutationKind, apply_mutation, events_from_data
 from preuve.io.dossier_files import read_dossier_files
 from preuve.synthesis.dossier import DOSSIER_FIX, dossier_from_files
+from tests.opened_files import opened as opened_files
 
-_recording: list[list[Path]] = []
 # Code and package data (a module imported lazily, a bundled table) are not a user's files.
 _INSTALLED = tuple(
     Path(p).resolve() for p in (sys.prefix, sys.base_prefix, os.path.dirname(loaders.__file__))
 )
 
 
-def _hook(event: str, args: tuple[object, ...]) -> None:
-    if event == "open" and _recording and isinstance(args[0], str | bytes | os.PathLike):
-        path = Path(os.fsdecode(args[0])).resolve()
-        installed = any(path.is_relative_to(root) for root in _INSTALLED)
-        if not installed and path.suffix not in {".py", ".pyc"}:
-            _recording[-1].append(path)
-
-
-sys.addaudithook(_hook)  # an audit hook cannot be removed: it records only inside opened()
-
-
 @contextmanager
 def opened() -> Iterator[list[Path]]:
-    paths: list[Path] = []
-    _recording.append(paths)
-    try:
-        yield paths
-    finally:
-        _recording.pop()
+    """The user's files opened inside the block, filled when it ends (code and package
+    data left out)."""
+    kept: list[Path] = []
+    with opened_files() as paths:
+        try:
+            yield kept
+        finally:
+            kept.extend(
+                p
+                for p in paths
+                if p.suffix not in {".py", ".pyc"}
+                and not any(p.is_relative_to(root) for root in _INSTALLED)
+            )
 
 
 HEADER = "---\nid: {id}\ntitle: Note {id}\ndate: 2026-03-0{day}\nsource_type: {kind}\n---\n"

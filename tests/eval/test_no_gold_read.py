@@ -12,10 +12,6 @@ hook does see the documents read and, when eval grades, the gold it opens.
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,29 +34,9 @@ from preuve.memo.pipeline import run_memo
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.models.journal import Journal
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
+from tests.opened_files import opened
 
 HELDOUT_SYNTHESIS = Path(__file__).parents[1] / "heldout" / "synthesis" / "en-backup-service"
-
-_recording: list[list[Path]] = []
-
-
-def _hook(event: str, args: tuple[object, ...]) -> None:
-    if event == "open" and _recording and isinstance(args[0], str | bytes | os.PathLike):
-        _recording[-1].append(Path(os.fsdecode(args[0])).resolve())
-
-
-sys.addaudithook(_hook)  # an audit hook cannot be removed: it records only inside opened()
-
-
-@contextmanager
-def opened() -> Iterator[list[Path]]:
-    """The paths opened inside the block."""
-    paths: list[Path] = []
-    _recording.append(paths)
-    try:
-        yield paths
-    finally:
-        _recording.pop()
 
 
 def _gold_in(paths: list[Path], gold: set[Path]) -> list[Path]:

@@ -11,11 +11,10 @@ weakness, a qualified opinion). And a dependence said to be reduced is no signal
 
 from __future__ import annotations
 
-import pytest
-
 from preuve.memo.cues import CATEGORIES, CATEGORY_LABELS, classify_sentence, page_sentences
 from preuve.memo.english import CATEGORY_LABELS_EN
 from preuve.memo.reader import READER_SYSTEM
+from tests.memo.cue_cases import cue_case_tests
 
 SIGNALS = {
     "a term loan at a reference index plus a margin, unhedged (English)": (
@@ -323,15 +322,9 @@ NOT_SIGNALS = {
 }
 
 
-@pytest.mark.parametrize(("sentence", "category"), SIGNALS.values(), ids=SIGNALS.keys())
-def test_widened_cues_name_the_risk(sentence: str, category: str) -> None:
-    found = classify_sentence(sentence)
-    assert found is not None and found[0] == category
-
-
-@pytest.mark.parametrize("sentence", NOT_SIGNALS.values(), ids=NOT_SIGNALS.keys())
-def test_the_same_words_without_the_risk_are_no_signal(sentence: str) -> None:
-    assert classify_sentence(sentence) is None
+test_widened_cues_name_the_risk, test_the_same_words_without_the_risk_are_no_signal = (
+    cue_case_tests(SIGNALS, NOT_SIGNALS)
+)
 
 
 def test_internal_control_is_a_declared_category() -> None:

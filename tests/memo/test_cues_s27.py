@@ -10,9 +10,7 @@ insurance cover, not a covenant breach."""
 
 from __future__ import annotations
 
-import pytest
-
-from preuve.memo.cues import classify_sentence
+from tests.memo.cue_cases import cue_case_tests
 
 SIGNALS = {
     "debt left exposed to floating rates (French)": (
@@ -85,12 +83,6 @@ NOT_SIGNALS = {
 }
 
 
-@pytest.mark.parametrize(("sentence", "category"), SIGNALS.values(), ids=SIGNALS.keys())
-def test_widened_cues_name_the_risk(sentence: str, category: str) -> None:
-    found = classify_sentence(sentence)
-    assert found is not None and found[0] == category
-
-
-@pytest.mark.parametrize("sentence", NOT_SIGNALS.values(), ids=NOT_SIGNALS.keys())
-def test_the_same_words_without_the_risk_are_no_signal(sentence: str) -> None:
-    assert classify_sentence(sentence) is None
+test_widened_cues_name_the_risk, test_the_same_words_without_the_risk_are_no_signal = (
+    cue_case_tests(SIGNALS, NOT_SIGNALS)
+)

@@ -10,9 +10,8 @@ signal: a dispute "définitivement clôturé", a table's title standing on its o
 
 from __future__ import annotations
 
-import pytest
-
-from preuve.memo.cues import classify_sentence, page_sentences
+from preuve.memo.cues import page_sentences
+from tests.memo.cue_cases import cue_case_tests
 
 SIGNALS = {
     "a chief operating officer resigns (English)": (
@@ -105,15 +104,9 @@ NOT_SIGNALS = {
 }
 
 
-@pytest.mark.parametrize(("sentence", "category"), SIGNALS.values(), ids=SIGNALS.keys())
-def test_widened_cues_name_the_risk(sentence: str, category: str) -> None:
-    found = classify_sentence(sentence)
-    assert found is not None and found[0] == category
-
-
-@pytest.mark.parametrize("sentence", NOT_SIGNALS.values(), ids=NOT_SIGNALS.keys())
-def test_the_same_words_without_the_risk_are_no_signal(sentence: str) -> None:
-    assert classify_sentence(sentence) is None
+test_widened_cues_name_the_risk, test_the_same_words_without_the_risk_are_no_signal = (
+    cue_case_tests(SIGNALS, NOT_SIGNALS)
+)
 
 
 def test_a_title_on_its_own_line_between_table_rows_is_no_sentence() -> None:

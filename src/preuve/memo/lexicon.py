@@ -101,16 +101,19 @@ def parse_mapping(data: object, source: str) -> tuple[LabelRule, ...]:
             or not all(isinstance(x, str) for x in labels)
         ):
             raise InputError(f"{source}: rule {number} ({concept}) needs a list of 'labels'")
-        for label in labels:
-            try:
-                re.compile(label)
-            except re.error as error:
-                raise InputError(
-                    f"{source}: rule {number} ({concept}): bad label pattern {label!r}: {error}"
-                ) from None
+        _check_patterns(labels, f"{source}: rule {number} ({concept}): bad label pattern")
         parsed.append(LabelRule(concept, tuple(kinds[s] for s in statements), tuple(labels)))
     assert isinstance(data, dict)  # rules were found under it
     return tuple(parsed) + _sentence_rules(data, source)
+
+
+def _check_patterns(patterns: list[str], refused: str) -> None:
+    """Every pattern of a rule compiles; else the one-line error ``refused`` names it."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise InputError(f"{refused} {pattern!r}: {error}") from None
 
 
 def _sentence_rules(data: dict[str, object], source: str) -> tuple[LabelRule, ...]:
@@ -132,14 +135,7 @@ def _sentence_rules(data: dict[str, object], source: str) -> tuple[LabelRule, ..
             or not all(isinstance(x, str) and x for x in subjects)
         ):
             raise InputError(f"{source}: sentence rule {number} ({concept}) needs 'subjects'")
-        for subject in subjects:
-            try:
-                re.compile(subject)
-            except re.error as error:
-                raise InputError(
-                    f"{source}: sentence rule {number} ({concept}): bad subject {subject!r}: "
-                    f"{error}"
-                ) from None
+        _check_patterns(subjects, f"{source}: sentence rule {number} ({concept}): bad subject")
         parsed.append(LabelRule(concept, (Statement.BALANCE,), tuple(subjects), sentence=True))
     return tuple(parsed)
 

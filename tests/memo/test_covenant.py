@@ -53,6 +53,16 @@ CASES: dict[str, tuple[str, Covenant | None]] = {
         "année à la clôture.",
         None,
     ),
+    "without x, the published ratio before its contractual ceiling (s29)": (
+        "Fin 2025, le ratio de levier bancaire s'établit à 1,85 pour un plafond contractuel de "
+        "2,50, contre 1,40 un an plus tôt.",
+        Covenant(Decimal("1.85"), Decimal("2.50"), True, 1, 2),
+    ),
+    "without x, a ceiling with its adjective and no published ratio (s29)": (
+        "Le crédit de la télécabine impose un ratio de levier sous un plafond contractuel de "
+        "2,50 à chaque clôture.",
+        None,
+    ),
     "a ratio printed without x, named in both sentences": (
         "Le prêt impose que le ratio A, égal à la dette nette sur l'EBE, ne doit pas excéder "
         "2,5 à chaque clôture.\nÀ la clôture, le ratio A ressort à 2,1 (1,9 un an plus tôt).",

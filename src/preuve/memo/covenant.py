@@ -13,7 +13,9 @@ extends: "inférieur ou égal à",
 (or leverage, gearing, interest cover). The published ratio is the first other ``x`` figure
 of that sentence or of the two after it, outside parentheses (where a report puts the year
 before), that is no threshold: neither one a bound word states nor one of the threshold's
-schedule ("from 2.75 to 1.00 to 2.50 to 1.00"). A threshold without a
+schedule ("from 2.75 to 1.00 to 2.50 to 1.00"). A ratio printed without ``x`` may
+come before its threshold in the sentence ("le ratio ... ressort à 2,03 pour un plafond
+contractuel de 2,25"), the bound word followed by its adjective. A threshold without a
 published ratio gives no fact.
 """
 
@@ -64,7 +66,10 @@ def _bounds(maximum: tuple[str, ...], minimum: tuple[str, ...]) -> _Bounds:
     words = rf"(?:(?P<max>{'|'.join(maximum)})|(?P<min>{'|'.join(minimum)}))"
     return _Bounds(
         re.compile(rf"{words}[^\d]{{0,80}}?{_FIGURE}"),
-        re.compile(rf"{words}[^\d]{{0,12}}?{_BARE}"),
+        # "plafond contractuel de 2,25": the bound's adjective between it and the figure
+        re.compile(
+            rf"{words}(?:\s(?:contractuel|contractual|autoris|impos|prevu|fix)\w*)?[^\d]{{0,12}}?{_BARE}"
+        ),
     )
 
 
@@ -167,6 +172,11 @@ def _bare_covenant(pages: Sequence[str], bounds: _Bounds) -> Covenant | None:
             same = _BARE_AFTER.match(rest)
             if same is not None:
                 value, places = _decimal(same.group("figure"))
+                return Covenant(value, limit, maximum, number, max(places, limit_places))
+            # Or before it: "le ratio ... ressort à 2,03 pour un plafond de 2,25".
+            before = list(_BARE_PUBLISHED.finditer(sentence[: bound.start()]))
+            if before:
+                value, places = _decimal(before[-1].group("figure"))
                 return Covenant(value, limit, maximum, number, max(places, limit_places))
             for later in sentences[index + 1 : index + 1 + _FOLLOWING]:
                 thresholds = {b.end("figure") for b in bounds.bare.finditer(later)}

@@ -50,6 +50,18 @@ _TERMS: dict[str, str] = {
     "(résultat d'exploitation + amortissements + amortissements des incorporels)": (
         "(operating income + depreciation + amortization of intangibles)"
     ),
+    "(résultat d'exploitation + amortissements corporels + des droits d'utilisation"
+    " + amortissements des incorporels)": (
+        "(operating income + depreciation of property, plant and equipment and of"
+        " right-of-use assets + amortization of intangibles)"
+    ),
+    "(résultat d'exploitation + amortissements corporels + amortissements des incorporels)": (
+        "(operating income + depreciation of property, plant and equipment"
+        " + amortization of intangibles)"
+    ),
+    "(emprunts et dettes financières - disponibilités - valeurs mobilières de placement)": (
+        "(borrowings - cash - marketable securities)"
+    ),
     "(dettes financières - trésorerie)": "(borrowings - cash)",
     "(emprunts et dettes financières - disponibilités)": "(borrowings - cash)",
     "(ventes de marchandises + production vendue)": "(sales of goods + production sold)",

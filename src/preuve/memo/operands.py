@@ -92,8 +92,17 @@ def net_debt(st: Statements, year: int) -> Operand | None:
     ]
     if cash is not None and any(f.key != "other_borrowings" for f in borrowings):
         # French GAAP prints its borrowings by lender, overdrafts included, with no
-        # current / non-current split.
+        # current / non-current split; the marketable securities held beside the cash
+        # ("valeurs mobilières de placement") are cash too.
         total = sum((f.amount for f in borrowings), Decimal(0))
+        securities = _get(st, "cash_investments", year)
+        if securities is not None:
+            return Operand(
+                total - cash.amount - securities.amount,
+                "(emprunts et dettes financières - disponibilités"
+                " - valeurs mobilières de placement)",
+                (*borrowings, cash, securities),
+            )
         return Operand(
             total - cash.amount,
             "(emprunts et dettes financières - disponibilités)",
@@ -102,8 +111,13 @@ def net_debt(st: Statements, year: int) -> Operand | None:
     long_term = _get(st, "long_term_debt", year)
     if long_term is not None and cash is not None:
         # Belgian GAAP prints apart the long-term debts falling due within the year and
-        # the short-term investments held beside the cash.
-        debts = [f for key in ("current_debt", "current_maturities") if (f := _get(st, key, year))]
+        # the short-term investments held beside the cash; an IFRS balance sheet its
+        # current borrowings and its bank overdraft.
+        debts = [
+            f
+            for key in ("current_debt", "current_maturities", "bank_overdrafts")
+            if (f := _get(st, key, year))
+        ]
         investments = _get(st, "cash_investments", year)
         held = (cash,) if investments is None else (cash, investments)
         value = long_term.amount + sum((f.amount for f in debts), Decimal(0))
@@ -159,6 +173,19 @@ def ebitda(st: Statements, year: int) -> Operand | None:
             operating.amount + abs(depreciation.amount),
             "(résultat d'exploitation + amortissements)",
             (operating, depreciation),
+        )
+    tangible = _get(st, "depreciation_tangible", year)
+    if operating is not None and tangible is not None and amortization is not None:
+        # A statement by function prints no D&A line: its cash-flow statement adds back the
+        # depreciation of the fixed assets, of the leased (right-of-use) assets and the
+        # amortization of the intangibles, each on a line of its own.
+        rights = _get(st, "depreciation_right_of_use", year)
+        parts = (tangible, amortization) if rights is None else (tangible, rights, amortization)
+        words = "amortissements corporels" + (" + des droits d'utilisation" if rights else "")
+        return Operand(
+            operating.amount + sum((abs(f.amount) for f in parts), Decimal(0)),
+            f"(résultat d'exploitation + {words} + amortissements des incorporels)",
+            (operating, *parts),
         )
     earnings = ebit(st, year) if operating is None else None
     if earnings is not None and depreciation is not None:
@@ -355,6 +382,7 @@ FINANCIAL_DEBTS = (
     "other_borrowings",
     "long_term_debt",
     "current_debt",
+    "bank_overdrafts",
     "lease_liabilities_noncurrent",
     "lease_liabilities_current",
 )

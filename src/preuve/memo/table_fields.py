@@ -74,6 +74,7 @@ LIABILITIES = frozenset(
         "total_liabilities",
         "long_term_debt",
         "current_debt",
+        "bank_overdrafts",
         "gross_debt",
         "bank_borrowings",
         "bond_debt",

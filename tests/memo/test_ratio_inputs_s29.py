@@ -43,6 +43,15 @@ def _statements(*rows: tuple[str, str, Statement, int]) -> Statements:
         ("Découverts bancaires", BS, "bank_overdrafts"),
         ("Valeurs mobilières de placement", BS, "cash_investments"),
         ("Sur immobilisations : dotations aux amortissements", IN, "depreciation"),
+        ("Sur actif circulant : dotations aux dépréciations", IN, "operating_provisions_assets"),
+        ("Pour risques et charges : dotations aux provisions", IN, "operating_provisions_risks"),
+        (
+            "Reprises sur amortissements et provisions, transferts de charges",
+            IN,
+            "operating_reversals",
+        ),
+        ("Autres produits", IN, "other_operating_income"),
+        ("Autres charges", IN, "other_operating_charges"),
     ],
 )
 def test_the_lines_of_these_layouts_name_their_concept(
@@ -131,3 +140,49 @@ def test_french_net_debt_takes_out_the_marketable_securities() -> None:
     )
     plain = op.net_debt(without, 2026)
     assert plain is not None and plain.value == Decimal(2_790) * 1000
+
+
+def test_statutory_accounts_give_their_ebe_from_the_operating_lines() -> None:
+    # EBE = operating result + depreciation and provisions - reversals - other income
+    # + other charges (the soldes intermédiaires de gestion), here 940 + 410 + 35 + 20 - 60
+    # - 12 + 8 = 1 341.
+    st = _statements(
+        ("operating_income", "RÉSULTAT D'EXPLOITATION", IN, 940),
+        ("depreciation", "Sur immobilisations : dotations aux amortissements", IN, 410),
+        (
+            "operating_provisions_assets",
+            "Sur actif circulant : dotations aux dépréciations",
+            IN,
+            35,
+        ),
+        (
+            "operating_provisions_risks",
+            "Pour risques et charges : dotations aux provisions",
+            IN,
+            20,
+        ),
+        ("operating_reversals", "Reprises sur provisions, transferts de charges", IN, 60),
+        ("other_operating_income", "Autres produits", IN, 12),
+        ("other_operating_charges", "Autres charges", IN, 8),
+    )
+    ebe = op.ebitda(st, 2026)
+    assert ebe is not None and ebe.value == Decimal(1_341) * 1000
+    assert len(ebe.inputs) == 7
+    assert "reprises et transferts de charges" in ebe.formula
+    assert "reversals and transfers of charges" in formula_en(ebe.formula)
+
+
+def test_without_a_reversals_line_ebitda_is_operating_income_plus_depreciation() -> None:
+    st = _statements(
+        ("operating_income", "Résultat d'exploitation", IN, 940),
+        ("depreciation", "Dotations aux amortissements sur immobilisations", IN, 410),
+        ("other_operating_charges", "Autres charges", IN, 8),
+    )
+    ebitda = op.ebitda(st, 2026)
+    assert ebitda is not None and ebitda.value == Decimal(1_350) * 1000
+    assert ebitda.formula == "(résultat d'exploitation + amortissements)"
+
+
+def test_the_exceptional_reversals_are_no_operating_reversals() -> None:
+    rule = lookup_label("Reprises sur provisions et transferts de charges", IN)
+    assert rule is None or rule.key != "operating_reversals"

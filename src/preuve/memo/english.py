@@ -62,6 +62,12 @@ _TERMS: dict[str, str] = {
     "(emprunts et dettes financières - disponibilités - valeurs mobilières de placement)": (
         "(borrowings - cash - marketable securities)"
     ),
+    "résultat d'exploitation + dotations d'exploitation - reprises et transferts de charges": (
+        "operating income + operating depreciation and provisions"
+        " - reversals and transfers of charges"
+    ),
+    " - autres produits": " - other operating income",
+    " + autres charges": " + other operating charges",
     "(dettes financières - trésorerie)": "(borrowings - cash)",
     "(emprunts et dettes financières - disponibilités)": "(borrowings - cash)",
     "(ventes de marchandises + production vendue)": "(sales of goods + production sold)",

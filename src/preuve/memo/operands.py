@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from preuve.memo.ebitda_parts import by_function_ebitda, statutory_ebe
 from preuve.memo.lexicon import Statement
 from preuve.memo.statements import Field, Statements
 
@@ -147,7 +148,8 @@ def revenue(st: Statements, year: int) -> Operand | None:
 
 def ebitda(st: Statements, year: int) -> Operand | None:
     """The EBITDA printed, else the adjusted one when the report prints only that, else
-    operating income plus D&A."""
+    operating income plus D&A (statutory accounts' EBE, a statement by function's D&A from
+    its cash-flow statement: see :mod:`preuve.memo.ebitda_parts`)."""
     reported = _get(st, "ebitda", year)
     if reported is not None:
         return Operand(reported.amount, "EBITDA", (reported,))
@@ -168,25 +170,18 @@ def ebitda(st: Statements, year: int) -> Operand | None:
             "(résultat d'exploitation + amortissements + amortissements des incorporels)",
             (operating, depreciation, amortization),
         )
+    gross = statutory_ebe(st, year)
+    if gross is not None:
+        return Operand(*gross)
     if operating is not None and depreciation is not None:
         return Operand(
             operating.amount + abs(depreciation.amount),
             "(résultat d'exploitation + amortissements)",
             (operating, depreciation),
         )
-    tangible = _get(st, "depreciation_tangible", year)
-    if operating is not None and tangible is not None and amortization is not None:
-        # A statement by function prints no D&A line: its cash-flow statement adds back the
-        # depreciation of the fixed assets, of the leased (right-of-use) assets and the
-        # amortization of the intangibles, each on a line of its own.
-        rights = _get(st, "depreciation_right_of_use", year)
-        parts = (tangible, amortization) if rights is None else (tangible, rights, amortization)
-        words = "amortissements corporels" + (" + des droits d'utilisation" if rights else "")
-        return Operand(
-            operating.amount + sum((abs(f.amount) for f in parts), Decimal(0)),
-            f"(résultat d'exploitation + {words} + amortissements des incorporels)",
-            (operating, *parts),
-        )
+    parts = by_function_ebitda(st, year)
+    if parts is not None:
+        return Operand(*parts)
     earnings = ebit(st, year) if operating is None else None
     if earnings is not None and depreciation is not None:
         return Operand(

@@ -186,3 +186,22 @@ def test_without_a_reversals_line_ebitda_is_operating_income_plus_depreciation()
 def test_the_exceptional_reversals_are_no_operating_reversals() -> None:
     rule = lookup_label("Reprises sur provisions et transferts de charges", IN)
     assert rule is None or rule.key != "operating_reversals"
+
+
+def test_statutory_turnover_counts_the_production_sold_of_goods_and_of_services() -> None:
+    assert (rule := lookup_label("Production vendue services", IN)) is not None
+    assert rule.key == "production_sold_services"
+    assert (rule := lookup_label("Production vendue biens", IN)) is not None
+    assert rule.key == "production_sold"
+    st = _statements(
+        ("sales_of_goods", "Ventes de marchandises", IN, 1_200),
+        ("production_sold", "Production vendue biens", IN, 8_400),
+        ("production_sold_services", "Production vendue services", IN, 650),
+    )
+    turnover = op.revenue(st, 2026)
+    assert turnover is not None and turnover.value == Decimal(10_250) * 1000
+    assert len(turnover.inputs) == 3
+    # A company that sells services only still has a turnover.
+    services = _statements(("production_sold_services", "Production vendue services", IN, 650))
+    alone = op.revenue(services, 2026)
+    assert alone is not None and alone.value == Decimal(650) * 1000

@@ -129,20 +129,21 @@ def net_debt(st: Statements, year: int) -> Operand | None:
 
 def revenue(st: Statements, year: int) -> Operand | None:
     """The revenue line, else (a French GAAP statement, which prints no total) the sales of
-    goods plus the production sold."""
+    goods plus the production sold, of goods and of services when printed on two lines."""
     reported = _get(st, "revenue", year)
     if reported is not None:
         return Operand(reported.amount, "chiffre d'affaires", (reported,))
-    sold = _get(st, "production_sold", year)
-    if sold is None:
+    sold = [f for k in ("production_sold", "production_sold_services") if (f := _get(st, k, year))]
+    if not sold:
         return None
     goods = _get(st, "sales_of_goods", year)
+    total = sum((f.amount for f in sold), Decimal(0))
     if goods is None:
-        return Operand(sold.amount, "production vendue", (sold,))
+        return Operand(total, "production vendue", tuple(sold))
     return Operand(
-        goods.amount + sold.amount,
+        goods.amount + total,
         "(ventes de marchandises + production vendue)",
-        (goods, sold),
+        (goods, *sold),
     )
 
 

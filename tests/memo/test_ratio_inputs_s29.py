@@ -16,6 +16,7 @@ from preuve.core.numbers import Locale
 from preuve.memo import operands as op
 from preuve.memo.english import formula_en
 from preuve.memo.lexicon import Statement, lookup_label
+from preuve.memo.maturity import maturity_fields
 from preuve.memo.statements import Field, Statements
 
 IN, BS, CF = Statement.INCOME, Statement.BALANCE, Statement.CASHFLOW
@@ -205,3 +206,41 @@ def test_statutory_turnover_counts_the_production_sold_of_goods_and_of_services(
     services = _statements(("production_sold_services", "Production vendue services", IN, 650))
     alone = op.revenue(services, 2026)
     assert alone is not None and alone.value == Decimal(650) * 1000
+
+
+MATURITY_AT_CLOSING = """Annexe - État des échéances des dettes à la clôture
+Montant brut  À 1 an au plus  De 1 à 5 ans  À plus de 5 ans
+Emprunts auprès des établissements de crédit  5 200  1 100  3 100  1 000
+Fournisseurs et comptes rattachés  2 300  2 300  –  –
+TOTAL  7 500  3 400  3 100  1 000
+"""
+
+
+def test_a_maturity_table_dated_by_the_closing_is_the_latest_balance_sheet_s() -> None:
+    # "à la clôture": the date of the latest balance sheet, whose debts its gross amount is.
+    debts = {2026: Decimal(7_500), 2025: Decimal(6_900)}
+    (found,) = maturity_fields([MATURITY_AT_CLOSING], Locale.FR, ("k€", 1000), debts)
+    assert (found.key, found.year, found.value) == ("current_liabilities", 2026, Decimal(3_400))
+    # Its gross amount must still be that balance sheet's debts, and without a balance sheet
+    # the closing dates nothing.
+    other = {2026: Decimal(7_900), 2025: Decimal(7_500)}
+    assert maturity_fields([MATURITY_AT_CLOSING], Locale.FR, ("k€", 1000), other) == ()
+    assert maturity_fields([MATURITY_AT_CLOSING], Locale.FR, ("k€", 1000)) == ()
+
+
+def test_a_balance_sheet_line_above_the_total_assets_is_no_ratio_input() -> None:
+    # Two columns' figures read as one ("486 331 712 840"): larger than the total assets, so
+    # misread; the net debt is then not computed rather than computed on it.
+    st = _statements(
+        ("bank_borrowings", "Emprunts et dettes auprès des établissements de crédit", BS, 3_400),
+        ("cash", "Disponibilités", BS, 486_331_712),
+        ("total_assets", "TOTAL GÉNÉRAL", BS, 9_800),
+    )
+    assert op.net_debt(st, 2026) is None
+    sound = _statements(
+        ("bank_borrowings", "Emprunts et dettes auprès des établissements de crédit", BS, 3_400),
+        ("cash", "Disponibilités", BS, 480),
+        ("total_assets", "TOTAL GÉNÉRAL", BS, 9_800),
+    )
+    debt = op.net_debt(sound, 2026)
+    assert debt is not None and debt.value == Decimal(2_920) * 1000

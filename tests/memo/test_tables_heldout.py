@@ -362,10 +362,11 @@ def test_vivarais_ratios_off_only_by_the_shareholder_accounts() -> None:
 # ``memo/reports``). Ratios within 0.5 % on arrival: Grandvaux 0 / 14 (4 computed), Marula
 # 5 / 15 (9 computed); after s29: Marula 11 / 15 (leverage, with leases and gearing once the
 # current portion of its borrowings and its bank overdraft are net debt and its statement by
-# function takes its D&A from the cash-flow statement), Grandvaux 5 / 14 (the covenant it
+# function takes its D&A from the cash-flow statement), Grandvaux 6 / 14 (the covenant it
 # publishes without "x" before its "plafond contractuel", leverage on the EBE its statutory
 # income statement's operating lines give, net debt less its marketable securities, net margin
-# on a turnover that counts the production sold of services too). Interest
+# on a turnover that counts the production sold of services too, the current ratio on its
+# maturity table dated "à la clôture"). Interest
 # cover stays on the declared default (net financial charge), where both golds take the gross
 # interest; the rest waits for lines the table reader does not read yet (Grandvaux's equity
 # total, its turnover beside the France / Export columns, its cash-flow table; Marula's
@@ -373,8 +374,9 @@ def test_vivarais_ratios_off_only_by_the_shareholder_accounts() -> None:
 FIFTEENTH_WRITER_RATIOS = {
     "marula": (11, {"leverage_net_debt_ebitda 2025", "gearing 2024", "covenant 2025"}),
     "grandvaux": (
-        5,
+        6,
         {
+            "current_ratio 2025",
             "leverage_net_debt_ebitda 2025",
             "leverage_net_debt_ebitda 2024",
             "net_margin 2025",

@@ -5,7 +5,8 @@ split; its notes give the split in a maturity table (``État des échéances des
 ``Montant brut | À un an au plus | À plus d'un an``). This module reads such a table:
 
 - its heading names the debts' maturities (``MATURITY_HEADING``) and, for the table's date,
-  a date (``au 31 décembre 2025``); no date, no field (the year is never guessed);
+  a date (``au 31 décembre 2025``) or the closing (``à la clôture``: the latest balance
+  sheet's date); no date, no field (the year is never guessed);
 - its column header, the lines between the heading and the first row, names each column
   by what it holds (``COLUMN_WORDS``: the gross amount, due within one year, beyond);
   the order of those words in the header is the order of the values;
@@ -72,6 +73,13 @@ _DATE = re.compile(
     r"|june|july|august|september|october|november|december)\s+(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b"
 )
 _NUMERIC_DATE = re.compile(r"\b\d{1,2}/\d{1,2}/((?:19|20)\d\d)\b")
+# A heading dated by the closing itself ("à la clôture", "at the balance sheet date"): the
+# date of the latest balance sheet, which the accounts are closed at.
+_CLOSING = re.compile(
+    r"(?i)\b(?:à|a) la (?:date de )?clôture(?: de l'exercice)?\b"
+    r"|\bat (?:the )?(?:year[- ]end|balance sheet date|reporting date"
+    r"|end of the (?:financial )?year)\b"
+)
 _TOTAL = re.compile(r"(?i)^total\b")
 _ASIDE = re.compile(r"\([^()]*\)")
 _HEADER_LINES = 3
@@ -140,12 +148,16 @@ def _table_total(lines: list[str], page: int, year: int, locale: Locale) -> Matu
     return None
 
 
-def _year(lines: list[str], index: int) -> int | None:
-    """The table's date: in its heading (``au 31 décembre 2025``), else a numeric date in its
-    column header (``31/12/2025, en milliers d'euros  Total  < 1 an ...``)."""
+def _year(lines: list[str], index: int, closing: int | None = None) -> int | None:
+    """The table's date: in its heading (``au 31 décembre 2025``), else ``closing`` (the
+    latest balance sheet's year) when its heading dates it by the closing (``à la
+    clôture``), else a numeric date in its column header (``31/12/2025, en milliers d'euros
+    Total  < 1 an ...``)."""
     heading = _DATE.search(lines[index]) or _NUMERIC_DATE.search(lines[index])
     if heading is not None:
         return int(heading.group(1))
+    if closing is not None and _CLOSING.search(lines[index]):
+        return closing
     for line in lines[index + 1 : index + 1 + _HEADER_LINES]:
         if len(_columns(line)) >= 2:
             found = _DATE.search(line) or _NUMERIC_DATE.search(line)
@@ -153,8 +165,11 @@ def _year(lines: list[str], index: int) -> int | None:
     return None
 
 
-def maturity_totals(pages: Sequence[str], locale: Locale) -> tuple[MaturityTotal, ...]:
-    """The ``Total`` row of each dated maturity table in ``pages``."""
+def maturity_totals(
+    pages: Sequence[str], locale: Locale, closing: int | None = None
+) -> tuple[MaturityTotal, ...]:
+    """The ``Total`` row of each dated maturity table in ``pages`` (``closing``: the year
+    of the latest balance sheet, for a table dated "à la clôture")."""
     found: list[MaturityTotal] = []
     for number, text in enumerate(pages, start=1):
         lines = text.split("\n")
@@ -162,7 +177,7 @@ def maturity_totals(pages: Sequence[str], locale: Locale) -> tuple[MaturityTotal
             # A heading, not a sentence naming maturities (its unit aside not counted).
             if MATURITY_HEADING.search(line) is None or len(_ASIDE.sub(" ", line).split()) > 14:
                 continue
-            year = _year(lines, index)
+            year = _year(lines, index, closing)
             if year is None:
                 continue
             total = _table_total(lines[index + 1 : index + 40], number, year, locale)
@@ -188,7 +203,8 @@ def maturity_fields(
     balance sheet's financial debts (``financial``); any other table gives nothing. Without
     ``debts``, every table's total is taken as the debts'."""
     fields: list[Field] = []
-    for total in maturity_totals(pages, locale):
+    closing = max(debts) if debts else None
+    for total in maturity_totals(pages, locale, closing):
         if debts is None or (total.year in debts and _close(total.gross, debts[total.year])):
             key = "current_liabilities"
         elif financial is not None and _close(total.gross, financial.get(total.year, Decimal(-1))):

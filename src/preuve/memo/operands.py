@@ -55,7 +55,19 @@ Getter = Callable[[Statements, int], "Operand | None"]
 
 
 def _get(st: Statements, key: str, year: int) -> Field | None:
-    return st.get(key, year)
+    """The field, unless it is a balance-sheet amount larger than the year's total assets,
+    which no line of a balance sheet is: misread (two columns' figures read as one), so no
+    ratio input."""
+    found = st.get(key, year)
+    if found is None or found.statement is not Statement.BALANCE or key in _TOTALS:
+        return found
+    total = st.get("total_assets", year)
+    if total is not None and abs(found.amount) > abs(total.amount) and not key.startswith("off_"):
+        return None
+    return found
+
+
+_TOTALS = frozenset({"total_assets", "total_equity_and_liabilities"})
 
 
 def field(key: str, formula: str) -> Getter:

@@ -198,12 +198,35 @@ def _report(
     print("goal: Ray within 1.20x of ideal at every endpoint count")
 
 
+def _descendants() -> set[str]:
+    """The ids of this process's descendants (its Ray cluster's processes among them)."""
+    parents: dict[str, str] = {}
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                parents[proc.name] = (proc / "stat").read_text().rsplit(")", 1)[1].split()[1]
+            except OSError:
+                continue
+    me, found = str(os.getpid()), set()
+    for pid in parents:
+        ancestor = parents.get(pid)
+        while ancestor is not None and ancestor not in {"0", "1"}:
+            if ancestor == me:
+                found.add(pid)
+                break
+            ancestor = parents.get(ancestor)
+    return found
+
+
 def ray_cpu() -> dict[str, float]:
-    """CPU seconds used so far by this machine's Ray worker actors and limiter actors."""
+    """CPU seconds used so far by the Ray worker actors and limiter actors of the cluster
+    this benchmark started (its descendants: another Ray cluster on the machine, a test
+    run's, is not counted)."""
     tick = os.sysconf("SC_CLK_TCK")
     used = {"workers": 0.0, "limiter": 0.0}
+    ours = _descendants()
     for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
+        if proc.name not in ours:
             continue
         try:
             title = (proc / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")

@@ -8,7 +8,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from preuve.core.documents import Document, Snapshot
-from preuve.digest.lines import LineResolver, LineSpan, LineSpanEntry, document_lines, parse_line_id
+from preuve.digest.lines import (
+    LineResolver,
+    LineSpan,
+    LineSpanEntry,
+    document_lines,
+    line_catalogue,
+    parse_line_id,
+)
 from preuve.io.records import dump_record
 
 LINE = st.text(
@@ -80,3 +87,17 @@ def test_stored_offsets_that_point_elsewhere_are_not_trusted() -> None:
         assert check.ok and check.line is not None
         assert check.line.span == resolver.resolve(data["id"]).line.span  # type: ignore[union-attr]
         assert check.line.start in (11, 16)
+
+
+def test_a_resolver_takes_lines_read_already_only_for_the_snapshot_s_version() -> None:
+    current = make_doc(["Status: shipped.", "Site: north yard."], version=2)
+    earlier = make_doc(["Status: on hold.", "Site: north yard."])
+    stale_id = next(iter(line_catalogue([earlier]))).id
+    resolver = LineResolver(Snapshot.of([current]))
+    resolver.know(earlier, line_catalogue([earlier]))  # another version: not taken
+    assert not resolver.resolve(stale_id).ok
+    known = LineResolver(Snapshot.of([current]))
+    known.know(current, line_catalogue([current]))
+    assert [known.resolve(span.id).line for span in document_lines(current)] == list(
+        document_lines(current)
+    )

@@ -190,6 +190,23 @@ def test_valid_leaf_resolves_spans_from_its_own_catalogue() -> None:
     assert all(DOC.text[s.start : s.end] == s.quote for s in result.spans)
 
 
+def test_a_leaf_reads_its_document_s_lines_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The prompt, the schema's ids and the answer's check list the same lines: read once.
+    from preuve.digest import lines as lines_module
+
+    read: list[str] = []
+    real = lines_module.document_lines
+
+    def counted(doc: Document) -> tuple[lines_module.LineSpan, ...]:
+        read.append(doc.doc_id)
+        return real(doc)
+
+    monkeypatch.setattr(lines_module, "document_lines", counted)
+    result = leaf_with(answer(claim(), claim("status", "packed", [STATUS])))
+    assert result.status is NodeStatus.VALID and len(result.spans) == 2
+    assert read == ["d1"]
+
+
 def test_truncated_generation_is_invalid_even_if_its_prefix_parses() -> None:
     result = leaf_with(Completion(answer(claim()), "length", 100, 384))
     assert result.status is NodeStatus.INVALID

@@ -105,12 +105,14 @@ def test_the_request_is_the_one_the_sdk_s_post_sends(
     server: ChatServer, backend: Backends, query: str
 ) -> None:
     # The backend posts through the SDK's HTTP client without its per-call machinery:
-    # the same URL (the SDK's merge of the path onto the base URL), headers and body.
+    # the same headers and body, and the same URL but for a base URL's query string,
+    # which the backend keeps after the path where the SDK appends the path to the query.
     model = backend(server.url + query)
     model.complete(SCHEMA_REQUEST)
     _sdk_post(server.url + query, model._body(SCHEMA_REQUEST, ResponseFormatLevel.JSON_SCHEMA))
     ours, sdk = server.received
-    assert ours.path == sdk.path
+    assert ours.path == "/v1/chat/completions" + query
+    assert sdk.path == ("/v1/?" + query[1:] + "chat/completions" if query else ours.path)
     assert ours.headers == sdk.headers
     assert ours.body == sdk.body
 

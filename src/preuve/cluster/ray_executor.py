@@ -135,8 +135,14 @@ class RayExecutor:
             count = self.workers or max(1, int(resources.get("CPU", 1)))
             # Ray's default for an actor: placed on a node with a CPU, holding none while it
             # runs, so drivers sharing the cluster never wait on each other's pools; SPREAD
-            # puts the pool on every node.
-            options = {"max_concurrency": self.threads, "scheduling_strategy": "SPREAD"}
+            # puts the pool on every node. No task events: Ray would record each item's
+            # states and ship them to the cluster's control store (its dashboard's task
+            # list), CPU on the worker and the head for every item, read by nothing here.
+            options = {
+                "max_concurrency": self.threads,
+                "scheduling_strategy": "SPREAD",
+                "enable_task_events": False,
+            }
             self._pool = [
                 _Worker.options(**options).remote()  # type: ignore[attr-defined]
                 for _ in range(count)

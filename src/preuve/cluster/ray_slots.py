@@ -241,9 +241,14 @@ class _Slots:
 
 
 def slots_actor(name: str, namespace: str, per_endpoint: int, lease_seconds: float) -> Any:
-    """The cluster's slots actor ``name`` (created by the first caller)."""
+    """The cluster's slots actor ``name`` (created by the first caller); no task events
+    (Ray's record of every message's states, shipped to the head: read by nothing here)."""
     return _Slots.options(  # type: ignore[attr-defined]
-        name=name, namespace=namespace, get_if_exists=True, lifetime=None
+        name=name,
+        namespace=namespace,
+        get_if_exists=True,
+        lifetime=None,
+        enable_task_events=False,
     ).remote(per_endpoint, lease_seconds)
 
 

@@ -257,6 +257,13 @@ class LineResolver:
         self.snapshot = snapshot
         self._catalogues: dict[str, LineCatalogue] = {}
 
+    def know(self, doc: Document, catalogue: LineCatalogue) -> None:
+        """Take ``catalogue`` (``line_catalogue([doc])``, read already) as the lines of
+        ``doc`` when ``doc`` is the snapshot's version of it (else they are read when
+        needed, from the snapshot's)."""
+        if self.snapshot.get(doc.doc_id) == doc:
+            self._catalogues.setdefault(doc.doc_id, catalogue)
+
     def catalogue(self, doc: Document) -> LineCatalogue:
         found = self._catalogues.get(doc.doc_id)
         if found is None:

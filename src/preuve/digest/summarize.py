@@ -36,7 +36,7 @@ from preuve.core.errors import BudgetError
 from preuve.core.stated import unstated
 from preuve.digest.grammar import DEFAULT_GRAMMAR, FactGrammar
 from preuve.digest.keys import CODE_VERSION, Budgets, GenerationParams, KeySettings, result_digest
-from preuve.digest.lines import LineResolver, LineSpan, line_catalogue
+from preuve.digest.lines import LineCatalogue, LineResolver, LineSpan, line_catalogue
 from preuve.digest.rules_summarizer import (
     MAP_LINES_INTRO,
     REDUCE_INTRO,
@@ -230,11 +230,17 @@ def claims_digest(status: str, claims: Sequence[Claim], quotes: Mapping[str, obj
 
 @dataclass(frozen=True, slots=True)
 class MapInput:
-    """A leaf's input: one document, the snapshot its lines are checked against."""
+    """A leaf's input: one document, the snapshot its lines are checked against, and the
+    document's line catalogue, read once (the prompt, the schema's ids and the check of the
+    answer all list the same lines)."""
 
     doc: Document
     snapshot: Snapshot
     settings: DigestSettings
+    lines: LineCatalogue = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", line_catalogue([self.doc]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +283,7 @@ def _render_map(given: MapInput) -> tuple[Message, ...]:
     )
     user = (
         f"Document {given.doc.doc_id}. Fields: {named}.{subjects} {MAP_LINES_INTRO}\n\n"
-        f"{line_catalogue([given.doc]).render()}"
+        f"{given.lines.render()}"
     )
     return (Message("system", given.settings.map_prompt), Message("user", user))
 
@@ -306,7 +312,13 @@ def _render_reduce(given: ReduceInput) -> tuple[Message, ...]:
 
 
 def _map_allowed(given: MapInput) -> dict[str, LineSpan]:
-    return {span.id: span for span in line_catalogue([given.doc])}
+    return {span.id: span for span in given.lines}
+
+
+def _map_resolver(given: MapInput) -> LineResolver:
+    resolver = LineResolver(given.snapshot)
+    resolver.know(given.doc, given.lines)
+    return resolver
 
 
 def _reduce_allowed(given: ReduceInput) -> dict[str, LineSpan]:
@@ -323,7 +335,7 @@ MAP: Role[MapInput, _Accepted] = Role(
     schema=lambda g: claims_schema(g.settings.grammar.fields, list(_map_allowed(g))),
     answer_schema=lambda g: g.settings.schema,
     check=lambda g, value: _check_claims(
-        value, _map_allowed(g), g.snapshot, "a line of this document"
+        value, _map_allowed(g), _map_resolver(g), "a line of this document"
     ),
     rules=select_leaf_claims,
     options=lambda g: _options(g.settings, g.doc.doc_id),
@@ -337,7 +349,7 @@ REDUCE: Role[ReduceInput, _Accepted] = Role(
     ),
     answer_schema=lambda g: g.settings.schema,
     check=lambda g, value: _check_claims(
-        value, _reduce_allowed(g), g.snapshot, "cited by a child summary"
+        value, _reduce_allowed(g), LineResolver(g.snapshot), "cited by a child summary"
     ),
     rules=merge_child_claims,
     options=lambda g: _options(g.settings),
@@ -371,13 +383,12 @@ def _budget_defect(model: Model, request: Request, limit: int, budgets: Budgets)
 
 
 def _check_claims(
-    value: Any, allowed: Mapping[str, LineSpan], snapshot: Snapshot, scope: str
+    value: Any, allowed: Mapping[str, LineSpan], resolver: LineResolver, scope: str
 ) -> Checked[_Accepted]:
-    """Every cited id allowed and current, every value stated in the lines it cites; any
-    defect refuses the whole answer."""
+    """Every cited id allowed and current (in the resolver's snapshot), every value stated
+    in the lines it cites; any defect refuses the whole answer."""
     if not isinstance(value, dict):
         return Checked.reject(Defect("schema", "the answer is not a JSON object"))
-    resolver = LineResolver(snapshot)
     claims = tuple(Claim.from_mapping(item) for item in value["claims"])
     defects: list[Defect] = []
     spans: dict[str, LineSpan] = {}

@@ -330,11 +330,18 @@ class _HttpClient(openai.DefaultHttpxClient):
 
 def _chat_route(client: openai.OpenAI, timeout: float) -> tuple[httpx2.URL, dict[str, str]]:
     """The URL and the headers the SDK's ``post("/chat/completions")`` sends: the path
-    merged onto the base URL as the SDK merges it, its default and key headers (the
-    organization and project when it read them), and the retry count (0: retried here)
-    and read timeout it adds to every request. Computed once: they never change."""
+    appended to the base URL's path, its default and key headers (the organization and
+    project when it read them), and the retry count (0: retried here) and read timeout it
+    adds to every request. Computed once: they never change.
+
+    One departure from the SDK: a base URL with a query string (an Azure-style
+    ``.../v1?api-version=X``) keeps its query after the path, ``/v1/chat/completions?
+    api-version=X``. The SDK appends the path to the raw path, query included, and posts
+    to ``/v1/?api-version=Xchat/completions`` (the parity test pins that merge, so a
+    change of the SDK's shows)."""
     base = client.base_url
-    endpoint = base.copy_with(raw_path=base.raw_path + b"chat/completions")
+    path, mark, query = base.raw_path.partition(b"?")
+    endpoint = base.copy_with(raw_path=path + b"chat/completions" + mark + query)
     headers = {
         name: value
         for name, value in {**client.auth_headers, **client.default_headers}.items()

@@ -2,8 +2,8 @@
 
 The new results go in one multi-row INSERT (reusable ones with ``ON CONFLICT DO
 NOTHING``: a key another builder stored first is skipped, and read back in one SELECT),
-then the model calls, edges and run records in batches (psycopg pipelines
-``executemany``). Same rows as :meth:`preuve.io.stores.sql.SqlStore._record`, one
+then the model calls, edges and run records in one pipeline (one round trip for all
+three). Same rows as :meth:`preuve.io.stores.sql.SqlStore._record`, one
 statement per node there; the round trips saved are what a server across a network costs.
 """
 
@@ -128,7 +128,9 @@ def write_level(
             (run.run_id, record.node_id, record.kind, record.level, record.parent_id,
              record.key, row, outcome, status, digest)
         )  # fmt: skip
-    with conn.cursor() as cursor:
+    # One pipeline: the calls, edges and run records go out together and the server
+    # answers them at one Sync (an error still raises here, before the level commits).
+    with conn.pipeline(), conn.cursor() as cursor:
         _insert_children(cursor, run, new, rows, inserted, created=created)
         cursor.executemany(
             f"INSERT INTO run_nodes ({', '.join(COLUMNS['run_nodes'])})"

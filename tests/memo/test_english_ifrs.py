@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from preuve.core.numbers import Locale
 from preuve.memo.company import detect_company
 from preuve.memo.ratios import compute_ratios, ratios_not_computed
 from preuve.memo.statements import extract_statements
@@ -109,3 +110,16 @@ def test_every_ratio_of_the_report_is_computed() -> None:
         "fcf": Decimal("21.10"),  # 52.3 - 31.2
         "couverture": Decimal("3.79"),  # 50.8 / 13.4
     }
+
+
+def test_ratios_not_computed_are_named_in_the_memo_language() -> None:
+    # without its income statement, the report's ratios are refused; an English memo's
+    # refusals read "Leverage 2025: no ...", not the French "Levier 2025"
+    pages = [BALANCE, CASH]
+    statements = merged_statements(pages, extract_statements(pages))
+    english = ratios_not_computed(statements, Locale.EN)
+    french = ratios_not_computed(statements, Locale.FR)
+    assert english and len(english) == len(french)
+    assert any(r.startswith("Levier 2025") for r in french)
+    assert not any(r.startswith(("Levier", "Marge")) for r in english)
+    assert any(r.startswith("Leverage 2025") for r in english)

@@ -300,7 +300,7 @@ def memo_command(
     else:
         print_dashboard(dashboard)
         for company in run.companies:
-            missing = ratios_not_computed(company.statements)
+            missing = ratios_not_computed(company.statements, company.language)
             if missing:
                 console.print(
                     f"{company.company.name}: ratios not computed: {'; '.join(missing)}",

@@ -310,9 +310,16 @@ def _missing(
     return [what for what, operand in pairs if operand is None]
 
 
-def _attempt(definition: RatioDef, st: Statements, year: int) -> _Computed | str | None:
-    """The ratio for ``year``, or why not (None: nothing to say, the oldest year of a growth)."""
-    name = f"{definition.name} {year}"
+def _name(definition: RatioDef, locale: Locale) -> str:
+    return RATIO_NAMES_EN[definition.suffix] if locale is Locale.EN else definition.name
+
+
+def _attempt(
+    definition: RatioDef, st: Statements, year: int, locale: Locale = Locale.FR
+) -> _Computed | str | None:
+    """The ratio for ``year``, or why not (None: nothing to say, the oldest year of a growth);
+    the reason names the ratio in ``locale``."""
+    name = f"{_name(definition, locale)} {year}"
     if definition.kind == GROWTH and year - 1 not in st.years:
         return None if year == min(st.years) else f"{name}: no figures for {year - 1}"
     top, bottom = _operands(definition, st, year)
@@ -342,18 +349,19 @@ def _attempt(definition: RatioDef, st: Statements, year: int) -> _Computed | str
     return _Computed(value, formula, definition.unit)
 
 
-def _annual_refusal(definition: RatioDef, st: Statements) -> str | None:
+def _annual_refusal(definition: RatioDef, st: Statements, locale: Locale = Locale.FR) -> str | None:
     if definition.annual_only and st.flow_months != 12:
         return (
-            f"{definition.name}: the income and cash-flow columns cover {st.flow_months}"
+            f"{_name(definition, locale)}: the income and cash-flow columns cover {st.flow_months}"
             " months, not a year"
         )
     return None
 
 
-def ratios_not_computed(statements: Statements) -> tuple[str, ...]:
+def ratios_not_computed(statements: Statements, locale: Locale = Locale.FR) -> tuple[str, ...]:
     """For each ratio and extracted year it could not be computed for, which input is
-    missing (or why the value would mean nothing): no ratio is ever made up."""
+    missing (or why the value would mean nothing): no ratio is ever made up. Ratios are
+    named in ``locale``, the memo's language (an English report's are not "Levier")."""
     # An input left out as doubtful (an identity it is in does not hold) is said first.
     reasons: list[str] = [f"doubtful input, not used: {d}" for d in statements.doubtful]
     for definition in RATIOS:
@@ -361,12 +369,12 @@ def ratios_not_computed(statements: Statements) -> tuple[str, ...]:
         years = [y for y in statements.years if applies is None or applies(statements, y)]
         if not years:
             continue
-        refusal = _annual_refusal(definition, statements)
+        refusal = _annual_refusal(definition, statements, locale)
         if refusal is not None:
             reasons.append(refusal)
             continue
         for year in years:
-            outcome = _attempt(definition, statements, year)
+            outcome = _attempt(definition, statements, year, locale)
             if isinstance(outcome, str):
                 reasons.append(outcome)
     return tuple(reasons)
@@ -395,7 +403,7 @@ def compute_ratios(
             Ratio(
                 f"R-{company.slug}-{definition.suffix}",
                 company.name,
-                RATIO_NAMES_EN[definition.suffix] if locale is Locale.EN else definition.name,
+                _name(definition, locale),
                 formula_en(formula) if locale is Locale.EN else formula,
                 done[0].unit,
                 definition.places,

@@ -85,7 +85,7 @@ def company_entry(company: CompanyMemo) -> CompanyEntry:
             violations=tuple(d.render() for d in identities.defects()),
         ),
         ratios=tuple(_ratio(r) for r in company.ratios),
-        ratios_not_computed=tuple(ratios_not_computed(company.statements)),
+        ratios_not_computed=ratios_not_computed(company.statements, company.language),
         alerts=tuple(_alert(a) for a in company.alerts),
         signals=_reading(company.reading, company.document),
         facts=tuple(FactEntry(id=f.id, text=f.text) for f in company.facts),

@@ -100,7 +100,10 @@ def test_the_ias_1_name_opens_an_income_statement_and_a_title_naming_it_does_not
 def test_a_column_headed_in_thousands_of_dollars_or_euros() -> None:
     assert unit_of("2025 2024\n$'000 $'000") == ("$ thousands", 1000)
     assert unit_of("€'000 €'000") == ("k€", 1000)
-    assert unit_of("A$’000") == ("$ thousands", 1000)
+    # another country's dollar keeps its letters (it was "$ thousands", read as US dollars)
+    assert unit_of("A$’000") == ("A$ thousands", 1000)
+    assert unit_of("Group\nS$'000 S$'000") == ("S$ thousands", 1000)
+    assert unit_of("(in millions of US$)\nUS$ millions") == ("$ millions", 10**6)
     assert unit_of("Notes 2025 2024 2000") is None  # a year is no unit
 
 

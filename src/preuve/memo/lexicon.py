@@ -295,7 +295,13 @@ def unit_of(text: str) -> tuple[str, int] | None:
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
     for pattern, unit, scale in _UNITS:
         if pattern.search(text):
-            if unit in {"billions", "millions", "thousands"} and "$" in text:
-                return f"$ {unit}", scale
+            dollar = _DOLLAR.search(text)
+            if unit in {"billions", "millions", "thousands"} and dollar:
+                return f"{dollar.group('prefix') or ''}$ {unit}", scale
             return unit, scale
     return None
+
+
+# A dollar keeps the country letters printed before it (S$, A$, NZ$, HK$, C$: not the US
+# dollar a bare "$" reads as); "US$" is the US dollar, written "$".
+_DOLLAR = re.compile(r"(?:(?<![A-Za-z])(?:US|(?P<prefix>[A-Z]{1,3})))?\$")

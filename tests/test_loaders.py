@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,7 +33,10 @@ from preuve.digest.manifest import (
 )
 from preuve.digest.mutations import Mutation, MutationKind, apply_mutation, events_from_data
 from preuve.io.dossier_files import read_dossier_files
+from preuve.memo.lexicon import parse_mapping
+from preuve.memo.risk_cues import bundled_cues, parse_cues
 from preuve.synthesis.dossier import DOSSIER_FIX, dossier_from_files
+from preuve.synthesis.lexicon import checked_extension, default_lexicon, lexicon_with
 from tests.opened_files import opened as opened_files
 
 # Code and package data (a module imported lazily, a bundled table) are not a user's files.
@@ -151,3 +155,48 @@ def test_the_digest_parsers_open_no_file() -> None:
     assert moved.documents["doc-00"].text == "Lot LT-7 site: Nantes."
     assert withdrawn.documents["doc-00"].access.active is False
     assert bumped.documents["doc-00"].version == 3  # the next after the versions present
+
+
+# The vocabulary a user extends (workflow 1's mapping and cues, workflow 2's lexicon).
+MAPPING = {
+    "rules": [
+        {"concept": "order_backlog", "statements": ["income"], "labels": ["carnet de commandes"]}
+    ],
+}
+CUES = {"categories": [{"category": "dependency", "cues": [r"\bone single yard\b"]}]}
+LEXICON = (
+    '[[concepts]]\nid = "uptime"\nlabel = { en = "uptime" }\nterms = ["uptime", "availability"]\n'
+)
+
+
+def test_the_vocabulary_parsers_open_no_file() -> None:
+    bundled_cues()  # package data, read once (and left out of the files recorded anyway)
+    with opened() as paths:
+        rules = parse_mapping(MAPPING, "mine.json")
+        cues = parse_cues(CUES, "cues.json", bundled_cues())
+        extension = checked_extension(tomllib.loads(LEXICON))
+        lexicon = lexicon_with([extension])
+    assert paths == []
+    assert [r.key for r in rules] == ["order_backlog"]
+    assert cues.classify("The group relies on one single yard for its hulls.") == ("dependency", 1)
+    assert lexicon.concept("uptime") is not None and default_lexicon().concept("uptime") is None
+
+
+def test_the_vocabulary_loaders_read_the_file_given_and_nothing_else(tmp_path: Path) -> None:
+    files = {"mine.json": json.dumps(MAPPING), "cues.json": json.dumps(CUES), "l.toml": LEXICON}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "grid.json").write_text("{}", encoding="utf-8")  # gold: never to be opened
+    with opened() as paths:
+        rules = loaders.load_mapping(tmp_path / "mine.json")
+        cues = loaders.load_cues(tmp_path / "cues.json")
+        extension = loaders.read_lexicon_extension(tmp_path / "l.toml")
+        lexicon = loaders.load_lexicon([tmp_path / "l.toml"])
+    assert sorted(p.name for p in paths) == ["cues.json", "l.toml", "l.toml", "mine.json"]
+    assert rules == parse_mapping(MAPPING, str(tmp_path / "mine.json"))
+    assert cues.classify("It relies on one single yard.") == ("dependency", 1)
+    assert extension == tomllib.loads(LEXICON)
+    assert lexicon.concept("uptime") is not None
+    with pytest.raises(InputError, match=r"l\.toml"):
+        (tmp_path / "l.toml").write_text("[[concepts]]\nlabel = 3\n", encoding="utf-8")
+        loaders.read_lexicon_extension(tmp_path / "l.toml")

@@ -83,9 +83,13 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     ),
     "preuve.loaders": (
         "events_from_file",
+        "load_cues",
         "load_dossier",
         "load_grammar",
+        "load_lexicon",
+        "load_mapping",
         "load_state",
+        "read_lexicon_extension",
         "read_manifest",
         "write_manifest",
     ),

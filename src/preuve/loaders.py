@@ -10,16 +10,23 @@ evaluation), is where a path becomes a dossier, a manifest, a grammar or a list 
 - workflow 3: :func:`read_manifest` / :func:`write_manifest` (``manifest.json``),
   :func:`load_state` (the snapshot a manifest describes), :func:`load_grammar` and
   :func:`events_from_file` (JSON files a user writes); a mutation reads its new versions
-  from a :class:`preuve.io.documents.VersionedFolder`.
+  from a :class:`preuve.io.documents.VersionedFolder`;
+- the rules engines' vocabulary a user extends: :func:`load_mapping` (workflow 1's concept
+  mapping, ``--mapping``), :func:`load_cues` (its risk cues, ``--cues``),
+  :func:`read_lexicon_extension` and :func:`load_lexicon` (workflow 2's lexicon,
+  ``--lexicon``), parsed by :mod:`preuve.memo.lexicon`, :mod:`preuve.memo.risk_cues` and
+  :mod:`preuve.synthesis.lexicon` (which read only their bundled package data).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from preuve.core.documents import Snapshot
+from preuve.core.errors import InputError
 from preuve.digest.grammar import FactGrammar, grammar_from_data
 from preuve.digest.manifest import (
     MANIFEST_FILE,
@@ -34,13 +41,21 @@ from preuve.io.documents import list_versions, load_versions
 from preuve.io.dossier_files import read_dossier_files
 from preuve.io.files import write_json_atomic
 from preuve.io.jsonfile import read_json_file
+from preuve.io.tomlfile import read_toml_file
+from preuve.memo.lexicon import LabelRule, parse_mapping
+from preuve.memo.risk_cues import CueSet, bundled_cues, parse_cues
 from preuve.synthesis.dossier import DOSSIER_FIX, Dossier, dossier_from_files
+from preuve.synthesis.lexicon import Lexicon, checked_extension, lexicon_with
 
 __all__ = [
     "events_from_file",
+    "load_cues",
     "load_dossier",
     "load_grammar",
+    "load_lexicon",
+    "load_mapping",
     "load_state",
+    "read_lexicon_extension",
     "read_manifest",
     "write_manifest",
 ]
@@ -95,3 +110,34 @@ def events_from_file(path: Path) -> tuple[Mutation, ...]:
     """Events from a JSON file: a list of ``{"event": NAME, "doc_id": DOC, "version": N}``
     (or an object with that list under ``events``)."""
     return events_from_data(read_json_file(path, "events"), str(path))
+
+
+def load_mapping(path: Path) -> tuple[LabelRule, ...]:
+    """A user's concept mapping file (JSON, the format of ``memo/data/concepts.json``)."""
+    return parse_mapping(read_json_file(path, "mapping file"), str(path))
+
+
+@functools.cache
+def load_cues(path: Path) -> CueSet:
+    """The bundled risk cues with a user's file's (JSON, the format of
+    ``memo/data/cues.json``) tried first."""
+    return parse_cues(read_json_file(path, "cues file"), str(path), bundled_cues())
+
+
+def read_lexicon_extension(path: Path) -> dict[str, Any]:
+    """A lexicon extension file (TOML), checked by building the extended lexicon once; a
+    malformed one is an :class:`InputError` naming the file."""
+    data = read_toml_file(path, "the lexicon")
+    try:
+        return checked_extension(data)
+    except InputError as error:
+        raise InputError(f"{path}: {error}") from None
+
+
+def load_lexicon(extra: Sequence[Path] = ()) -> Lexicon:
+    """The bundled workflow-2 lexicon extended by each file of ``extra``, in order."""
+    extensions = [read_toml_file(path, "the lexicon") for path in extra]
+    try:
+        return lexicon_with(extensions)
+    except InputError as error:
+        raise InputError(f"{', '.join(map(str, extra))}: {error}") from None

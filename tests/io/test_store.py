@@ -206,6 +206,20 @@ def test_missing_folder_and_not_a_store_fail_in_one_line(tmp_path: Path) -> None
         DigestStore(tmp_path / "s.sqlite").run("nope")
 
 
+@pytest.mark.parametrize("read_only", [False, True], ids=["writable", "read-only"])
+def test_a_store_written_by_a_newer_preuve_is_refused(tmp_path: Path, read_only: bool) -> None:
+    path = tmp_path / "s.sqlite"
+    DigestStore(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "INSERT INTO schema_version VALUES ('digest', 999, 'from the future', '2099-01-01')"
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(InputError, match="schema version 999, newer than this preuve's"):
+        DigestStore(path, read_only=read_only)
+
+
 def _reduce(node_id: str, key: str, child_rows: tuple[int, ...]) -> NodeRecord:
     node = NodeRow(
         INCREMENTAL, key, node_id, "reduce", "VALID", [], [], [], "d" * 64, None, 1, 1, 1, True

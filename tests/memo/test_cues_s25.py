@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from preuve.core.errors import InputError
+from preuve.loaders import load_cues
 from preuve.memo.cues import CATEGORIES, CATEGORY_INFO, CATEGORY_LABELS, classify_sentence
 from preuve.memo.english import CATEGORY_LABELS_EN
 from preuve.memo.reader import READER_SCHEMA, READER_SYSTEM
-from preuve.memo.risk_cues import load_cues, parse_cues
+from preuve.memo.risk_cues import parse_cues
 
 SIGNALS = {
     "ransomware that stopped a plant (English)": (

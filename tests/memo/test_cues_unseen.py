@@ -11,11 +11,12 @@ import pytest
 
 from preuve.core.documents import Document
 from preuve.core.errors import InputError
+from preuve.loaders import load_cues
 from preuve.memo.company import detect_company
 from preuve.memo.cues import CATEGORIES, classify_sentence, page_sentences
 from preuve.memo.pipeline import run_memo
 from preuve.memo.reader import read_signals
-from preuve.memo.risk_cues import SPECIFIC_BONUS, bundled_cues, load_cues
+from preuve.memo.risk_cues import SPECIFIC_BONUS, bundled_cues
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.models.rules import RulesModel
 from preuve.models.runtime import Runtime

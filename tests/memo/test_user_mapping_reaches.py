@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from preuve.core.errors import InputError
+from preuve.loaders import load_cues, load_mapping
 from preuve.memo.covenant import find_covenant
-from preuve.memo.lexicon import LEXICON, SENTENCE_RULES, Statement, load_mapping, lookup_label
+from preuve.memo.lexicon import LEXICON, SENTENCE_RULES, Statement, lookup_label
 from preuve.memo.note_sentences import sentence_fields
-from preuve.memo.risk_cues import load_cues
 
 DATES = [(2025, 12, 31), (2024, 12, 31)]
 NOTE = (

@@ -10,11 +10,11 @@ import pytest
 
 from preuve.core.errors import InputError
 from preuve.core.numbers import Locale
-from preuve.loaders import load_dossier
+from preuve.loaders import load_dossier, load_lexicon
 from preuve.models import LoopStatus
 from preuve.synthesis.computations import compute_values
 from preuve.synthesis.contradictions import find_contradictions
-from preuve.synthesis.lexicon import default_lexicon, load_lexicon
+from preuve.synthesis.lexicon import default_lexicon
 from preuve.synthesis.matcher import attribute_key, group_key, same_value
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
 from preuve.synthesis.rank_files import split_rank_section

@@ -55,13 +55,12 @@ from preuve.io.documents import load_documents
 from preuve.io.records import dump_record
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
+from preuve.loaders import load_cues, load_mapping
 from preuve.memo.claims_view import claims_line
 from preuve.memo.dashboard import Dashboard, build_dashboard, dashboard_table, format_percent
 from preuve.memo.english import KNOWN_LIMITS_EN
-from preuve.memo.lexicon import load_mapping
 from preuve.memo.pipeline import CompanyMemo, MemoRun, run_memo
 from preuve.memo.ratios import ratios_not_computed
-from preuve.memo.risk_cues import load_cues
 from preuve.memo.rules_engine import memo_rules_model
 from preuve.memo.run_files import DASHBOARD_FILE, MEMO_RUN_FILE
 from preuve.memo.run_record import memo_run_file

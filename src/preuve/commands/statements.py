@@ -17,7 +17,7 @@ from rich.text import Text
 
 from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_errors, print_json
 from preuve.io.pdf import load_pages, pdf_positions
-from preuve.memo.lexicon import load_mapping
+from preuve.loaders import load_mapping
 from preuve.memo.statement_report import StatementReport, read_statement_report
 
 __all__ = ["statements_command"]

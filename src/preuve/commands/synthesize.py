@@ -42,12 +42,12 @@ from preuve.io.jsonfile import read_json_file
 from preuve.io.records import dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
-from preuve.loaders import load_dossier
+from preuve.loaders import load_dossier, read_lexicon_extension
 from preuve.models.journal import Journal
 from preuve.models.loop import LoopStatus
 from preuve.synthesis.dossier import Dossier
 from preuve.synthesis.entries import synthesis_entry
-from preuve.synthesis.lexicon import merge_data, read_extension
+from preuve.synthesis.lexicon import merge_data
 from preuve.synthesis.pipeline import SynthesisRun, synthesis_rules_model, synthesize
 from preuve.synthesis.run_files import (
     DEFECTS_FILE,
@@ -161,7 +161,9 @@ def synthesize_command(
     """Synthesize a dossier: plan, sub-agents, evidence dossier, synthesis, checks in code."""
     dossier = load_dossier(dossier_dir)
     for path in lexicons or ():
-        dossier = replace(dossier, lexicon=merge_data(dossier.lexicon, read_extension(path)))
+        dossier = replace(
+            dossier, lexicon=merge_data(dossier.lexicon, read_lexicon_extension(path))
+        )
     runtime = command_runtime(model=model, executor=executor)
     runtime.load()  # a bad spec or model file fails here, before anything is written
     with open_executor(runtime.settings, runtime.concurrency) as runner:

@@ -8,8 +8,8 @@ regular expressions that must match the whole normalized label. A label that mat
 rule is kept as an unmapped row, never guessed.
 
 The rules are declared data (``data/concepts.json``: a concept, the statements it counts
-in, its label patterns); a user's mapping file in the same format (:func:`load_mapping`)
-is tried before them.
+in, its label patterns); a user's mapping file in the same format (read by
+:func:`preuve.loaders.load_mapping`, parsed by :func:`parse_mapping`) is tried before them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from enum import StrEnum
 from pathlib import Path
 
 from preuve.core.errors import InputError
-from preuve.io.jsonfile import read_json_file
 
 __all__ = [
     "COMPONENT_LABELS",
@@ -33,7 +32,6 @@ __all__ = [
     "LabelRule",
     "Statement",
     "heading_kind",
-    "load_mapping",
     "lookup_label",
     "normalize_label",
     "parse_mapping",
@@ -138,11 +136,6 @@ def _sentence_rules(data: dict[str, object], source: str) -> tuple[LabelRule, ..
         _check_patterns(subjects, f"{source}: sentence rule {number} ({concept}): bad subject")
         parsed.append(LabelRule(concept, (Statement.BALANCE,), tuple(subjects), sentence=True))
     return tuple(parsed)
-
-
-def load_mapping(path: Path) -> tuple[LabelRule, ...]:
-    """A user's concept mapping file (JSON, the format of ``data/concepts.json``)."""
-    return parse_mapping(read_json_file(path, "mapping file"), str(path))
 
 
 _BUNDLED = json.loads(_CONCEPTS_FILE.read_text(encoding="utf-8"))

@@ -13,7 +13,8 @@ a generic hypothetical, not a signal, unless one of its clauses states the risk 
 word, ``conditions``, states it: "we are heavily dependent on suppliers, and if they fail
 ... could be affected"). A sentence stating a figure ranks first.
 
-A user extends them with a file in the same format (``preuve memo --cues FILE``): its
+A user extends them with a file in the same format (``preuve memo --cues FILE``, read by
+:func:`preuve.loaders.load_cues`): its
 patterns are tried before the bundled ones, for categories among the bundled ones; they are
 in force in the process that runs the command (a remote executor's workers use the bundled
 cues). A malformed file
@@ -23,13 +24,13 @@ is one :class:`InputError` line naming the entry at fault.
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from preuve.core.errors import InputError
-from preuve.io.jsonfile import read_json_file
 
 __all__ = [
     "SPECIFIC_BONUS",
@@ -38,7 +39,6 @@ __all__ = [
     "bundled_cues",
     "classify_sentence",
     "fold",
-    "load_cues",
     "parse_cues",
 ]
 
@@ -259,19 +259,11 @@ def _limits(data: dict[str, object], source: str) -> tuple[tuple[str, ...], tupl
     return tuple(words["maximum"]), tuple(words["minimum"])
 
 
-def _read(path: Path) -> object:
-    return read_json_file(path, "cues file")
-
-
 @functools.cache
 def bundled_cues() -> CueSet:
-    return parse_cues(_read(_CUES_FILE), str(_CUES_FILE))
-
-
-@functools.cache
-def load_cues(path: Path) -> CueSet:
-    """The bundled cues with a user's file's tried first."""
-    return parse_cues(_read(path), str(path), bundled_cues())
+    """The bundled cues (package data); a user's file is read by
+    :func:`preuve.loaders.load_cues` and parsed over them."""
+    return parse_cues(json.loads(_CUES_FILE.read_text(encoding="utf-8")), str(_CUES_FILE))
 
 
 def classify_sentence(text: str, cues: CueSet | None = None) -> tuple[str, int] | None:

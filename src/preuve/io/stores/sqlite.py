@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from preuve.core.errors import InputError
-from preuve.io.stores.base import SCHEMA_VERSION, now
+from preuve.io.stores.base import now
 from preuve.io.stores.migrations import (
     COMPONENT,
     pending,
@@ -153,14 +153,6 @@ class SqliteStore(SqlStore):
         if max_bytes is not None:
             page = int(self._conn.execute("PRAGMA page_size").fetchone()[0])
             self._conn.execute(f"PRAGMA max_page_count = {max(1, max_bytes // page)}")
-
-    def _check_version(self, version: int) -> None:
-        if version > SCHEMA_VERSION:
-            raise InputError(
-                f"digest store {self.path} has schema version {version}, newer than this"
-                f" preuve's {SCHEMA_VERSION}",
-                fix="upgrade preuve to read it",
-            )
 
     def migrate(self) -> list[int]:
         """Apply the migrations this store lacks, each in one transaction; the versions

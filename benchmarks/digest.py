@@ -49,7 +49,7 @@ from preuve.digest.summarize import DigestSettings
 from preuve.digest.tree import NodeKind, Tree, build_tree
 from preuve.eval.digest_dossier import evaluate_dossier
 from preuve.io.documents import VersionedFolder, load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import events_from_file
 from preuve.models.base import Model
 
@@ -102,7 +102,7 @@ def mutation_figures(corpus: CorpusInfo, model: Model, store_dir: Path) -> dict[
         ),
         0,
     )
-    with DigestStore(store_dir / "mutations.sqlite") as store:
+    with SqliteStore(store_dir / "mutations.sqlite") as store:
         for name in corpus.test:
             folder = corpus.dossier_dir(name)
             seen: set[str] = set()
@@ -197,7 +197,7 @@ def cutoff_scenarios(corpus: CorpusInfo, model: Model, store_dir: Path) -> list[
     rows: list[CutoffRow] = []
     for label, scenario in SCENARIOS:
         cutoff = child = identical = reduces = 0
-        with DigestStore(store_dir / f"cutoff-{len(rows)}.sqlite") as store:
+        with SqliteStore(store_dir / f"cutoff-{len(rows)}.sqlite") as store:
             for name in corpus.test:
                 folder = corpus.dossier_dir(name)
                 snapshot, settings = load_versions(folder), DigestSettings()
@@ -231,7 +231,7 @@ def _large_snapshot(count: int) -> Snapshot:
 def large_dossier(count: int, model: Model, store_dir: Path) -> dict[str, float]:
     snapshot = _large_snapshot(count)
     settings = DigestSettings()
-    with DigestStore(store_dir / "large.sqlite") as store:
+    with SqliteStore(store_dir / "large.sqlite") as store:
         started = time.perf_counter()
         build_digest(snapshot, model, store, settings, dossier="large")
         initial = time.perf_counter() - started
@@ -270,7 +270,7 @@ def heldout_figures(store_dir: Path) -> dict[str, dict[str, Any]]:
         return found
     for folder in sorted(p for p in HELDOUT.iterdir() if p.is_dir() and p.name.startswith("hd-")):
         events = events_from_file(HELDOUT / f"{folder.name}.events.json")
-        with DigestStore(store_dir / f"heldout-{folder.name}.sqlite") as store:
+        with SqliteStore(store_dir / f"heldout-{folder.name}.sqlite") as store:
             found[folder.name] = evaluate_dossier(
                 folder, HELDOUT / f"{folder.name}.gold.json", events, rules_summarizer(), store
             )

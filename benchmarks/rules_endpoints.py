@@ -24,7 +24,7 @@ from preuve.core.documents import Snapshot
 from preuve.digest.build import build_digest
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 
 __all__ = ["RulesServer", "messages_hash", "rehearse", "running_servers"]
@@ -54,7 +54,7 @@ class _Recorder:
 
 
 def rehearse(
-    snapshots: Sequence[Snapshot], settings: DigestSettings, store: DigestStore
+    snapshots: Sequence[Snapshot], settings: DigestSettings, store: SqliteStore
 ) -> dict[str, str]:
     """The rules summarizer's answer to every request building ``snapshots`` will send."""
     recorder = _Recorder(rules_summarizer())

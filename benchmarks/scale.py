@@ -48,7 +48,7 @@ from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.digest.fleet import DossierJob, build_dossiers
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.models.base import Model
 from preuve.models.pool import EndpointSlots
 from preuve.models.spec import load_model
@@ -82,7 +82,7 @@ def _model(urls: Sequence[str], slots: EndpointSlots) -> Model:
 
 def _timed(jobs: list[DossierJob], model: Model, store: Path, executor: Executor) -> float:
     started = time.perf_counter()
-    with DigestStore(store) as opened:
+    with SqliteStore(store) as opened:
         reports = build_dossiers(jobs, model, opened, executor, mode="full", concurrency=4)
     seconds = time.perf_counter() - started
     bad = [r.run.dossier for r in reports if r.root.status.value != "VALID"]
@@ -268,7 +268,7 @@ def _run(args: argparse.Namespace, root: Path) -> int:
     worker_counts = [] if args.no_ray else [int(x) for x in args.workers.split(",")]
     jobs = _jobs(args.dossiers, root / "corpus")
     distinct = list({id(j.snapshot): j.snapshot for j in jobs}.values())
-    with DigestStore(root / "rehearsal.sqlite") as store:
+    with SqliteStore(root / "rehearsal.sqlite") as store:
         answers = rehearse(distinct, SETTINGS, store)
     calls = NODES * len(jobs)
     print(f"cores: {os.cpu_count()}; {len(jobs)} dossiers x {NODES} nodes = {calls} calls;")

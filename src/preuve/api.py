@@ -38,7 +38,7 @@ from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_documents as _load_documents
 from preuve.io.documents import load_snapshot as _load_snapshot
 from preuve.io.pdf import load_pages
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore as DigestStore
 from preuve.loaders import load_dossier as _load_synthesis_folder
 from preuve.memo.pipeline import MemoRun
 from preuve.memo.pipeline import run_memo as _run_memo

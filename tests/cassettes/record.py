@@ -46,7 +46,7 @@ from preuve.digest.mutations import SPEC_MUTATIONS, apply_mutation
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import VersionedFolder, load_versions
 from preuve.io.pdf import load_pages
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.pipeline import run_memo
 from preuve.models.base import Completion, Model, ModelIdentity, Request, request_hash
@@ -146,10 +146,10 @@ def run_digest(model: Model, root: Path) -> DigestRun:
     """Initial build, the event, then incremental and independent full builds."""
     before, after = digest_snapshots(root / "corpus")
     settings = DigestSettings()
-    with DigestStore(root / "store.sqlite") as store:
+    with SqliteStore(root / "store.sqlite") as store:
         initial = build_digest(before, model, store, settings, concurrency=1)
         incremental = build_digest(after, model, store, settings, concurrency=1)
-    with DigestStore(root / "full.sqlite") as fresh:
+    with SqliteStore(root / "full.sqlite") as fresh:
         full = build_digest(after, model, fresh, settings, mode="full", concurrency=1)
     return DigestRun(initial, incremental, full, before, after)
 

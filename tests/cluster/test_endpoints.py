@@ -18,7 +18,7 @@ from preuve.core.errors import ConfigError
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import BuildReport
 from preuve.io.documents import load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.models.pool import BalancedModel, EndpointLimits
 from preuve.models.spec import load_model, parse_spec
 from tests.cluster.builds import SETTINGS, build
@@ -34,7 +34,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusInfo:
 @pytest.fixture(scope="module")
 def answers(corpus: CorpusInfo, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     snapshot = load_versions(corpus.dossier_dir("test-03"))
-    with DigestStore(tmp_path_factory.mktemp("rehearsal") / "r.sqlite") as store:
+    with SqliteStore(tmp_path_factory.mktemp("rehearsal") / "r.sqlite") as store:
         return rehearse([snapshot], SETTINGS, store)
 
 

@@ -26,7 +26,7 @@ import pytest
 from preuve.cluster.executor import LocalExecutor
 from preuve.corpora.digest_corpus import generate_digest_corpus
 from preuve.digest.mutations import compare_builds, stored_nodes
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from tests.cluster.builds import build
 from tests.cluster.conftest import worker_pythonpath
 
@@ -138,7 +138,7 @@ def test_the_cli_builds_on_a_cluster_by_address(
     runs = {entry["dossier"]: entry["run_id"] for entry in json.loads(done.stdout)}
     for folder in folders:
         local = build(folder, tmp_path / f"{folder.name}.sqlite", LocalExecutor(4))
-        with DigestStore(store, read_only=True) as opened:
+        with SqliteStore(store, read_only=True) as opened:
             remote = stored_nodes(opened, runs[str(folder.resolve())])
         assert compare_builds(local, remote).identical
         assert len(remote) == 16

@@ -16,7 +16,7 @@ from preuve.digest.mutations import compare_builds, stored_nodes
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import serve_digest
 from preuve.io.documents import load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.models.base import Completion, ModelIdentity, Request
 from tests.cluster.builds import SETTINGS, build, run_integrity
 
@@ -36,8 +36,8 @@ def test_a_dossier_built_on_ray_equals_the_local_build(
     remote = build(folder, tmp_path / "ray.sqlite", make_executor("ray", concurrency=2))
     assert compare_builds(local, remote).identical
     with (
-        DigestStore(tmp_path / "local.sqlite", read_only=True) as a,
-        DigestStore(tmp_path / "ray.sqlite", read_only=True) as b,
+        SqliteStore(tmp_path / "local.sqlite", read_only=True) as a,
+        SqliteStore(tmp_path / "ray.sqlite", read_only=True) as b,
     ):
         left, right = stored_nodes(a, local.run.run_id), stored_nodes(b, remote.run.run_id)
         stored = compare_builds(left, right)
@@ -60,7 +60,7 @@ def test_serve_refuses_stale_identically(
     identity = rules_summarizer().identity
     served = []
     for name in ("local.sqlite", "ray.sqlite"):
-        with DigestStore(tmp_path / name, read_only=True) as store:
+        with SqliteStore(tmp_path / name, read_only=True) as store:
             for snapshot in (load_versions(folder), newer):
                 result = serve_digest(
                     snapshot, store, SETTINGS, identity=identity, dossier=folder.name
@@ -82,7 +82,7 @@ def test_many_dossiers_at_once_on_ray_equal_their_local_builds(
     ]
     reports = {}
     for name, executor in (("local", LocalExecutor(2)), ("ray", make_executor("ray"))):
-        with DigestStore(tmp_path / f"{name}.sqlite") as store:
+        with SqliteStore(tmp_path / f"{name}.sqlite") as store:
             reports[name] = build_dossiers(jobs, rules_summarizer(), store, executor)
     assert [r.run.dossier for r in reports["ray"]] == [job.label for job in jobs]
     for local, remote in zip(reports["local"], reports["ray"], strict=True):

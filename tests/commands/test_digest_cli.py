@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from preuve.commands import digest as digest_command_module
 from preuve.commands.digest import digest_app
 from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 
 runner = CliRunner()
 
@@ -168,7 +168,7 @@ def test_bad_input_is_one_line_and_exit_2(
     corpus: CorpusInfo, tmp_path: Path, args: list[str], message: str
 ) -> None:
     store = tmp_path / "s.sqlite"
-    DigestStore(store).close()
+    SqliteStore(store).close()
     values = {
         "missing": tmp_path / "nope",
         "dossier": corpus.dossier_dir("test-04"),

@@ -23,8 +23,8 @@ from preuve.digest.schema import Claim, NodeStatus, task_label
 from preuve.digest.summarize import DigestSettings, claims_digest
 from preuve.io.documents import load_versions
 from preuve.io.records import dump_record
-from preuve.io.store import DigestStore
 from preuve.io.store_rows import NodeRecord, NodeRow, RunNode
+from preuve.io.stores import SqliteStore
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 
 SETTINGS = DigestSettings()
@@ -70,8 +70,8 @@ def folder(corpus: CorpusInfo) -> Path:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> DigestStore:
-    return DigestStore(tmp_path / "store.sqlite")
+def store(tmp_path: Path) -> SqliteStore:
+    return SqliteStore(tmp_path / "store.sqlite")
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def model() -> CountingModel:
 def build(
     snapshot: Snapshot,
     model: Model,
-    store: DigestStore,
+    store: SqliteStore,
     settings: DigestSettings = SETTINGS,
     *,
     mode: BuildMode = "incremental",
@@ -98,7 +98,7 @@ def recomputed(report: BuildReport) -> set[str]:
 
 
 def assert_same_as_full(
-    report: BuildReport, snapshot: Snapshot, store: DigestStore, settings: DigestSettings = SETTINGS
+    report: BuildReport, snapshot: Snapshot, store: SqliteStore, settings: DigestSettings = SETTINGS
 ) -> None:
     full = build(snapshot, rules_summarizer(), store, settings, mode="full")
     comparison = compare_builds(report, full)
@@ -127,7 +127,7 @@ def test_public_surface_is_pinned() -> None:
 
 
 def test_first_build_computes_all_16_nodes_then_a_rebuild_is_all_hits(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     snapshot = load_versions(folder)
     first = build(snapshot, model, store)
@@ -146,7 +146,7 @@ def test_first_build_computes_all_16_nodes_then_a_rebuild_is_all_hits(
 
 
 def test_exercise_scenario_document_11_then_reduce_prompt(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     snapshot = load_versions(folder)
     build(snapshot, model, store)
@@ -167,7 +167,7 @@ def test_exercise_scenario_document_11_then_reduce_prompt(
 
 
 def test_map_prompt_edit_with_unchanged_outputs_costs_only_the_leaves(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     snapshot = load_versions(folder)
     build(snapshot, model, store)
@@ -181,7 +181,7 @@ def test_map_prompt_edit_with_unchanged_outputs_costs_only_the_leaves(
 
 
 def test_identical_reupload_costs_no_call(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     build(load_versions(folder), model, store)
     model.take()
@@ -191,7 +191,7 @@ def test_identical_reupload_costs_no_call(
 
 
 def test_edit_of_an_uncited_line_stops_at_the_leaf(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     snapshot = load_versions(folder)
     build(snapshot, model, store)
@@ -213,7 +213,7 @@ def test_edit_of_an_uncited_line_stops_at_the_leaf(
 
 
 def test_withdrawal_gives_an_ineligible_leaf_and_sends_none_of_its_text(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     snapshot = load_versions(folder)
     build(snapshot, model, store)
@@ -264,7 +264,7 @@ class BrokenLeaf:
     ids=["garbage", "truncated"],
 )
 def test_an_invalid_leaf_makes_its_ancestors_partial(
-    folder: Path, store: DigestStore, answer: Completion, code: str
+    folder: Path, store: SqliteStore, answer: Completion, code: str
 ) -> None:
     report = build(load_versions(folder), BrokenLeaf("doc-03", answer), store)
     leaf = report.node("leaf:doc-03")
@@ -278,7 +278,7 @@ def test_an_invalid_leaf_makes_its_ancestors_partial(
 
 
 def test_full_build_reads_nothing_and_never_feeds_incremental(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     snapshot = load_versions(folder)
     build(snapshot, model, store)
@@ -295,7 +295,7 @@ def test_full_build_reads_nothing_and_never_feeds_incremental(
 
 
 def test_poisoned_cache_entry_is_revalidated_not_served(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     snapshot = load_versions(folder)
     doc = snapshot.documents["doc-02"]
@@ -335,9 +335,9 @@ def test_poisoned_cache_entry_is_revalidated_not_served(
 
 def test_concurrency_does_not_change_any_result(folder: Path, tmp_path: Path) -> None:
     snapshot = load_versions(folder)
-    serial = build(snapshot, rules_summarizer(), DigestStore(tmp_path / "a.sqlite"), concurrency=1)
+    serial = build(snapshot, rules_summarizer(), SqliteStore(tmp_path / "a.sqlite"), concurrency=1)
     parallel = build(
-        snapshot, rules_summarizer(), DigestStore(tmp_path / "b.sqlite"), concurrency=8
+        snapshot, rules_summarizer(), SqliteStore(tmp_path / "b.sqlite"), concurrency=8
     )
     assert compare_builds(serial, parallel).identical
 
@@ -356,11 +356,11 @@ def test_only_a_retrying_executor_reads_a_node_back_before_computing_it(
     # A retried task must find what its lost attempt recorded (a query per node); threads
     # are never retried, so a local build does not ask, and builds the same tree.
     snapshot = load_versions(folder)
-    local_store = DigestStore(tmp_path / "a.sqlite")
+    local_store = SqliteStore(tmp_path / "a.sqlite")
     reads: Counter[str] = Counter()
     run_nodes = type(local_store).run_nodes
 
-    def counted(self: DigestStore, run_id: str) -> list[RunNode]:
+    def counted(self: SqliteStore, run_id: str) -> list[RunNode]:
         reads[run_id] += 1
         return run_nodes(self, run_id)
 
@@ -369,7 +369,7 @@ def test_only_a_retrying_executor_reads_a_node_back_before_computing_it(
     retrying = build_digest(
         snapshot,
         rules_summarizer(),
-        DigestStore(tmp_path / "b.sqlite"),
+        SqliteStore(tmp_path / "b.sqlite"),
         SETTINGS,
         dossier="test-00",
         executor=_RetryingExecutor(4),
@@ -379,7 +379,7 @@ def test_only_a_retrying_executor_reads_a_node_back_before_computing_it(
 
 
 def test_plan_marks_the_changed_leaf_and_its_ancestors_stale(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     snapshot = load_versions(folder)
     build(snapshot, model, store)
@@ -389,7 +389,7 @@ def test_plan_marks_the_changed_leaf_and_its_ancestors_stale(
     assert set(plan.keys) == plan.hits | {"leaf:doc-11"}
 
 
-def test_any_number_of_documents_and_fan_in(store: DigestStore, model: CountingModel) -> None:
+def test_any_number_of_documents_and_fan_in(store: SqliteStore, model: CountingModel) -> None:
     docs = [
         Document(f"d{i}", 1, "t", "", "note", (f"Product P-00-0{i} site: Kesby depot.\n",))
         for i in range(5)
@@ -401,14 +401,14 @@ def test_any_number_of_documents_and_fan_in(store: DigestStore, model: CountingM
 
 
 def test_unknown_mode_is_a_config_error(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     with pytest.raises(ConfigError, match="build mode"):
         build(load_versions(folder), model, store, mode="partial")  # type: ignore[arg-type]
 
 
 def test_a_cached_result_that_does_not_match_its_digest_is_corrupt(
-    folder: Path, store: DigestStore, model: CountingModel
+    folder: Path, store: SqliteStore, model: CountingModel
 ) -> None:
     snapshot = load_versions(folder)
     doc = snapshot.documents["doc-02"]

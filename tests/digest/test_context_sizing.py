@@ -16,7 +16,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 from preuve.models.budget import counter_for
 from preuve.models.spec import load_model
@@ -80,7 +80,7 @@ def test_no_request_exceeds_the_window_and_too_long_leaves_are_not_sent(
 ) -> None:
     snapshot = load_versions(corpus.dossier_dir("test-00"))
     model = Windowed(window)
-    with DigestStore(tmp_path / "store.sqlite") as store:
+    with SqliteStore(tmp_path / "store.sqlite") as store:
         report = build_digest(snapshot, model, store, SETTINGS)
     counter = counter_for(model)
     assert all(
@@ -96,7 +96,7 @@ def test_no_request_exceeds_the_window_and_too_long_leaves_are_not_sent(
 
 def test_sized_budgets_enter_the_keys(corpus: CorpusInfo, tmp_path: Path) -> None:
     snapshot = load_versions(corpus.dossier_dir("test-00"))
-    with DigestStore(tmp_path / "store.sqlite") as store:
+    with SqliteStore(tmp_path / "store.sqlite") as store:
         build_digest(snapshot, Windowed(8192), store, SETTINGS)
         again = Windowed(8192)
         build_digest(snapshot, again, store, SETTINGS)

@@ -17,7 +17,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.serve import ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 
 runner = CliRunner()
 SETTINGS = DigestSettings()
@@ -123,7 +123,7 @@ def test_every_kind_of_store_edit_is_caught(
     folder, store = built
     tamper(store, sql)
     snapshot = load_versions(folder, default="latest")
-    with DigestStore(store, read_only=True) as opened, pytest.raises(CorruptStoreError) as err:
+    with SqliteStore(store, read_only=True) as opened, pytest.raises(CorruptStoreError) as err:
         serve_digest(
             snapshot,
             opened,
@@ -149,7 +149,7 @@ def test_an_identical_re_upload_as_a_new_version_costs_nothing_and_stays_servabl
     code, out, _ = invoke("build", folder, "--store", store, "--json")
     built_report = json.loads(out)
     assert code == 0 and built_report["counters"]["model_calls"] == 0
-    with DigestStore(store, read_only=True) as opened:
+    with SqliteStore(store, read_only=True) as opened:
         runs = opened.runs()
     assert [run.snapshot[0]["version"] for run in runs] == [1, 2]  # history records it
 
@@ -157,7 +157,7 @@ def test_an_identical_re_upload_as_a_new_version_costs_nothing_and_stays_servabl
 def test_an_edit_that_shifts_later_offsets_costs_one_map_call(tmp_path: Path) -> None:
     folder = write_dossier(tmp_path / "dossier")
     model = rules_summarizer()
-    with DigestStore(tmp_path / "s.sqlite") as store:
+    with SqliteStore(tmp_path / "s.sqlite") as store:
         first = build_digest(load_versions(folder), model, store, SETTINGS, dossier="d")
         longer = NOTES["alpha"].replace("Shipping note.", "Shipping note, second issue.")
         (folder / "alpha" / "v2.txt").write_text(longer, encoding="utf-8")

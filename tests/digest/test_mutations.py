@@ -27,7 +27,7 @@ from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import VersionedFolder, load_versions
 from preuve.io.records import dump_record
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.models.base import Request
 from preuve.models.scripted import FunctionModel
 
@@ -94,7 +94,7 @@ def test_each_event_changes_what_it_says(corpus: CorpusInfo) -> None:
 def test_every_comparison_is_identical_and_costs_what_it_should(
     corpus: CorpusInfo, tmp_path: Path, name: str
 ) -> None:
-    with DigestStore(tmp_path / "s.sqlite") as store:
+    with SqliteStore(tmp_path / "s.sqlite") as store:
         initial, steps = run_mutations(
             VersionedFolder(corpus.dossier_dir(name)),
             rules_summarizer(),
@@ -122,7 +122,7 @@ def swapped(request: Request) -> str:
 
 def test_differences_are_published_not_forced_equal(corpus: CorpusInfo, tmp_path: Path) -> None:
     snapshot = load_versions(corpus.dossier_dir("test-04"))
-    with DigestStore(tmp_path / "s.sqlite") as store:
+    with SqliteStore(tmp_path / "s.sqlite") as store:
         rules = build_digest(snapshot, rules_summarizer(), store, SETTINGS)
         other = build_digest(
             snapshot, FunctionModel(swapped, name="swapped"), store, SETTINGS, mode="full"
@@ -142,7 +142,7 @@ def test_differences_are_published_not_forced_equal(corpus: CorpusInfo, tmp_path
 
 def test_a_missing_node_is_a_difference(corpus: CorpusInfo, tmp_path: Path) -> None:
     snapshot = load_versions(corpus.dossier_dir("test-05"))
-    with DigestStore(tmp_path / "s.sqlite") as store:
+    with SqliteStore(tmp_path / "s.sqlite") as store:
         whole = build_digest(snapshot, rules_summarizer(), store, SETTINGS)
         smaller = build_digest(snapshot.without("doc-11"), rules_summarizer(), store, SETTINGS)
     presence = [d for d in compare_builds(whole, smaller).differences if d.aspect == "presence"]

@@ -16,7 +16,7 @@ from preuve.digest.prov import build_prov
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import VersionedFolder, load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 
 SETTINGS = DigestSettings()
 
@@ -46,7 +46,7 @@ def exported(corpus: CorpusInfo, tmp_path: Path) -> dict[str, Any]:
     folder = corpus.dossier_dir("test-06")
     model = rules_summarizer()
     snapshot = load_versions(folder)
-    with DigestStore(tmp_path / "s.sqlite") as store:
+    with SqliteStore(tmp_path / "s.sqlite") as store:
         build_digest(snapshot, model, store, SETTINGS)
         for mutation in SPEC_MUTATIONS[:2]:  # doc-00 v2, then doc-04 withdrawn
             snapshot = apply_mutation(snapshot, mutation, VersionedFolder(folder))

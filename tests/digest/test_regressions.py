@@ -15,12 +15,12 @@ from preuve.digest.mutations import stored_nodes
 from preuve.eval.reliability_files import write_digest_dossier
 from preuve.eval.reliability_stores import build_store
 from preuve.io.documents import read_meta
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 
 
 def test_an_unknown_run_is_an_error_not_an_empty_run(tmp_path: Path) -> None:
     report = build_store(write_digest_dossier(tmp_path / "dossier"), tmp_path / "s.sqlite")
-    with DigestStore(tmp_path / "s.sqlite", read_only=True) as store:
+    with SqliteStore(tmp_path / "s.sqlite", read_only=True) as store:
         assert len(stored_nodes(store, report.run_id)) == len(report.nodes)
         with pytest.raises(InputError, match="no run 'nope'"):
             stored_nodes(store, "nope")

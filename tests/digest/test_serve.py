@@ -18,15 +18,15 @@ from preuve.digest.schema import NodeStatus
 from preuve.digest.serve import ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_versions
-from preuve.io.store import DigestStore
 from preuve.io.store_rows import NodeRow
+from preuve.io.stores import SqliteStore
 from preuve.models.scripted import FunctionModel
 
 SETTINGS = DigestSettings()
 MODEL = rules_summarizer()
 
 
-class SpyStore(DigestStore):
+class SpyStore(SqliteStore):
     """Records every result row read (the claims live there)."""
 
     def __init__(self, path: Path) -> None:
@@ -49,7 +49,7 @@ def folder(corpus: CorpusInfo) -> Path:
 
 
 def serve(
-    snapshot: Snapshot, store: DigestStore, settings: DigestSettings = SETTINGS, **options: Any
+    snapshot: Snapshot, store: SqliteStore, settings: DigestSettings = SETTINGS, **options: Any
 ) -> serve_module.ServeResult:
     options.setdefault("dossier", "test-02")
     options.setdefault("identity", MODEL.identity)
@@ -133,7 +133,7 @@ def test_any_change_is_refused_as_stale_before_claims_are_read(
 def test_another_principal_gets_nothing_built_for_someone_else(
     folder: Path, tmp_path: Path
 ) -> None:
-    store = DigestStore(tmp_path / "s.sqlite")
+    store = SqliteStore(tmp_path / "s.sqlite")
     snapshot = load_versions(folder)
     run = build_digest(snapshot, MODEL, store, SETTINGS, principal="alice", dossier="test-02")
     assert serve(snapshot, store, principal="bob").status is ServeStatus.MISSING
@@ -142,7 +142,7 @@ def test_another_principal_gets_nothing_built_for_someone_else(
 
 
 def test_an_old_run_named_explicitly_is_refused_as_stale(folder: Path, tmp_path: Path) -> None:
-    store = DigestStore(tmp_path / "s.sqlite")
+    store = SqliteStore(tmp_path / "s.sqlite")
     snapshot = load_versions(folder)
     old = build_digest(snapshot, MODEL, store, SETTINGS, dossier="test-02")
     after, _, _ = _moved(snapshot, folder)
@@ -165,5 +165,5 @@ def test_an_invalid_root_is_refused(folder: Path, tmp_path: Path) -> None:
 
 
 def test_nothing_built_is_missing(folder: Path, tmp_path: Path) -> None:
-    result = serve(load_versions(folder), DigestStore(tmp_path / "s.sqlite"))
+    result = serve(load_versions(folder), SqliteStore(tmp_path / "s.sqlite"))
     assert result.status is ServeStatus.MISSING and result.claims == ()

@@ -21,7 +21,7 @@ from preuve.digest.summarize import DigestSettings
 from preuve.eval import digest_eval
 from preuve.eval.digest_eval import gold_tuples, report_sha256, run_digest_eval
 from preuve.io.documents import VersionedFolder, load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 
 DOSSIERS = ["test-00", "test-01", "test-02"]
 
@@ -140,7 +140,7 @@ def test_inference_never_opens_gold(
     monkeypatch.setattr(io, "open", recording_open)
     monkeypatch.setattr(os, "open", recording_os_open)
     settings, model = DigestSettings(), rules_summarizer()
-    with DigestStore(tmp_path / "s.sqlite") as store:
+    with SqliteStore(tmp_path / "s.sqlite") as store:
         _, steps = run_mutations(
             VersionedFolder(corpus.dossier_dir("test-06")), model, store, settings, dossier="t"
         )

@@ -28,7 +28,7 @@ from preuve.digest.serve import ServeStatus, serve_digest
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.grid import load_grid
 from preuve.io.documents import load_documents, load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.pipeline import run_memo
 from preuve.memo.rules_engine import memo_rules_model
@@ -94,7 +94,7 @@ def test_workflow_3_builds_and_serves_without_gold(
 ) -> None:
     folder = digest_corpus.dossier_dir("test-03")
     settings = DigestSettings()
-    with DigestStore(tmp_path / "s.sqlite") as store, opened() as paths:
+    with SqliteStore(tmp_path / "s.sqlite") as store, opened() as paths:
         model = rules_summarizer()
         for version in ("first", "latest"):  # version 1, then the v2 of each document
             snapshot: Snapshot = load_versions(folder, default=version)

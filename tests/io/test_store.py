@@ -14,11 +14,11 @@ from preuve.corpora.digest_corpus import CorpusInfo, generate_digest_corpus
 from preuve.digest.build import BuildMode, BuildReport, build_digest
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
-from preuve.io import store as store_module
+from preuve.io import store_rows, stores
 from preuve.io.documents import load_versions
 from preuve.io.records import dump_record
-from preuve.io.store import INCREMENTAL, TABLES, DigestStore
 from preuve.io.store_rows import NodeRecord, NodeRow
+from preuve.io.stores import INCREMENTAL, TABLES, SqliteStore
 
 SETTINGS = DigestSettings()
 
@@ -30,7 +30,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusInfo:
 
 def build(
     corpus: CorpusInfo,
-    store: DigestStore,
+    store: SqliteStore,
     versions: dict[str, int] | None = None,
     mode: BuildMode = "incremental",
 ) -> BuildReport:
@@ -39,23 +39,25 @@ def build(
 
 
 def test_public_surface_is_pinned() -> None:
-    assert store_module.__all__ == [
+    # the digest store's package (io/store.py, a re-export kept for old imports, is gone)
+    assert stores.__all__ == [
         "INCREMENTAL",
+        "SCHEMA_VERSION",
         "TABLES",
-        "DigestStore",
-        "GenerationRow",
-        "ManifestRow",
-        "NodeRecord",
-        "NodeRow",
-        "RunInfo",
-        "RunNode",
+        "SqliteStore",
+        "Store",
+        "StoreStats",
+        "open_store",
     ]
+    assert {"GenerationRow", "ManifestRow", "NodeRecord", "NodeRow", "RunInfo", "RunNode"} <= set(
+        store_rows.__all__
+    )
 
 
 def test_rows_only_grow_and_every_earlier_run_stays_readable(
     corpus: CorpusInfo, tmp_path: Path
 ) -> None:
-    store = DigestStore(tmp_path / "s.sqlite")
+    store = SqliteStore(tmp_path / "s.sqlite")
     counts = [store.row_counts()]
     first = build(corpus, store)
     counts.append(store.row_counts())
@@ -92,7 +94,7 @@ def test_triggers_refuse_every_update_and_delete(
     corpus: CorpusInfo, tmp_path: Path, table: str, statement: str
 ) -> None:
     path = tmp_path / "s.sqlite"
-    store = DigestStore(path)
+    store = SqliteStore(path)
     build(corpus, store)
     store.record_manifest("test-00", "0" * 64, "withdraw doc-04", {"documents": {}})
     conn = sqlite3.connect(path)
@@ -102,7 +104,7 @@ def test_triggers_refuse_every_update_and_delete(
 
 
 def test_lookup_returns_the_first_reusable_result_only(tmp_path: Path) -> None:
-    store = DigestStore(tmp_path / "s.sqlite")
+    store = SqliteStore(tmp_path / "s.sqlite")
     run = store.begin_run(
         mode="incremental", dossier="d", principal="p", model={}, settings={}, snapshot=[]
     )
@@ -141,7 +143,7 @@ def test_lookup_returns_the_first_reusable_result_only(tmp_path: Path) -> None:
 
 
 def test_an_unfinished_run_is_never_the_latest(tmp_path: Path) -> None:
-    store = DigestStore(tmp_path / "s.sqlite")
+    store = SqliteStore(tmp_path / "s.sqlite")
     store.begin_run(
         mode="incremental", dossier="d", principal="p", model={}, settings={}, snapshot=[]
     )
@@ -151,13 +153,13 @@ def test_an_unfinished_run_is_never_the_latest(tmp_path: Path) -> None:
 
 def test_two_builds_at_once_both_finish(corpus: CorpusInfo, tmp_path: Path) -> None:
     path = tmp_path / "shared.sqlite"
-    DigestStore(path).close()
+    SqliteStore(path).close()
     reports: list[BuildReport] = []
     errors: list[BaseException] = []
 
     def worker(versions: dict[str, int]) -> None:
         try:
-            with DigestStore(path) as store:
+            with SqliteStore(path) as store:
                 reports.append(build(corpus, store, versions))
         except BaseException as err:  # reported below
             errors.append(err)
@@ -168,15 +170,15 @@ def test_two_builds_at_once_both_finish(corpus: CorpusInfo, tmp_path: Path) -> N
     for thread in threads:
         thread.join()
     assert errors == [] and len(reports) == 2
-    with DigestStore(path, read_only=True) as store:
+    with SqliteStore(path, read_only=True) as store:
         assert {r.run_id for r in store.runs()} == {r.run_id for r in reports}
         assert all(len(store.run_nodes(r.run_id)) == 16 for r in reports)
 
 
 def test_read_only_store_fails_in_one_line(corpus: CorpusInfo, tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite"
-    DigestStore(path).close()
-    with DigestStore(path, read_only=True) as store, pytest.raises(InputError) as caught:
+    SqliteStore(path).close()
+    with SqliteStore(path, read_only=True) as store, pytest.raises(InputError) as caught:
         build(corpus, store)
     message = str(caught.value)
     assert "read-only" in message and "\n" not in message
@@ -184,7 +186,7 @@ def test_read_only_store_fails_in_one_line(corpus: CorpusInfo, tmp_path: Path) -
 
 
 def test_full_disk_fails_in_one_line(corpus: CorpusInfo, tmp_path: Path) -> None:
-    with DigestStore(tmp_path / "s.sqlite", max_bytes=160_000) as store:
+    with SqliteStore(tmp_path / "s.sqlite", max_bytes=160_000) as store:
         with pytest.raises(InputError) as caught:
             for version in (1, 2):
                 build(corpus, store, {f"doc-{i:02d}": version for i in range(12)}, mode="full")
@@ -197,19 +199,19 @@ def test_full_disk_fails_in_one_line(corpus: CorpusInfo, tmp_path: Path) -> None
 
 def test_missing_folder_and_not_a_store_fail_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="unable to open"):
-        DigestStore(tmp_path / "no" / "such" / "s.sqlite")
+        SqliteStore(tmp_path / "no" / "such" / "s.sqlite")
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not sqlite at all, just text " * 100)
     with pytest.raises(InputError, match=r"not a digest store|not a database"):
-        DigestStore(junk)
+        SqliteStore(junk)
     with pytest.raises(InputError, match="no run"):
-        DigestStore(tmp_path / "s.sqlite").run("nope")
+        SqliteStore(tmp_path / "s.sqlite").run("nope")
 
 
 @pytest.mark.parametrize("read_only", [False, True], ids=["writable", "read-only"])
 def test_a_store_written_by_a_newer_preuve_is_refused(tmp_path: Path, read_only: bool) -> None:
     path = tmp_path / "s.sqlite"
-    DigestStore(path).close()
+    SqliteStore(path).close()
     conn = sqlite3.connect(path)
     conn.execute(
         "INSERT INTO schema_version VALUES ('digest', 999, 'from the future', '2099-01-01')"
@@ -217,7 +219,7 @@ def test_a_store_written_by_a_newer_preuve_is_refused(tmp_path: Path, read_only:
     conn.commit()
     conn.close()
     with pytest.raises(InputError, match="schema version 999, newer than this preuve's"):
-        DigestStore(path, read_only=read_only)
+        SqliteStore(path, read_only=read_only)
 
 
 def _reduce(node_id: str, key: str, child_rows: tuple[int, ...]) -> NodeRecord:
@@ -231,7 +233,7 @@ def test_a_rolled_back_write_reports_its_own_cause(tmp_path: Path) -> None:
     # SQLite ends some failed transactions itself (full disk, I/O error, RAISE(ROLLBACK)):
     # the error must name that cause, not "cannot rollback - no transaction is active".
     path = tmp_path / "s.sqlite"
-    store = DigestStore(path)
+    store = SqliteStore(path)
     run = store.begin_run(
         mode="incremental", dossier="d", principal="p", model={}, settings={}, snapshot=[]
     )
@@ -248,7 +250,7 @@ def test_a_rolled_back_write_reports_its_own_cause(tmp_path: Path) -> None:
 
 
 def test_a_failed_commit_leaves_no_transaction_open(tmp_path: Path) -> None:
-    store = DigestStore(tmp_path / "s.sqlite")
+    store = SqliteStore(tmp_path / "s.sqlite")
     run = store.begin_run(
         mode="incremental", dossier="d", principal="p", model={}, settings={}, snapshot=[]
     )
@@ -270,7 +272,7 @@ def test_a_file_that_is_not_a_store_is_not_left_open(tmp_path: Path) -> None:
         return sum(1 for fd in Path("/proc/self/fd").iterdir() if fd.resolve() == junk.resolve())
 
     with pytest.raises(InputError) as caught:
-        DigestStore(junk)
+        SqliteStore(junk)
     # ``caught`` keeps the failed constructor's frame alive: only an explicit close frees it.
     assert caught.value.exit_code == 2
     assert open_handles() == 0

@@ -20,7 +20,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import TASK_MAP, TASK_REDUCE, NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_documents
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import load_dossier
 from preuve.memo.pipeline import run_memo
 from preuve.memo.reader import READER_TASK
@@ -148,7 +148,7 @@ def test_digest_marks_nodes_over_the_runtime_window_invalid_and_sends_nothing(
 ) -> None:
     scripted = ScriptedModel()
     runtime = Runtime(Settings(context_window=500), backend=scripted)
-    with DigestStore(tmp_path / "store.sqlite") as store:
+    with SqliteStore(tmp_path / "store.sqlite") as store:
         report = build_digest(_snapshot(), runtime, store, DigestSettings(), dossier="x")
     leaves = [n for n in report.nodes if n.node_id.startswith("leaf:")]
     assert [n.status for n in leaves] == [NodeStatus.INVALID] * 3
@@ -199,7 +199,7 @@ def test_synthesis_sub_agents_never_exceed_the_endpoint_limit(dossier: Dossier) 
 def test_digest_nodes_never_exceed_the_endpoint_limit(tmp_path: Path) -> None:
     gauge = Gauge(rules_summarizer())
     runtime = Runtime(Settings(concurrency=2), backend=gauge)
-    with DigestStore(tmp_path / "store.sqlite") as store:
+    with SqliteStore(tmp_path / "store.sqlite") as store:
         build_digest(_snapshot(), runtime, store, DigestSettings(), dossier="x", concurrency=8)
     assert gauge.calls == 4 and gauge.peak == 2  # 3 leaves at once, held to 2; then the root
 
@@ -261,7 +261,7 @@ def _synthesis(runtime: Runtime, tmp_path: Path, dossier: Dossier) -> None:
 
 
 def _digest(runtime: Runtime, tmp_path: Path, dossier: Dossier) -> None:
-    with DigestStore(tmp_path / "store.sqlite") as store:
+    with SqliteStore(tmp_path / "store.sqlite") as store:
         build_digest(_snapshot(), runtime, store, DigestSettings(), dossier="x")
 
 

@@ -24,7 +24,7 @@ from preuve.digest.schema import NodeStatus
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_versions
 from preuve.io.pdf import load_pages
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.pipeline import run_memo
 from preuve.memo.writer import MemoStatus
@@ -114,7 +114,7 @@ def test_digest_on_two_documents(smollm2: HFModel, tmp_path: Path) -> None:
     for doc_id in [d.doc_id for d in snapshot][2:]:
         snapshot = snapshot.without(doc_id)
     settings = DigestSettings(generation=GenerationParams(max_new_tokens=MAX_NEW_TOKENS))
-    store = DigestStore(tmp_path / "store.sqlite")
+    store = SqliteStore(tmp_path / "store.sqlite")
     report = build_digest(snapshot, smollm2, store, settings, concurrency=1, dossier="test-00")
     texts = {(d.doc_id, d.version): d.text for d in snapshot}
     for node in report.nodes:

@@ -32,7 +32,7 @@ from preuve.digest.summarize import DigestSettings
 from preuve.eval.grid import ScoreEntry, grade, load_grid
 from preuve.io.documents import load_documents, load_versions
 from preuve.io.records import dump_record
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
@@ -227,7 +227,7 @@ def _digest(root: Path, work: Path) -> tuple[str, str]:
     out = root / "digest"
     out.mkdir(parents=True)
     model = rules_summarizer()
-    with DigestStore(out / "digest.sqlite") as store:
+    with SqliteStore(out / "digest.sqlite") as store:
         report = build_digest(
             load_versions(folder), model, store, DigestSettings(), dossier="notes"
         )

@@ -52,7 +52,7 @@ from preuve.io.documents import load_documents, load_versions
 from preuve.io.records import QuoteEntry, dump_record, dump_records
 from preuve.io.registry import RegistryEntry
 from preuve.io.runfolder import RunFolder
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.dashboard import build_dashboard
 from preuve.memo.pipeline import run_memo
@@ -141,7 +141,7 @@ def _digest(corpus: Path, out: Path, runtime: Runtime) -> dict[str, Any]:
     settings = DigestSettings()
     first = sorted(p.name for p in (corpus / "dossiers").iterdir() if p.name.startswith("test"))[0]
     answers: list[dict[str, Any]] = []
-    with DigestStore(out / "digest.sqlite") as store:
+    with SqliteStore(out / "digest.sqlite") as store:
         exercise = exercise_scenario(
             corpus / "dossiers" / first,
             model,

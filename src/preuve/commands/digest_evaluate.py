@@ -33,7 +33,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.eval.digest_dossier import evaluate_dossier
 from preuve.eval.digest_eval import evaluation_dossiers, run_digest_eval
 from preuve.eval.digest_repeat import repeat_digest_eval
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import events_from_file
 from preuve.models.base import Model
 
@@ -94,7 +94,7 @@ def eval_digest_command(
         store = out / f"{dossier.name}.sqlite"
         if store.exists():  # an earlier evaluation's store would make every build a hit
             raise InputError(f"{store} already exists", fix="choose another --out folder")
-        with DigestStore(store) as opened:
+        with SqliteStore(store) as opened:
             figures = evaluate_dossier(
                 dossier, gold, chosen, summarizer, opened, concurrency=concurrency
             )

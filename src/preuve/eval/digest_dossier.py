@@ -36,7 +36,7 @@ from preuve.digest.tree import NodeKind
 from preuve.eval.digest_gold import Gold, event_aliases, gold_for_snapshot, read_digest_gold
 from preuve.io.documents import VersionedFolder, list_versions, load_version
 from preuve.io.records import dump_record
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.models.base import Model
 
 __all__ = ["GoldLines", "evaluate_dossier", "read_gold_lines"]
@@ -143,7 +143,7 @@ def evaluate_dossier(
     gold_path: Path,
     events: Sequence[Mutation],
     model: Model,
-    store: DigestStore,
+    store: SqliteStore,
     *,
     settings: DigestSettings | None = None,
     concurrency: int = 1,

@@ -59,7 +59,7 @@ from preuve.eval.digest_gold import (
 from preuve.io.documents import VersionedFolder, load_versions
 from preuve.io.records import dump_record
 from preuve.io.runfolder import RunFolder
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.models.base import Model
 
 __all__ = [
@@ -157,7 +157,7 @@ def _computed(report: BuildReport) -> list[str]:
 def exercise_scenario(
     folder: Path,
     model: Model,
-    store: DigestStore,
+    store: SqliteStore,
     settings: DigestSettings,
     *,
     dossier: str,
@@ -252,7 +252,7 @@ def run_digest_eval(
     rows: list[dict[str, Any]] = []
     review: list[ReviewEntry] = []
     extractive = Counter[str]()
-    with DigestStore(paths.store) as store:
+    with SqliteStore(paths.store) as store:
         for name in chosen:
             folder = root / "dossiers" / name
             initial, done = run_mutations(
@@ -320,7 +320,7 @@ def run_digest_eval(
 
 
 def _still_served(
-    store: DigestStore, steps: Sequence[MutationStep], model: Model, settings: DigestSettings
+    store: SqliteStore, steps: Sequence[MutationStep], model: Model, settings: DigestSettings
 ) -> bool:
     """After the exercise, each dossier's last summary is still served, claims unchanged."""
     last = {step.dossier: step for step in steps}

@@ -31,7 +31,7 @@ from preuve.eval.reliability_stores import (
     reference_build,
     unreadable_runs,
 )
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 
 __all__ = [
     "VICTIM",
@@ -143,7 +143,7 @@ def _timed_build(
 
 def _recorded(store: Path, principal: str) -> int:
     """Tree nodes committed by the unfinished run of ``principal`` (0 if it has none)."""
-    with DigestStore(store, read_only=True) as opened:
+    with SqliteStore(store, read_only=True) as opened:
         killed = [r for r in opened.runs() if r.principal == principal and not r.finished]
         return sum(len(opened.run_nodes(run.run_id)) for run in killed)
 
@@ -236,7 +236,7 @@ def concurrent_builds(
     computed: set[int] = set()
     if state == "ok":
         lost = tuple(unreadable_runs(store, dict.fromkeys(runs, len(reference.nodes))))
-        with DigestStore(store, read_only=True) as opened:
+        with SqliteStore(store, read_only=True) as opened:
             for run_id in runs:
                 nodes = stored_nodes(opened, run_id)
                 differences += len(compare_builds(nodes, reference.nodes).differences)
@@ -252,5 +252,5 @@ def concurrent_builds(
 def _node_rows(store: Path) -> int:
     if not store.is_file():
         return 0
-    with DigestStore(store, read_only=True) as opened:
+    with SqliteStore(store, read_only=True) as opened:
         return opened.row_counts()["nodes"]

@@ -37,7 +37,7 @@ from preuve.eval.reliability_files import (
 )
 from preuve.io.documents import load_version, load_versions
 from preuve.io.pdf import load_pages, pdf_positions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.memo.cues import CATEGORIES
 from preuve.memo.pipeline import analyse_report
@@ -190,7 +190,7 @@ def hostile_answer(attack: Attack, role: Role, bench: Bench) -> Answer:
 
 
 def _digest(role: Role, model: RoutedModel, bench: Bench, store: Path) -> AttackOutcome:
-    with DigestStore(store) as opened:
+    with SqliteStore(store) as opened:
         report = build_digest(bench.snapshot, model, opened, DigestSettings(), concurrency=2)
     if role is Role.DIGEST_REDUCE:
         root = report.root

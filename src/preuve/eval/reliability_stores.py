@@ -17,7 +17,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.eval.reliability_files import write_digest_dossier, write_synthesis_dossier
 from preuve.io.documents import load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import load_dossier as load_synthesis_dossier
 from preuve.models.base import Model
 from preuve.synthesis.pipeline import synthesis_rules_model, synthesize
@@ -45,7 +45,7 @@ def build_store(
 ) -> BuildReport:
     """Build ``dossier`` (first versions) into the store at ``store_path``, as the CLI does."""
     snapshot = load_versions(dossier, default="first")
-    with DigestStore(store_path) as store:
+    with SqliteStore(store_path) as store:
         return build_digest(
             snapshot,
             model or rules_summarizer(),
@@ -94,7 +94,7 @@ def integrity(store_path: Path) -> str:
 def unreadable_runs(store_path: Path, finished: dict[str, int]) -> list[str]:
     """The runs of ``finished`` (run id → node count) that can no longer be read whole."""
     lost: list[str] = []
-    with DigestStore(store_path, read_only=True) as store:
+    with SqliteStore(store_path, read_only=True) as store:
         for run_id, count in finished.items():
             if not store.run(run_id).finished or len(stored_nodes(store, run_id)) != count:
                 lost.append(run_id)

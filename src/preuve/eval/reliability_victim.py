@@ -19,7 +19,7 @@ from preuve.digest.build import build_digest
 from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.summarize import DigestSettings
 from preuve.io.documents import load_versions
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.models.base import Completion, Model, ModelIdentity, Request
 
 __all__ = ["SlowModel", "main"]
@@ -49,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     store, dossier, principal, delay = Path(args[0]), Path(args[1]), args[2], float(args[3])
     concurrency = int(args[4]) if len(args) == 5 else 1
     snapshot = load_versions(dossier, default="first")
-    with DigestStore(store) as opened:
+    with SqliteStore(store) as opened:
         print("started", flush=True)
         report = build_digest(
             snapshot,

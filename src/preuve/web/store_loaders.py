@@ -16,7 +16,8 @@ from preuve.core.errors import PreuveError
 from preuve.core.evidence import parse_span_id
 from preuve.digest.run_files import read_serve_answers
 from preuve.io.runfolder import RunFileError, RunFolder
-from preuve.io.store import DigestStore, GenerationRow, RunInfo, RunNode
+from preuve.io.store_rows import GenerationRow, RunInfo, RunNode
+from preuve.io.stores import SqliteStore
 from preuve.models.journal import CallRecord, Journal
 from preuve.web.layout import RunLayout, run_entries
 from preuve.web.pages import DocumentLibrary, Registry
@@ -128,7 +129,7 @@ def _evidence(
     return tuple(out)
 
 
-def _node(store: DigestStore, record: RunNode, registry: Registry) -> DigestNode:
+def _node(store: SqliteStore, record: RunNode, registry: Registry) -> DigestNode:
     row = store.node(record.node_row)
     spans = {str(s.get("id")): s for s in row.spans}
     claims = tuple(
@@ -151,7 +152,7 @@ def _node(store: DigestStore, record: RunNode, registry: Registry) -> DigestNode
     )
 
 
-def _tree(store: DigestStore, run_id: str, registry: Registry) -> DigestNode | None:
+def _tree(store: SqliteStore, run_id: str, registry: Registry) -> DigestNode | None:
     records = store.run_nodes(run_id)
     nodes = {r.node_id: _node(store, r, registry) for r in records}
     children: dict[str | None, list[str]] = {}
@@ -198,7 +199,7 @@ def load_digest(
     registry = library.registry()
     problems = tuple(p for p in (problem,) if p) + registry.problems
     try:
-        with DigestStore(path, read_only=True) as store:
+        with SqliteStore(path, read_only=True) as store:
             runs = store.runs()
             if not runs:
                 return DigestView(
@@ -246,7 +247,7 @@ def _journal_source(key: str, path: Path) -> JournalSource | str:
 
 def _digest_source(key: str, path: Path) -> JournalSource | str:
     try:
-        with DigestStore(path, read_only=True) as store:
+        with SqliteStore(path, read_only=True) as store:
             runs = []
             for run in store.runs():
                 calls = [

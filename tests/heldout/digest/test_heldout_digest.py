@@ -26,7 +26,7 @@ from preuve.digest.rules_summarizer import rules_summarizer
 from preuve.digest.schema import Claim
 from preuve.eval.digest_dossier import evaluate_dossier, read_gold_lines
 from preuve.io.documents import list_versions, load_version
-from preuve.io.store import DigestStore
+from preuve.io.stores import SqliteStore
 from preuve.loaders import events_from_file
 
 HERE = Path(__file__).resolve().parent
@@ -49,7 +49,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any
     found: dict[str, dict[str, Any]] = {}
     for name in DOSSIERS:
         path = tmp_path_factory.mktemp(name) / "s.sqlite"
-        with DigestStore(path) as store:
+        with SqliteStore(path) as store:
             found[name] = evaluate_dossier(
                 HERE / name,
                 HERE / f"{name}.gold.json",

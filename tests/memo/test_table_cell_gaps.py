@@ -138,3 +138,21 @@ def test_a_blank_cell_the_gaps_cannot_place_leaves_the_row_out() -> None:
     assert values["Matériel de transport"] == ["53300", "61800"]
     assert values["Stocks"] == ["256990", "240115"]  # each Net a figure between gaps
     assert "Banques" not in values  # the Net N-1 figure is no certain cut: doubtful
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Tableau de flux de trésorerie",
+        "TABLEAU DES FLUX DE TRÉSORERIE",
+        "État de flux de trésorerie",
+    ],
+)
+def test_a_cash_flow_heading_with_or_without_the_article(heading: str) -> None:
+    text = (
+        f"{heading}\nen milliers d'euros 2025 2024\n"
+        "Résultat de la période 1 840 1 512\nAmortissements 920 870\n"
+        "Flux de trésorerie d'exploitation 2 760 2 382\n"
+    )
+    table = _table(text, Statement.CASHFLOW)
+    assert _values(table)["Amortissements"] == ["920", "870"]

@@ -156,3 +156,26 @@ def test_a_cash_flow_heading_with_or_without_the_article(heading: str) -> None:
     )
     table = _table(text, Statement.CASHFLOW)
     assert _values(table)["Amortissements"] == ["920", "870"]
+
+
+def test_tab_separated_columns_before_the_periods_ones() -> None:
+    """A tab-separated income statement printing by market before the two years' totals
+    (``Domestic | Abroad | Total | Total``): the periods' values are the last cells."""
+    text = (
+        "Compte de résultat\n"
+        "En euros\n"
+        "Local\tInternational\tCumul\tCumul\n"
+        "30/06/2026\t30/06/2025\n"
+        "Prestations de conseil\t410 300\t95 120\t505 420\t471 880\n"
+        "Ventes de licences\t62 000\t–\t62 000\t58 400\n"
+        "Subventions\t4 500\t3 900\n"
+        "Total des produits\t476 800\t95 120\t571 920\t534 180\n"
+    )
+    values = _values(_table(text, Statement.INCOME))
+    assert values["Prestations de conseil"] == ["505420", "471880"]
+    assert values["Ventes de licences"] == ["62000", "58400"]
+    assert values["Subventions"] == ["4500", "3900"]
+    assert values["Total des produits"] == ["571920", "534180"]
+    # a row with another count of cells than the captions is not read by them
+    shifted = text.replace("Ventes de licences\t62 000\t–\t", "Ventes de licences\t62 000\t")
+    assert "Ventes de licences" not in _values(_table(shifted, Statement.INCOME))

@@ -223,9 +223,10 @@ BLIND_FILES = sorted(
 # unchanged. Worked on in s29 and now in ``memo/reports``: 0 wrong from either (a tab sets
 # cells apart; an English report grouping its thousands by spaces has them read whole; a
 # cut the column gaps do not show is doubtful), Marula 168 / 172 from the PDF and the text;
-# Grandvaux 224 / 228 from the PDF and 218 from the text once a "Tableau de flux de
-# trésorerie" heads a cash-flow statement (the text's France / Export rows are missed: no
-# x-positions tell their columns). No report is blind until the next writer's arrive.
+# Grandvaux 224 / 228 from the PDF and 226 from the text once a "Tableau de flux de
+# trésorerie" heads a cash-flow statement and a tab-separated row has a cell under each of
+# its heading's captions (France | Export | Total | Total: the periods' are the last).
+# No report is blind until the next writer's arrive.
 BLIND_FLOORS: dict[str, int] = {}
 BLIND_WRONG: frozenset[str] = frozenset()
 WORKED_ON_FLOORS = {
@@ -235,7 +236,7 @@ WORKED_ON_FLOORS = {
     "bremer": 160,
     "delvaux_mertens": 204,
     "sahyadri_polymers": 208,
-    "grandvaux": 218,
+    "grandvaux": 224,
     "marula": 168,
 }
 

@@ -217,8 +217,8 @@ _HEADINGS: tuple[tuple[Statement | None, re.Pattern[str]], ...] = (
         Statement.CASHFLOW,
         re.compile(
             rf"{_QUALIFIERS}(?:statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?"
-            r"|cash\s+flows?\s+statements?|tableaux?\s+des\s+flux\s+de\s+trésorerie"
-            r"|état\s+des\s+flux\s+de\s+trésorerie|tableau\s+de\s+financement)\b"
+            r"|cash\s+flows?\s+statements?|tableaux?\s+des?\s+flux\s+de\s+trésorerie"
+            r"|états?\s+des?\s+flux\s+de\s+trésorerie|tableau\s+de\s+financement)\b"
         ),
     ),
     # Headings that end a statement without starting one of the three.

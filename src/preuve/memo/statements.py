@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from preuve.core.numbers import Locale, detect_locale, parse_number
+from preuve.core.space_groups import amounts_locale
 from preuve.memo.lexicon import (
     LEXICON,
     LabelRule,
@@ -204,12 +205,12 @@ def _tokenize(line: str, locale: Locale) -> list[_Token]:
     """Words of a line; a narrow or plain no-break space between digits stays inside the
     amount (thousands separator), elsewhere it separates words."""
     words: list[str] = []
-    gaps: list[bool] = []  # whether two blanks or more come before each word
+    gaps: list[bool] = []  # whether two blanks or more, or a tab, come before each word
     pieces = _ASCII_SPACE_KEPT.split(_LONE_SPACE.sub(" ", line).strip())
     wide = False
     for number, word in enumerate(pieces):
         if number % 2:
-            wide = wide or len(word) >= 2
+            wide = wide or len(word) >= 2 or "\t" in word  # a tab separates cells
         elif word == ")" and words:  # "(207 )": a closing parenthesis set apart
             words[-1] += word
         elif word and _CURRENCY.fullmatch(word) is None:
@@ -287,9 +288,9 @@ def _regroup(run: list[_Token], columns: int, locale: Locale, periods: int = 0) 
     if len(run) <= columns:
         # "1 040 980" over three columns: "040" is the thousands of an amount, not a value.
         return [] if any(_LEADING_ZERO.fullmatch(t.raw) for t in run) else run
-    best: tuple[tuple[bool, int, Decimal], list[_Token]] | None = None
+    best: tuple[tuple[bool, int, Decimal], list[_Token], list[int]] | None = None
 
-    def search(end: int, parts: list[_Token]) -> None:
+    def search(end: int, parts: list[_Token], starts: list[int]) -> None:
         nonlocal best
         if len(parts) == columns:
             if not all(_NOTE_REF.fullmatch(t.raw) for t in run[:end]):
@@ -298,16 +299,35 @@ def _regroup(run: list[_Token], columns: int, locale: Locale, periods: int = 0) 
             spread = max(sizes) / min(sizes) if sizes else Decimal(1)
             score = (spread > _MAX_SPREAD, end, spread)
             if best is None or score < best[0]:
-                best = (score, [*run[:end], *parts])
+                best = (score, [*run[:end], *parts], starts)
             return
         for start in range(end - 1, -1, -1):
             group = _groups(tuple(run[start:end]), locale)
             if group is not None:
-                search(start, group + parts)
+                search(start, group + parts, [start, *starts])
 
-    search(len(run), [])
+    search(len(run), [], [])
     # No reading into ``columns`` amounts: the row is not read (missed, never misread).
-    return [] if best is None else best[1]
+    if best is None or _guessed_cut(run, best[2][-periods:] if periods else best[2]):
+        return []
+    return best[1]
+
+
+def _guessed_cut(run: list[_Token], starts: Sequence[int]) -> bool:
+    """Whether a value starting at one of ``starts`` (indexes in ``run``) is cut from the
+    figures before it where no column gap shows and both could be one amount (``1 286 |
+    744``), on a line that shows its column gaps (two blanks or more, a tab): there the
+    gaps tell the cells apart, and a cut they do not show is a guess (a blank cell that
+    shifts the columns), so the row is doubtful."""
+    if not any(t.spaced for t in run[1:]):
+        return False  # single blanks throughout: the line shows no gaps to go by
+    return any(
+        0 < start < len(run)
+        and not run[start].spaced
+        and re.fullmatch(r"\d{3}\)?", run[start].raw) is not None
+        and re.fullmatch(r"\(?[-−–]?\d{1,3}", run[start - 1].raw) is not None
+        for start in starts
+    )
 
 
 def _opens_label(token: _Token) -> bool:
@@ -501,7 +521,8 @@ def extract_statements(pages: Sequence[str]) -> Statements:
     whole = "\n".join(pages)
     locale = detect_locale(whole)
     document_unit = unit_of(whole)
-    sections = _sections(pages, locale, document_unit or ("", 1))
+    # amounts read as written (``674 880`` in an English report), the memo in its language
+    sections = _sections(pages, amounts_locale(whole, locale), document_unit or ("", 1))
     ranked = _ranked(sections)
     unmapped = tuple(
         row

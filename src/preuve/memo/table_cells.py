@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from preuve.core.numbers import Locale
-from preuve.memo.statements import _groups, _Token
+from preuve.memo.statements import _groups, _Token, _tokenize
 from preuve.memo.table_columns import value_pattern
 
 __all__ = [
@@ -190,3 +190,36 @@ def joined(tokens: list[_Token], locale: Locale) -> list[_Token]:
         out.append(dataclasses.replace(group[0], spaced=tokens[index].spaced))
         index = end
     return out
+
+
+def tab_captions(block: list[str], periods: int) -> int:
+    """Value columns a tab-separated heading names (``Domestic | Abroad | Total | Total``
+    above the periods' dates), when they are more than the periods and the last
+    ``periods`` repeat one caption (a period's column each): the other columns come
+    before the periods'. 0 when no such line."""
+    for line in reversed(_headings(block)):
+        captions = [c.strip() for c in line.split("\t") if c.strip()]
+        if "\t" not in line or len(captions) <= periods or periods < 2:
+            continue
+        if len({c.casefold() for c in captions[-periods:]}) == 1 and not any(
+            ch.isdigit() for ch in line
+        ):
+            return len(captions)
+    return 0
+
+
+def tab_cells(line: str, locale: Locale) -> tuple[str, list[_Token]] | None:
+    """The label and value cells of a tab-separated row (``label | 540 210 | – | ...``):
+    each cell after the label one amount (its thousands grouped by spaces) or a dash,
+    else None."""
+    cells = [c.strip() for c in line.split("\t")]
+    if len(cells) < 3 or not cells[0] or any(not c for c in cells[1:]):
+        return None
+    values: list[_Token] = []
+    for cell in cells[1:]:
+        tokens = _tokenize(cell, locale)
+        read = _groups(tuple(tokens), locale) if tokens else None
+        if read is None or len(read) != 1 or read[0].value is None:
+            return None
+        values.append(read[0])
+    return cells[0], values

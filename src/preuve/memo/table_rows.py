@@ -43,6 +43,8 @@ from preuve.memo.table_cells import (
     percent_heading,
     ratio_column,
     run_spans,
+    tab_captions,
+    tab_cells,
     without_codes,
     without_percent_cells,
     without_ratio_cell,
@@ -138,6 +140,7 @@ class RowReader:
     codes_column: bool = False  # a chart of accounts' codes before the values
     notes_right: bool = False  # the notes column after the periods' ones
     extra_columns: int = 0  # gross and depreciation columns before the periods' ones
+    tab_columns: int = 0  # value columns a tab-separated heading names (periods' last)
     ratio_column: bool = False  # a change column (Var. %) after them
     percent_columns: bool = False  # share columns between them (2025 % CA 2024 % CA)
     pending: str = ""
@@ -303,6 +306,7 @@ class RowReader:
         self.codes_column = has_codes_column(self.block)
         self.notes_right = notes_on_the_right(self.block)
         self.extra_columns = extra_columns(self.block)
+        self.tab_columns = tab_captions(self.block, len(self.periods))
         self.ratio_column = ratio_column(line)
         self.percent_columns = percent_heading(line)
         self.flush_tail()
@@ -358,7 +362,7 @@ class RowReader:
         tokens = self.without_note(tokens, width, periods)
         if self.codes_column:
             tokens = codes_as_text(tokens, width)
-        cuts = _cut_rows(tokens, width, self.locale, periods)
+        cuts = self.tabbed(line, width) or _cut_rows(tokens, width, self.locale, periods)
         if not cuts and all(t.value is not None for t in tokens):
             # Values alone: a total printed without a label, or the values of the label
             # on the line before ("Net cash from operating activities" / "(80) 410").
@@ -386,6 +390,13 @@ class RowReader:
             self.text_line(line)  # numbers inside a wrapped label ("10,000,000 shares")
         else:
             self.last_row = True
+
+    def tabbed(self, line: str, width: int) -> list[_Cut]:
+        """A tab-separated row with a cell under each of its heading's captions (other
+        columns before the periods' ones, see :func:`tab_captions`), else no row."""
+        if self.tab_columns <= width or (cells := tab_cells(line, self.locale)) is None:
+            return []
+        return [_Cut(cells[0], tuple(cells[1]))] if len(cells[1]) == self.tab_columns else []
 
     def blank_cells(self, line: str, offset: int, tokens: list[_Token]) -> bool:
         """A row with fewer values than columns, placed by the values' x-positions (see

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from preuve.core.dot_groups import dot_reading, one_dot_group, read_with_dots
 from preuve.core.numbers import Locale, detect_locale
+from preuve.core.space_groups import amounts_locale
 from preuve.memo.lexicon import Statement, unit_of
 from preuve.memo.periods import Period, years_of_line
 from preuve.memo.table_headings import opening
@@ -212,7 +213,7 @@ def read_tables(
     ``positions``: the x of each character of page N's text (:func:`preuve.io.pdf.
     char_lefts`), read only for the pages a statement is on, to place blank cells."""
     whole = "\n".join(pages)
-    locale = detect_locale(whole)
+    locale = amounts_locale(whole, detect_locale(whole))  # how its amounts are written
     # The document's unit, read once and only for a table whose page states none.
     document_unit = functools.cache(lambda: unit_of(whole) or ("", 1))
     found: list[StatementTable] = []

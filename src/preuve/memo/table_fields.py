@@ -88,6 +88,9 @@ LIABILITIES = frozenset(
 _LIABILITY_TOTALS = ("total_liabilities", "current_liabilities")
 
 
+_STATEMENT_ORDER = {Statement.INCOME: 0, Statement.BALANCE: 1, Statement.CASHFLOW: 2}
+
+
 def table_statements(
     pages: Sequence[str],
     user_rules: tuple[LabelRule, ...] = (),
@@ -104,7 +107,12 @@ def table_statements(
         for mapped in checked_table(table, user_rules)[0]
         if mapped.concept is not None
     }
-    for table in tables:
+    # A concept two statements print is the income statement's, then the balance sheet's,
+    # before the cash-flow statement's, which restates them (its "dotations aux
+    # amortissements et provisions" add back provisions the income statement prints apart).
+    for table in sorted(
+        tables, key=lambda t: _STATEMENT_ORDER.get(t.statement, len(_STATEMENT_ORDER))
+    ):
         columns = _columns(table, months)
         rows = checked_table(table, user_rules)[0]
         # A net-assets layout prints its liabilities in parentheses: in the periods where

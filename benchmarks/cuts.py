@@ -2,7 +2,8 @@
 
 The oracle of token boundaries is written apart from ``preuve.core.tokens``: a token is a
 word (a run of letters and digits, hyphenated compounds joined) or a number (its sign,
-digits, space or comma groups of three, decimals, accounting parentheses). A position
+digits, space or comma groups of three, decimals, accounting parentheses, and the unit or
+scale written after it), or a range of two numbers joined by a spaced dash. A position
 strictly inside either is not a boundary. A substring that starts or ends at such a
 position *cuts a token*; it may only verify if the same normalized text also stands on
 the page between two boundaries (then the quote is genuine elsewhere on the page).
@@ -34,10 +35,64 @@ _BARE_NUMBER = (
 _NUMBER = re.compile(rf"\( ?{_BARE_NUMBER} ?\)|{_BARE_NUMBER}")
 
 
+# A unit or scale after a number belongs to it ("85 000 k€", "14 %", "25 pb"), as does a
+# range's span from its low bound to its high bound ("1,577 – 85 000 k€"): an edge inside
+# drops a unit or a bound.
+_SPACE = "[ \u00a0\u202f\u2009]"
+_UNIT = re.compile(rf"{_SPACE}?(?:%|k€|m€|pb|bps|pts|points?|millions?|milliards?|billions?)(?!\w)")
+_SPACED_DASH = re.compile(rf"{_SPACE}+[\u2013\u2014]{_SPACE}+")
+
+
+def _values(number: str) -> list[float]:
+    """The number's value in a French and in an English reading."""
+    negative = (
+        number.startswith("(")
+        or number.lstrip("( ")[:1] in "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+    )
+    digits = re.sub(r"[^\d,.]", "", number)
+    french = digits.replace(".", "") if "," in digits else digits
+    french = french.replace(",", ".")
+    english = digits.replace(",", "")
+    values = []
+    for text in (french, english):
+        try:
+            value = float(text)
+        except ValueError:
+            continue
+        values.append(-value if negative else value)
+    return values
+
+
+def _measures(text: str) -> list[tuple[int, int]]:
+    numbers = [(m.start(), m.end(), m.group()) for m in _NUMBER.finditer(text)]
+    with_units: list[tuple[int, int, int, str]] = []
+    for start, end, raw in numbers:
+        unit = _UNIT.match(text, end)
+        with_units.append((start, end, unit.end() if unit else end, raw))
+    spans = [(start, unit_end) for start, _, unit_end, _ in with_units]
+    for reading in (0, 1):
+        index = 0
+        while index + 1 < len(with_units):
+            low, high = with_units[index], with_units[index + 1]
+            low_value, high_value = _values(low[3])[reading], _values(high[3])[reading]
+            years = all(re.fullmatch(r"(?:19|20)\d\d", n[3]) and n[1] == n[2] for n in (low, high))
+            if (
+                not years
+                and 0 <= low_value < high_value
+                and low[2] == low[1]
+                and _SPACED_DASH.fullmatch(text[low[2] : high[0]])
+            ):
+                spans.append((low[0], high[2]))
+                index += 2
+                continue
+            index += 1
+    return spans
+
+
 def oracle_boundaries(text: str) -> set[int]:
     """Positions of ``text`` that are token boundaries, by the oracle's definition."""
-    tokens = [*_WORD.finditer(text), *_NUMBER.finditer(text)]
-    inside = {i for m in tokens for i in range(m.start() + 1, m.end())}
+    tokens = [(m.start(), m.end()) for m in (*_WORD.finditer(text), *_NUMBER.finditer(text))]
+    inside = {i for start, end in (*tokens, *_measures(text)) for i in range(start + 1, end)}
     return set(range(len(text) + 1)) - inside
 
 

@@ -87,7 +87,9 @@ QUOTE_CASES: dict[str, QuoteCase] = {
     "fr-word-before-footnote": QuoteCase(PAGE_FR, "selon la définition contractu", CUTS),
     # -- whole tokens verify ---------------------------------------------------------------
     "fr-genuine-negative": QuoteCase(PAGE_FR, "La marge nette est de -12,5 % cette année", EXACT),
-    "fr-genuine-number-at-end": QuoteCase(PAGE_FR, "en 2025, en hausse de 4,2", EXACT),
+    "fr-genuine-number-at-end": QuoteCase(PAGE_FR, "atteint 138 500 k€ en 2025", EXACT),
+    # s29: a quote that stops before the number's unit drops it ("4,2" of "4,2 %").
+    "fr-drops-percent-sign": QuoteCase(PAGE_FR, "en 2025, en hausse de 4,2", CUTS, "4,2 %"),
     "fr-genuine-parentheses": QuoteCase(PAGE_FR, "(1 577) k€ et la dette", EXACT),
     "fr-genuine-nbsp-as-space": QuoteCase(PAGE_FR, "sont limitées à 85 000 k€", NORMALIZED),
     "fr-footnote-mark-is-its-own-token": QuoteCase(PAGE_FR, "Le levier ressort à 5,5x", EXACT),

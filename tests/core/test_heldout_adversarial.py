@@ -6,6 +6,9 @@ normalization folds them (they are the same number), so those rows are accepted 
 rule — counted here apart, and only when the digits are the quote's one difference.
 The rows whose id starts with ``s27-`` were added in session 27 by the engineer who fixed
 number grouping (Swiss apostrophe and Indian lakh thousands): cuts inside such numbers.
+The ``s29-`` rows were written in session 29 before reading the checks: range bounds,
+dropped units, scales and signs, severed negations and conditions, joined table cells,
+footnote marks, and memo figures of the wrong bound, year, currency, period or base.
 """
 
 from __future__ import annotations
@@ -26,6 +29,18 @@ HELDOUT = Path(__file__).resolve().parent.parent / "heldout" / "soundness" / "ad
 ROWS: list[dict[str, Any]] = [
     json.loads(line) for line in HELDOUT.read_text(encoding="utf-8").splitlines() if line
 ]
+
+
+# Attacks of session 29 the checks do not refuse yet (the memo's claims checks, not the
+# number check): each names the mechanism it needs. Listed, so the set stays honest.
+STILL_OPEN: dict[str, str] = {
+    "s29-mn-en-period-01": "a whole-year phrase with no year written ('full-year revenue')"
+    " is not compared with a half-year fact value (period left unchecked)",
+    "s29-mn-fr-base-01": "a margin (% of revenue) written as a growth of the metric: the"
+    " base of a percentage is not compared",
+    "s29-mn-en-base-01": "a margin (% of revenue) written as a growth rate: the base of a"
+    " percentage is not compared",
+}
 
 
 def _accepted(row: dict[str, Any]) -> bool:
@@ -55,7 +70,16 @@ def test_the_set_is_large_enough() -> None:
 def test_no_attack_is_verified(row: dict[str, Any]) -> None:
     if _fullwidth_only(row):
         pytest.skip("fullwidth digits fold by the declared normalization (the same number)")
+    if row["id"] in STILL_OPEN:
+        pytest.xfail(STILL_OPEN[row["id"]])
     assert not _accepted(row), row.get("note")
+
+
+def test_still_open_attacks_are_still_accepted() -> None:
+    """An open attack that the checks come to refuse leaves STILL_OPEN (strict list)."""
+    by_id = {row["id"]: row for row in ROWS}
+    assert set(STILL_OPEN) <= set(by_id)
+    assert all(_accepted(by_id[row_id]) for row_id in STILL_OPEN)
 
 
 def test_faithful_controls_are_accepted() -> None:

@@ -22,6 +22,10 @@ RANGES = {
     "entre ... et ...": ("Des lots entre 120 et 180 kg.", FR, ("120", "180")),
     "between ... and ...": ("Batches of between 40 and 60 units.", EN, ("40", "60")),
     "from ... to ...": ("Lead times from 6 to 9 weeks apply.", EN, ("6", "9")),
+    # s29: no opener word.
+    "bare ... to ...": ("Repairs take 2 to 4 hours per unit.", EN, ("2", "4")),
+    "bare ... à ...": ("Le séchage demande 6 à 8 heures.", FR, ("6", "8")),
+    "bare, same unit after a change word": ("Growth of 3% to 5% is planned.", EN, ("3", "5")),
 }
 
 
@@ -45,6 +49,9 @@ NOT_RANGES = {
     "a date written with dashes": ("Clôture le 2025-06-30.", FR),
     "two values with their units": ("Des marges de 5 % – 7 % selon les gammes.", FR),
     "a higher number first": ("Le score passe 16-14 à la mi-temps.", FR),
+    # s29: bare "X to Y" after a change word with another unit is a change and an arrival.
+    "a change then an arrival": ("Sales rose 4% to $171m in the year.", EN),
+    "a year before à": ("Le stock atteint en 2024 à peine 3 000 tonnes.", FR),
 }
 
 
@@ -74,3 +81,28 @@ def test_the_same_range_written_otherwise_is_verified() -> None:
 def test_a_number_stated_alone_elsewhere_still_grounds_it() -> None:
     memo = [Paragraph("Le chauffage consomme 21 MWh par mois.", ("Q-serre-1", "Q-serre-2"))]
     assert check_memo(memo, FACTS, locale=FR) == []
+
+
+def test_a_memo_range_made_of_two_plain_values_is_not_verified() -> None:
+    facts = parse_facts("[A-serre-3] Serres Aubrac SARL - Taux de perte 2025 : 6 % (2024 : 9 %)\n")
+    memo = [Paragraph("Le taux de perte des serres va de 6 à 9 % en 2025.", ("A-serre-3",))]
+    codes = [d.code for d in check_memo(memo, facts, locale=FR)]
+    assert codes.count(NUMBER_NOT_IN_FACTS) == 2
+
+
+def test_a_bare_range_grounds_the_same_range_with_an_opener() -> None:
+    facts = parse_facts(
+        "[Q-serre-4] Serres Aubrac SARL - « Le séchage demande 6 à 8 heures. » (p. 5)\n"
+    )
+    memo = [Paragraph("Le séchage prend entre 6 et 8 heures.", ("Q-serre-4",))]
+    assert check_memo(memo, facts, locale=FR) == []
+
+
+def test_a_quote_facts_page_number_grounds_no_figure() -> None:
+    facts = parse_facts(
+        "[Q-serre-5] Serres Aubrac SARL - « Les serres couvrent 18–21 hectares. » (p. 18)\n"
+    )
+    figure = [Paragraph("Les serres couvrent 18 hectares.", ("Q-serre-5",))]
+    assert [d.code for d in check_memo(figure, facts, locale=FR)] == [NUMBER_NOT_IN_FACTS]
+    cited = [Paragraph("Le rapport (p. 18) décrit 18–21 hectares de serres.", ("Q-serre-5",))]
+    assert check_memo(cited, facts, locale=FR) == []

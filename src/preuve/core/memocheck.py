@@ -236,11 +236,13 @@ def ground_number(
     or unit, ``number_not_in_facts`` otherwise."""
     index = allowed if isinstance(allowed, _Allowed) else _Allowed(allowed)
     # A bound of a range ("14–16 °C") is no value of its own: it grounds only the same
-    # bound of the same range ("entre 14 et 16 °C"), never a number written alone.
+    # bound of the same range ("entre 14 et 16 °C"), never a number written alone; and a
+    # bound written in the memo needs that range in a fact (two values of two years do not
+    # make "entre 10 et 12 %").
     candidates = [
         number
         for number in index.same_magnitude(mention)
-        if number.bounds is None or (number.bounds, number.bound) == (mention.bounds, mention.bound)
+        if (number.bounds, number.bound) == (mention.bounds, mention.bound)
     ]
     if not candidates:
         return NUMBER_NOT_IN_FACTS
@@ -263,6 +265,16 @@ def _clause_of(text: str, mention: NumberMention, clauses: Sequence[tuple[int, i
         if start <= mention.start < end:
             return text[start:end].strip()
     return text.strip()
+
+
+_PAGE_BEFORE = re.compile(r"(?i)(?:^|\W)p\.\s*$")
+
+
+def _page_ref(text: str, mention: NumberMention) -> bool:
+    """Whether the number is a page reference: ``p. 14``, as a quote fact cites its page."""
+    return mention.unit is None and bool(
+        _PAGE_BEFORE.search(text[max(0, mention.start - 4) : mention.start])
+    )
 
 
 def _shorten(text: str, limit: int = 80) -> str:
@@ -414,11 +426,17 @@ def check_memo(
         for sid in cited:
             if sid not in numbers_of:
                 numbers_of[sid] = extract_numbers(by_id[sid].text, locale)
-        allowed = _Allowed(number for sid in cited for number in numbers_of[sid])
+        # A page reference ("(p. 14)") grounds only a page reference, never a figure.
+        pages = {n.value for sid in cited for n in numbers_of[sid] if _page_ref(by_id[sid].text, n)}
+        allowed = _Allowed(
+            n for sid in cited for n in numbers_of[sid] if not _page_ref(by_id[sid].text, n)
+        )
         mentions = extract_numbers(paragraph.text, locale)
         clauses = split_clauses(paragraph.text, mentions)
         for mention in mentions:
             if mention.is_year and int(mention.value) in report_years:
+                continue
+            if _page_ref(paragraph.text, mention) and mention.value in pages:
                 continue
             clause = _clause_of(paragraph.text, mention, clauses)
             code = ground_number(mention, clause, allowed)

@@ -47,6 +47,7 @@ __all__ = [
     "extract_numbers",
     "french_number",
     "is_word_char",
+    "measured_extents",
     "number_extents",
     "parse_number",
     "reference_tokens",
@@ -545,6 +546,24 @@ def number_extents(text: str) -> list[tuple[int, int]]:
             ):
                 start, end = opening, closing
             extents.append((start, end))
+    return extents
+
+
+def measured_extents(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every number of ``text`` read in either locale *with what gives
+    it its meaning*: its sign and currency before, its unit or scale word after ("1,2
+    milliard", "25 pb", "14 %"), and a range whole, from its low bound to the unit of its
+    high bound ("14–16 °C", "de 1,5 à 2 M€"). A quote that ends or starts strictly inside
+    one drops a unit, a scale or a bound."""
+    extents: list[tuple[int, int]] = []
+    for locale in Locale:
+        found = list(_scan(text, locale))
+        extents += [(f.mention.start, f.unit_end) for f in found if f.unit_end > f.mention.end]
+        lows = [f for f in found if f.mention.bound == "low"]
+        highs = [f for f in found if f.mention.bound == "high"]
+        extents += [
+            (low.mention.start, high.unit_end) for low, high in zip(lows, highs, strict=False)
+        ]
     return extents
 
 

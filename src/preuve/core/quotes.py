@@ -36,7 +36,7 @@ from rapidfuzz.distance import Levenshtein
 from preuve.core.documents import Document
 from preuve.core.evidence import Span, make_span
 from preuve.core.text import Lenient, Normalized, lenient, normalize, normalize_quote
-from preuve.core.tokens import TokenCut, TokenIndex
+from preuve.core.tokens import TokenCut, TokenIndex, cell_join
 
 __all__ = [
     "DIAGNOSTIC_QUOTE_CHARS",
@@ -153,6 +153,19 @@ def _find_lenient(
             cuts.append(cut)
         at = form.text.find(needle, at + 1, stop)
     return -1
+
+
+def _unless_joined(
+    verdict: Verdict, page: str, quote: str, cuts: list[TokenCut], span: tuple[int, int]
+) -> tuple[Verdict, int, int] | None:
+    """The match, unless the quote drops table rules that keep two cells' numbers apart."""
+    start, end = span
+    joined = None if "|" in quote else cell_join(page[start:end])
+    if joined is None:
+        return verdict, start, end
+    if not cuts:
+        cuts.append(joined)
+    return None
 
 
 def _word_key(word: str) -> str:
@@ -363,7 +376,9 @@ class QuoteChecker:
         tokens = self._normalized_tokens(index)
         at = _find_aligned(normalized.text, tokens, needle, cuts)
         if at >= 0:
-            return Verdict.NORMALIZED, *normalized.to_original(at, at + len(needle))
+            return _unless_joined(
+                Verdict.NORMALIZED, text, quote, cuts, normalized.to_original(at, at + len(needle))
+            )
         if not self._use_lenient:
             return None
         lenient_needle = lenient(needle).text
@@ -375,7 +390,9 @@ class QuoteChecker:
             return None
         first = form.source_index(at)
         last = form.source_index(at + len(lenient_needle) - 1)
-        return Verdict.LENIENT, *normalized.to_original(first, last + 1)
+        return _unless_joined(
+            Verdict.LENIENT, text, quote, cuts, normalized.to_original(first, last + 1)
+        )
 
     # -- other pages --------------------------------------------------------------------
 

@@ -7,7 +7,8 @@ A range is found between two numbers next to each other in a text:
   (``14 – 16 °C``), the first below the second;
 - words around them: ``entre X et Y`` / ``between X and Y``, and ``de X à Y`` / ``from X
   to Y`` unless a verb of change comes just before (``passé de 12 à 14``, ``rose from 12
-  to 14``: a starting level and an arrival, two values).
+  to 14``: a starting level and an arrival, two values); bare ``X à Y`` / ``X to Y``
+  likewise, and after a verb of change only with the same unit on both bounds.
 
 Two years are a span of years (``2024-2025``), never a range of values here.
 """
@@ -76,6 +77,21 @@ def _dash_range(text: str, low: Bounded, high: Bounded) -> bool:
     return bool(_GLUED_DASH.fullmatch(between) or _SPACED_DASH.fullmatch(between))
 
 
+_BARE_JOINER = re.compile(rf"(?i){_SPACE}(?:à|to){_SPACE}")
+
+
+def _bare_range(text: str, low: Bounded, high: Bounded, before: str) -> bool:
+    """``3 to 5 days``, ``4% to 6%``, ``en 3 à 5 jours``: no opener, no year; after a verb
+    of change only when both bounds write the same unit (``rose 4% to $171m`` is a change
+    and an arrival)."""
+    if low.is_year or high.is_year or not _BARE_JOINER.fullmatch(text[low.unit_end : high.start]):
+        return False
+    if _CHANGE.search(before):
+        low_unit = text[low.end : low.unit_end].strip()
+        return bool(low_unit) and low_unit == text[high.end : high.unit_end].strip()
+    return True
+
+
 def _word_range(text: str, low: Bounded, high: Bounded) -> bool:
     between = text[low.unit_end : high.start]
     before = text[max(0, low.start - _BEFORE) : low.start]
@@ -83,7 +99,7 @@ def _word_range(text: str, low: Bounded, high: Bounded) -> bool:
         opened = opener.search(before)
         if opened is not None and joiner.fullmatch(between):
             return not (changes and _CHANGE.search(before[: opened.start() + 1]))
-    return False
+    return _bare_range(text, low, high, before)
 
 
 def range_pairs(text: str, numbers: Sequence[Bounded]) -> list[tuple[int, int]]:

@@ -20,9 +20,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from preuve.core.numbers import is_word_char, number_extents
+from preuve.core.numbers import is_word_char, measured_extents, number_extents
+from preuve.core.qualifiers import severed_qualifier
 
-__all__ = ["TokenCut", "TokenIndex"]
+__all__ = ["TokenCut", "TokenIndex", "cell_join"]
 
 # Hyphens that join two word characters into one token (with the forms NFKC folds into
 # them, so that every tier judges alike); an en dash does not (2024–2025).
@@ -35,16 +36,26 @@ class TokenCut:
 
     edge: str  # "start" or "end"
     token: str
-    kind: str  # "word" or "number"
+    kind: str  # "word", "number", "measure" (a number with its unit or a range) or "qualifier"
 
     def describe(self) -> str:
+        if self.kind == "qualifier":
+            where = "after" if self.edge == "start" else "before"
+            return f"the quote {self.edge}s right {where} «{self.token}», which qualifies it"
+        if self.kind == "cells":
+            return f"the quote joins table cells into the number «{self.token}»"
+        if self.kind == "measure":
+            return (
+                f"the quote {self.edge}s inside the measure «{self.token}» (a number with its"
+                " unit or scale, or a range with both bounds)"
+            )
         return f"the quote {self.edge}s inside the {self.kind} «{self.token}»"
 
 
 class TokenIndex:
     """The number extents of one text, found once, to judge many quote edges against it."""
 
-    __slots__ = ("_ends", "_starts", "_text")
+    __slots__ = ("_ends", "_measures", "_starts", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
@@ -57,12 +68,18 @@ class TokenIndex:
                 merged.append([start, end])
         self._starts = tuple(m[0] for m in merged)
         self._ends = tuple(m[1] for m in merged)
+        self._measures = tuple(sorted(set(measured_extents(text))))
 
     def _number_around(self, index: int) -> tuple[int, int] | None:
         k = bisect_right(self._starts, index - 1) - 1
         if k >= 0 and self._starts[k] < index < self._ends[k]:
             return self._starts[k], self._ends[k]
         return None
+
+    def _measure_around(self, index: int) -> tuple[int, int] | None:
+        """The widest number-with-unit or range that ``index`` falls strictly inside."""
+        inside = [(s, e) for s, e in self._measures if s < index < e]
+        return max(inside, key=lambda m: m[1] - m[0]) if inside else None
 
     def _word_around(self, index: int) -> tuple[int, int]:
         """The token around ``index``: word characters and joining hyphens, and a number
@@ -110,6 +127,35 @@ class TokenIndex:
             return TokenCut(edge, self._text[start:end], "word")
         return None
 
+    def measure_cut(self, index: int, edge: str) -> TokenCut | None:
+        """The number with its unit, or the range, that position ``index`` falls inside."""
+        measure = self._measure_around(index)
+        if measure is not None:
+            return TokenCut(edge, self._text[measure[0] : measure[1]], "measure")
+        return None
+
     def span_cut(self, start: int, end: int) -> TokenCut | None:
-        """The first token that ``text[start:end]`` cuts at either edge, or None."""
-        return self.cut(start, "start") or self.cut(end, "end")
+        """The first token that ``text[start:end]`` cuts at either edge, or the qualifier
+        it severs (:mod:`preuve.core.qualifiers`), or None."""
+        cut = self.cut(start, "start") or self.cut(end, "end")
+        if cut is not None:
+            return cut
+        cut = self.measure_cut(start, "start") or self.measure_cut(end, "end")
+        if cut is not None:
+            return cut
+        severed = severed_qualifier(self._text, start, end)
+        return None if severed is None else TokenCut(severed[0], severed[1], "qualifier")
+
+
+def cell_join(passage: str) -> TokenCut | None:
+    """The number that table cells glue into once their ``|`` rule becomes a space
+    ("6 | 540" reads "6 540", "850 | 910" reads "850 910"), for a quote that copies the
+    cells without their rules; None when every number stays what its cell says."""
+    if "|" not in passage:
+        return None
+    celled = set(number_extents(passage))
+    rules = [i for i, char in enumerate(passage) if char == "|"]
+    for start, end in number_extents(passage.replace("|", " ")):
+        if (start, end) not in celled and any(start < i < end for i in rules):
+            return TokenCut("end", passage[start:end], "cells")
+    return None

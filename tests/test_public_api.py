@@ -140,6 +140,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "extract_numbers",
         "french_number",
         "is_word_char",
+        "measured_extents",
         "number_extents",
         "parse_number",
         "reference_tokens",
@@ -147,7 +148,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "same_magnitude",
         "same_value",
     ),
-    "preuve.core.tokens": ("TokenCut", "TokenIndex"),
+    "preuve.core.tokens": ("TokenCut", "TokenIndex", "cell_join"),
     "preuve.core.facts": (
         "Fact",
         "FactStructure",

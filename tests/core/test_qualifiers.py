@@ -77,3 +77,17 @@ def test_plus_and_longer_negate_only_after_their_first_half() -> None:
     assert severed_qualifier(text, text.index("élevé"), len(text)) is None
     english = "It holds any longer-dated bonds."
     assert severed_qualifier(english, english.index("longer"), len(english)) is None
+
+
+def test_a_negation_ending_the_table_row_above_qualifies_nothing() -> None:
+    # "non" is the last cell of the row above; the quoted row is a claim of its own
+    page = (
+        "  Critère              Offre A      Offre B\n"
+        "  Export des données   oui          non\n"
+        "  Durée du contrat     36 mois      24 mois\n"
+    )
+    quote = "Durée du contrat 36 mois 24 mois"
+    assert verify_quote([page], 1, quote).verified
+    # a sentence broken across two lines keeps its negation
+    prose = "There were no\noutstanding borrowings under the facility at year end."
+    assert not verify_quote([prose], 1, "outstanding borrowings under the facility").verified

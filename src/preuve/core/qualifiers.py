@@ -49,13 +49,25 @@ def _negation_before(text: str, start: int) -> str | None:
     if match is None:
         return None
     word = match.group(1).lower()
+    word_start = start - (len(before) - match.start(1))
+    if _last_cell_of_a_row(text, word_start, start):
+        return None
     if word in _NEGATION_BEFORE or word.endswith(("n't", "n’t")):
         return word
     first_half = _SECOND_HALF.get(word)
-    word_start = start - (len(before) - match.start(1))
     if first_half is not None and first_half.search(text[max(0, word_start - _LOOK) : word_start]):
         return word
     return None
+
+
+def _last_cell_of_a_row(text: str, word_start: int, start: int) -> bool:
+    """True when the word before the quote ends a table row: a line break lies between
+    them and a column gap (two spaces or more, or a tab) sets the word apart on its line,
+    as the "non" of a row "Paramétrable   oui   non" above the quoted row."""
+    if "\n" not in text[word_start:start]:
+        return False
+    line_start = text.rfind("\n", 0, word_start) + 1
+    return re.search(r"(?:\S(?: {2,}|\t)\S)", text[line_start : word_start + 1]) is not None
 
 
 def _qualifier_after(text: str, start: int, end: int) -> str | None:

@@ -478,7 +478,8 @@ class QuoteChecker:
     def _normalized_tokens(self, index: int) -> TokenIndex:
         tokens = self._tokens.get((index, True))
         if tokens is None:
-            tokens = TokenIndex(self._normalized_page(index).text)
+            normalized = self._normalized_page(index)
+            tokens = TokenIndex(normalized.text, (self._pages[index], normalized))
             self._tokens[index, True] = tokens
         return tokens
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from preuve.core.numbers import is_word_char, measured_extents, number_extents
 from preuve.core.qualifiers import severed_qualifier
+from preuve.core.text import Normalized
 
 __all__ = ["TokenCut", "TokenIndex", "cell_join"]
 
@@ -55,10 +56,13 @@ class TokenCut:
 class TokenIndex:
     """The number extents of one text, found once, to judge many quote edges against it."""
 
-    __slots__ = ("_ends", "_measures", "_starts", "_text")
+    __slots__ = ("_ends", "_measures", "_original", "_starts", "_text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, original: tuple[str, Normalized] | None = None) -> None:
         self._text = text
+        # The page ``text`` was normalized from, with the map: the qualifier check reads
+        # the page's own line breaks and column gaps, which normalization collapses.
+        self._original = original
         # Disjoint, sorted: overlapping readings (French and English) are merged.
         merged: list[list[int]] = []
         for start, end in sorted(number_extents(text)):
@@ -143,7 +147,12 @@ class TokenIndex:
         cut = self.measure_cut(start, "start") or self.measure_cut(end, "end")
         if cut is not None:
             return cut
-        severed = severed_qualifier(self._text, start, end)
+        if self._original is not None and start < end:
+            page, normalized = self._original
+            start, end = normalized.to_original(start, end)
+            severed = severed_qualifier(page, start, end)
+        else:
+            severed = severed_qualifier(self._text, start, end)
         return None if severed is None else TokenCut(severed[0], severed[1], "qualifier")
 
 

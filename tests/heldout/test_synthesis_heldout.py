@@ -94,10 +94,11 @@ BLIND = frozenset(
 # The fifteenth writer's English one (s28, never tuned on) lists one on arrival ("VAT /
 # valid": a quote's validity period opposed to a tax line) and one after the s28 merges
 # ("Harrowgate University / valid": the buyer taken for a party of the validity periods).
+# Gone (s29): an offer's validity period ("Valid for 60 days") is each quote's own term,
+# never a claim about what it offers; a validity ending on a date is still compared.
 SPURIOUS: frozenset[str] = frozenset(
     {
         "eclairage-led-saint-aurel-fr",
-        "lecture-capture-harrowgate",
     }
 )
 

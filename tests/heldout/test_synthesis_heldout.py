@@ -43,13 +43,11 @@ BLIND = frozenset(
         "eclairage-led-saint-aurel-fr",
         "fr-pompes-perfusion",
         "en-vibration-sensors",
-        # a fifteenth writer's (s28), measured on arrival (main 6299cb3: 50.8 and 53.3, no
-        # planted contradiction found in the English one, one in the French one) and after
-        # the s28 merges, which never saw them
-        "lecture-capture-harrowgate",
-        "controle-soudures-thermelys",
     }
 )
+# The fifteenth writer's two (s28: 50.8 and 53.3 on arrival, main 6299cb3, no planted
+# contradiction found in the English one, one in the French one; 65.8 and 73.3 after the s28
+# merges) are worked on in s29: no longer blind, they must find one.
 # The thirteenth writer's two (s27: 49.2 and 50.2 on arrival, main 4688fc1, no planted
 # contradiction found in the English one, one in the French one) are worked on in s28: no
 # longer blind, they must find one.
@@ -94,10 +92,11 @@ BLIND = frozenset(
 # The fifteenth writer's English one (s28, never tuned on) lists one on arrival ("VAT /
 # valid": a quote's validity period opposed to a tax line) and one after the s28 merges
 # ("Harrowgate University / valid": the buyer taken for a party of the validity periods).
+# Gone (s29): an offer's validity period ("Valid for 60 days") is each quote's own term,
+# never a claim about what it offers; a validity ending on a date is still compared.
 SPURIOUS: frozenset[str] = frozenset(
     {
         "eclairage-led-saint-aurel-fr",
-        "lecture-capture-harrowgate",
     }
 )
 

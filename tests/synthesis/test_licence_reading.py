@@ -79,3 +79,10 @@ def test_a_branch_s_licence_is_that_branch_s(sentence: str, subject: str) -> Non
 def test_a_licence_without_its_version_agrees_with_it() -> None:
     assert same_value("MFUL", "MFUL 1.0", LEX)
     assert not same_value("MFUL 1.0", "MFUL 2.0", LEX)
+
+
+def test_a_licence_name_after_under_the_is_the_product_s_licence() -> None:
+    """ "open source under the GPL v3": the article between the copula and the name keeps
+    it the current licence, read once by its longest name."""
+    found = licence_values("Tavel Core is free software under the GPL v3, at no cost.", LEX)
+    assert [(v.display, v.key) for v in found] == [("GPL v3", ("licence", "gpl-3.0"))]

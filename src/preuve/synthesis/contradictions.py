@@ -268,8 +268,24 @@ def find_contradictions(
         if not set(g.context.split()) & set(default_lexicon().not_compared)
         for values in split_rows(g.values, g.quotes, dates)
     ]
-    found = tuple(contradiction_from(g, sources) for g in groups if len(g.values) > 1)
+    found = tuple(
+        contradiction_from(g, sources) for g in groups if len(g.values) > 1 and not _offer_term(g)
+    )
     return tuple(c for c in found if not _follows(c, found))
+
+
+def _offer_term(group: ValueGroup) -> bool:
+    """True for the validity period of an offer (lexicon ``[pricing] offer_terms``, every
+    value a duration): each quote runs for its own, so two quotes' terms never oppose; a
+    validity ending on a date (a certificate's, a licence's) is still compared."""
+    words = set(re.findall(r"[a-z][a-z-]*", fold(group.attribute)))
+    if not words & set((default_lexicon().pricing or {}).get("offer_terms", ())):
+        return False
+    return all(all(_duration(k) for k in meaning(v.value)) for v in group.values)
+
+
+def _duration(key: Hashable) -> bool:
+    return isinstance(key, tuple) and key[:2] == ("quantity", "time")
 
 
 def _aggregate(attribute: str) -> bool:

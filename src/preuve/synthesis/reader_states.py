@@ -133,7 +133,9 @@ def _declared_licence(sentence: str, ts: int, te: int) -> Value | None:
     return Value("licence", ts, end, shown, ("licence", fold(shown)))
 
 
-_COPULA_LICENCE = re.compile(r"(?:\bis|\best|\bunder|\bsous|\bremains under|\breste sous)\s+$")
+_COPULA_LICENCE = re.compile(
+    r"(?:\bis|\best|\bunder|\bsous|\bremains under|\breste sous)\s+(?:(?:the|la|le)\s+|l')?$"
+)
 
 
 def _bare_licences(sentence: str, folded: str, lexicon: Lexicon) -> list[Value]:
@@ -152,7 +154,8 @@ def _bare_licences(sentence: str, folded: str, lexicon: Lexicon) -> list[Value]:
                             Value("licence", p, p + len(alias), written,
                                   ("licence", fold(aliases[0])))
                         )  # fmt: skip
-    return out
+    # the longest name at a place ("MPL 2.0", not also its "MPL")
+    return [v for v in out if not any(o.start <= v.start and v.end < o.end for o in out)]
 
 
 def _past(clause: str, cue: str, lexicon: Lexicon) -> bool:

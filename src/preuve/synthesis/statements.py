@@ -295,12 +295,23 @@ def _date_concept(
     return chosen
 
 
+_SIGN_BEFORE_WORDS = re.compile(r"(?<![<>=≤≥])[<>≤≥]=?(?=\s*[^\W\d_])")
+_MARKER = re.compile(r"(?<![<>=≤≥])>(?![<>=])")
+
+
 def _modality(plain: str, left: int, right: int, value: Value, lexicon: Lexicon) -> tuple[str, ...]:
     """The modalities the clause [left, right) gives ``value`` (a target, a forecast); the
     value's own words are no cue ("47 min" is no minimum). A bound ("jusqu'à") makes a count
     of things a limit; before a measured quantity, or a count per period (a rate: "up to 900
     parcels per hour"), it is the claim of it."""
-    unvalued = plain[left : value.start] + " " + plain[value.end : right]
+    # a sign ("<", "≥") compares the figure right after it: a line's leading ">" (a quoted
+    # e-mail's blockquote marker) is none, before words or, in a sentence the marker opens
+    # (its lines joined: "passée avant le > 15 juin"), anywhere
+    quoted = plain.lstrip().startswith(">")
+    unvalued = " ".join(
+        (_MARKER if quoted else _SIGN_BEFORE_WORDS).sub(" ", part)
+        for part in (plain[left : value.start], plain[value.end : right])
+    )
     modality = tuple(
         name
         for name, cues in lexicon.modality.items()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
@@ -412,8 +413,20 @@ _DATES = (
     re.compile(r"\b(?P<d>\d{1,2})/(?P<mo>\d{1,2})/(?P<y>\d{4})\b"),
     re.compile(rf"\b(?P<m>{_MONTH_RE})\.?{_SP}+(?P<y>\d{{4}})\b"),
     re.compile(r"\b(?P<q>[QT][1-4])\s+(?P<y>\d{4})\b"),
+    # a week number: "semaine 38 (2026)", "week 12 of 2027", "W12 2027"
+    re.compile(r"\b(?:(?:semaine|week|wk)\s*|[sw](?=\d))(?P<w>\d{1,2})(?:\s*(?:,|\(|de|of)?\s*)(?P<y>(?:19|20)\d{2})\b\)?"),
     re.compile(r"(?<![\w/.,-])(?P<y>(?:19|20)\d{2})(?![\w/-]|[.,]\d)"),
 )  # fmt: skip
+
+
+def _week_month(year: int, week: int) -> int | None:
+    """The month an ISO week lies in, None when its days span two months (or no such week)."""
+    try:
+        monday = date.fromisocalendar(year, week, 1)
+    except ValueError:
+        return None
+    sunday = monday + timedelta(days=6)
+    return monday.month if (monday.year, monday.month) == (sunday.year, sunday.month) else None
 
 
 def _date_key(parts: dict[str, str | None]) -> tuple[int, int | None, int | None] | None:
@@ -425,6 +438,8 @@ def _date_key(parts: dict[str, str | None]) -> tuple[int, int | None, int | None
         month = _MONTH_NUMBERS[fold(parts["m"] or "")]
     elif parts.get("q"):
         month = 3 * int((parts["q"] or "Q1")[1])  # the end of the quarter
+    elif parts.get("w"):
+        return year, _week_month(year, int(parts["w"] or 0)), None
     if month is not None and not 1 <= month <= 12:
         return None
     day_text = parts.get("d")

@@ -14,8 +14,8 @@ extends: "inférieur ou égal à",
 of that sentence or of the two after it, outside parentheses (where a report puts the year
 before), that is no threshold: neither one a bound word states nor one of the threshold's
 schedule ("from 2.75 to 1.00 to 2.50 to 1.00"). A ratio printed without ``x`` may
-come before its threshold in the sentence ("le ratio ... ressort à 2,03 pour un plafond
-contractuel de 2,25"), the bound word followed by its adjective. A threshold without a
+come before its threshold in the sentence ("le ratio ... s'établit à 1,84 pour un plafond
+contractuel de 3,00"), the bound word followed by its adjective. A threshold without a
 published ratio gives no fact.
 """
 
@@ -66,7 +66,7 @@ def _bounds(maximum: tuple[str, ...], minimum: tuple[str, ...]) -> _Bounds:
     words = rf"(?:(?P<max>{'|'.join(maximum)})|(?P<min>{'|'.join(minimum)}))"
     return _Bounds(
         re.compile(rf"{words}[^\d]{{0,80}}?{_FIGURE}"),
-        # "plafond contractuel de 2,25": the bound's adjective between it and the figure
+        # "plafond contractuel de 3,00": the bound's adjective between it and the figure
         re.compile(
             rf"{words}(?:\s(?:contractuel|contractual|autoris|impos|prevu|fix)\w*)?[^\d]{{0,12}}?{_BARE}"
         ),
@@ -173,7 +173,7 @@ def _bare_covenant(pages: Sequence[str], bounds: _Bounds) -> Covenant | None:
             if same is not None:
                 value, places = _decimal(same.group("figure"))
                 return Covenant(value, limit, maximum, number, max(places, limit_places))
-            # Or before it: "le ratio ... ressort à 2,03 pour un plafond de 2,25".
+            # Or before it: "le ratio ... s'établit à 1,84 pour un plafond de 3,00".
             before = list(_BARE_PUBLISHED.finditer(sentence[: bound.start()]))
             if before:
                 value, places = _decimal(before[-1].group("figure"))

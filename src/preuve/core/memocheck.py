@@ -427,10 +427,11 @@ def check_memo(
             if sid not in numbers_of:
                 numbers_of[sid] = extract_numbers(by_id[sid].text, locale)
         # A page reference ("(p. 14)") grounds only a page reference, never a figure.
-        pages = {n.value for sid in cited for n in numbers_of[sid] if _page_ref(by_id[sid].text, n)}
-        allowed = _Allowed(
-            n for sid in cited for n in numbers_of[sid] if not _page_ref(by_id[sid].text, n)
-        )
+        cited_numbers = [
+            (n, _page_ref(by_id[sid].text, n)) for sid in cited for n in numbers_of[sid]
+        ]
+        pages = {n.value for n, is_page in cited_numbers if is_page}
+        allowed = _Allowed(n for n, is_page in cited_numbers if not is_page)
         mentions = extract_numbers(paragraph.text, locale)
         clauses = split_clauses(paragraph.text, mentions)
         for mention in mentions:

@@ -289,8 +289,33 @@ def test_no_ratio_without_its_operands() -> None:
             "netflix",
         ),
         (["", "x"], "Unknown company", "unknown"),
+        # running headers: the name is the line's first cell, ended by its legal form
+        (["Ostrava Pumps plc  |  Annual Report 2025\n"], "Ostrava Pumps plc", "ostrava"),
+        (
+            ["Tanjung Marine Berhad Registration No. 1998 (4567-X) Annual Report 2025\n"],
+            "Tanjung Marine Berhad",
+            "tanjung",
+        ),
+        (["Lumex Asia Pte. Ltd. Annual Report 2025\n"], "Lumex Asia Pte. Ltd.", "lumex"),
+        (["FONDERIES ARVAL SAS — Comptes annuels 2025\n"], "FONDERIES ARVAL SAS", "fonderies"),
+        (["Brasseries Oudane\tRapport annuel 2025\n"], "Brasseries Oudane", "brasseries"),
+        (["Verrerie Noyal Rapport financier annuel 2025\n"], "Verrerie Noyal", "verrerie"),
+        (["Casa se Bello Co Ltd\n"], "Casa se Bello Co Ltd", "casa"),
     ],
-    ids=["cover", "title-first", "sec-file-number", "sec-registrant", "empty"],
+    ids=[
+        "cover",
+        "title-first",
+        "sec-file-number",
+        "sec-registrant",
+        "empty",
+        "header-bar",
+        "header-registration",
+        "header-two-forms",
+        "header-dash",
+        "header-tab",
+        "header-title-joined",
+        "lower-case-word",
+    ],
 )
 def test_detect_company(cover: list[str], name: str, slug: str) -> None:
     assert detect_company(cover) == Company(name, slug)

@@ -84,12 +84,15 @@ def test_every_source_type_has_a_rank() -> None:
         ("compte-rendu", T.MEETING_MINUTES),
         ("devis", T.QUOTE_ESTIMATE),
         ("note-technique", T.TECHNICAL_NOTE),
+        ("e-mail", T.UNKNOWN),
+        ("Courriel", T.UNKNOWN),
         ("rumour", None),
         ("", None),
     ],
     ids=["plain", "case-spaces", "underscore", "hyphen", "slash", "quote", "estimate",
          "unknown", "fr-benchmark", "fr-vendor", "fr-announcement", "fr-bulletin",
-         "fr-bulletin-accents", "fr-minutes", "fr-quote", "fr-technical", "not-a-type",
+         "fr-bulletin-accents", "fr-minutes", "fr-quote", "fr-technical", "e-mail",
+         "fr-e-mail", "not-a-type",
          "empty"],
 )  # fmt: skip
 def test_parse_source_type(written: str, expected: SourceType | None) -> None:

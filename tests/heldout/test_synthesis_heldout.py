@@ -43,6 +43,11 @@ BLIND = frozenset(
         "eclairage-led-saint-aurel-fr",
         "fr-pompes-perfusion",
         "en-vibration-sensors",
+        # a seventeenth writer's two (s30), measured on arrival at main fe96568 (65.0 and
+        # 60.0, one planted contradiction found in each) and after the s30 merges, which
+        # never saw them
+        "calderbrook-gallery-climate",
+        "sterilisation-autoclaves-vezelin",
     }
 )
 # The fifteenth writer's two (s28: 50.8 and 53.3 on arrival, main 6299cb3, no planted
@@ -97,6 +102,11 @@ BLIND = frozenset(
 SPURIOUS: frozenset[str] = frozenset(
     {
         "eclairage-led-saint-aurel-fr",
+        # s30 on arrival: five pairs the grid does not plant, four under "USt" (the
+        # sterilisers' capacity unit, "8 USt", read as a product: values of different
+        # candidates grouped) and the committee's wished delivery (autumn 2026) opposed
+        # to another hospital's unit "livré en 2025"
+        "sterilisation-autoclaves-vezelin",
     }
 )
 
@@ -104,6 +114,7 @@ SPURIOUS: frozenset[str] = frozenset(
 def test_the_held_out_dossiers_are_there() -> None:
     assert [d.name for d in DOSSIERS] == [
         "ashgrove-pool-uv",
+        "calderbrook-gallery-climate",
         "cellar-ferment-control",
         "controle-soudures-thermelys",
         "eclairage-led-saint-aurel-fr",
@@ -125,6 +136,7 @@ def test_the_held_out_dossiers_are_there() -> None:
         "pare-feu-smlon",
         "refectory-dishwashers-en",
         "robots-affinage-fr",
+        "sterilisation-autoclaves-vezelin",
         "val-orsenne-enneigement",
     ]
 

@@ -147,7 +147,9 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "same_dimensions",
         "same_magnitude",
         "same_value",
+        "unit_extents",
     ),
+    "preuve.core.units": ("declared_units", "per_unit_end", "unit_end"),
     "preuve.core.tokens": ("TokenCut", "TokenIndex", "cell_join"),
     "preuve.core.facts": (
         "Fact",

@@ -39,6 +39,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from preuve.core.ranges import Bounded, range_pairs
+from preuve.core.units import per_unit_end, unit_end
 
 __all__ = [
     "Locale",
@@ -54,6 +55,7 @@ __all__ = [
     "same_dimensions",
     "same_magnitude",
     "same_value",
+    "unit_extents",
 ]
 
 
@@ -565,6 +567,36 @@ def measured_extents(text: str) -> list[tuple[int, int]]:
             (low.mention.start, high.unit_end) for low, high in zip(lows, highs, strict=False)
         ]
     return extents
+
+
+def unit_extents(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every number of ``text`` read in either locale with the physical,
+    time or counted unit written after it (:mod:`preuve.core.units`: ``37 kW``, ``36 mois``,
+    ``8 hours``), or with a unit over another after its currency or unit (``0,15 €/kWh``),
+    and of every range with the unit after its high bound (``14–16 °C``). Read on the page
+    as written: a unit's case tells it from a word (``A``, ``t``, ``US``)."""
+    extents: list[tuple[int, int]] = []
+    for locale in Locale:
+        found = list(_scan(text, locale))
+        ends = [_measure_end(text, f) for f in found]
+        extents += [(f.mention.start, end) for f, end in zip(found, ends, strict=True) if end]
+        for index, low in enumerate(found[:-1]):
+            high_end = ends[index + 1]
+            if high_end and low.mention.bound == "low" and found[index + 1].mention.bound == "high":
+                extents.append((low.mention.start, high_end))
+    return extents
+
+
+def _measure_end(text: str, found: _Found) -> int | None:
+    """Where the unit after ``found`` (or the unit over another after its own) ends, or
+    None when it has none of those."""
+    mention = found.mention
+    if found.unit_end > mention.end:
+        end = per_unit_end(text, found.unit_end)
+        return end if end > found.unit_end else None
+    year = mention.is_year or (mention.bound is not None and _is_year_body(mention.raw))
+    end = unit_end(text, mention.end, mention.value, year=year)
+    return end if end > mention.end else None
 
 
 def extract_numbers(text: str, locale: Locale) -> list[NumberMention]:

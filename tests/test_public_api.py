@@ -198,6 +198,17 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "parse_memo",
         "split_clauses",
     ),
+    "preuve.core.number_units": (
+        "CURRENCIES",
+        "CURRENCY_BEFORE",
+        "DIMENSIONS",
+        "KNOWN_CURRENCIES",
+        "NUMBER_PREFIX",
+        "UNITS",
+        "canonical_currency",
+        "report_dollar",
+        "same_currency",
+    ),
     "preuve.core.documents": (
         "PAGE_SEPARATOR",
         "AccessState",

@@ -158,9 +158,11 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "parse_facts",
         "render_facts",
     ),
+    "preuve.core.claim_base": ("WRONG_BASE", "level_as_change"),
     "preuve.core.claims": (
         "DIMENSIONS",
         "NEGATION_FLIP",
+        "WRONG_BASE",
         "WRONG_DIRECTION",
         "WRONG_PERIOD",
         "WRONG_SUBJECT",

@@ -31,16 +31,10 @@ ROWS: list[dict[str, Any]] = [
 ]
 
 
-# Attacks of session 29 the checks do not refuse yet (the memo's claims checks, not the
-# number check): each names the mechanism it needs. Listed, so the set stays honest.
-STILL_OPEN: dict[str, str] = {
-    "s29-mn-en-period-01": "a whole-year phrase with no year written ('full-year revenue')"
-    " is not compared with a half-year fact value (period left unchecked)",
-    "s29-mn-fr-base-01": "a margin (% of revenue) written as a growth of the metric: the"
-    " base of a percentage is not compared",
-    "s29-mn-en-base-01": "a margin (% of revenue) written as a growth rate: the base of a"
-    " percentage is not compared",
-}
+# Attacks the checks do not refuse yet, each naming the mechanism it needs, so the set stays
+# honest. Session 30 closed the last three (a whole year said of a half's value; a margin
+# written as a growth: the base of a percentage).
+STILL_OPEN: dict[str, str] = {}
 
 
 def _accepted(row: dict[str, Any]) -> bool:

@@ -9,6 +9,12 @@ number grouping (Swiss apostrophe and Indian lakh thousands): cuts inside such n
 The ``s29-`` rows were written in session 29 before reading the checks: range bounds,
 dropped units, scales and signs, severed negations and conditions, joined table cells,
 footnote marks, and memo figures of the wrong bound, year, currency, period or base.
+The ``s30-`` rows were written in session 30 by the engineer who fixed them, from made-up
+pages: quotes cut from a physical, time or counted unit (kW, m³/h, bar, mois, hours, dB, L,
+km, kg; a table cell), dollars of another country (S$, A$, HK$, NZ$, C$ against US$ and a
+bare $), a whole year said of a half, a margin or share written as a growth; and their
+faithful controls (a year before "an" or "l'", "US" or "SEC" after a year, a count before a
+noun, a page number, the whole measure, the same currency by its ISO code).
 """
 
 from __future__ import annotations

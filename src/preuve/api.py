@@ -132,13 +132,16 @@ def check_memo(
     locale: Locale | str = Locale.FR,
     years: Iterable[int] | None = None,
     lexicon: ClaimLexicon = DEFAULT_LEXICON,
+    currency: str | None = None,
 ) -> list[Defect]:
     """The number check of a written text: every defect of ``memo`` against ``facts``.
 
     ``memo`` is ``{"paragraphs": [{"text": ..., "sources": [ids]}]}`` or a sequence of
     :class:`Paragraph`; ``facts`` is ``[ID] text`` lines or a sequence of :class:`Fact`.
     Each paragraph's numbers are checked, by value, against the facts *it cites*, plus the
-    report's ``years`` (default: the years the facts mention). An empty list: verified.
+    report's ``years`` (default: the years the facts mention). ``currency`` declares the
+    report's currency (``S$``, ``SGD``...): what a bare ``$`` stands for (default: the US
+    dollar, so a bare ``$`` never grounds an ``S$`` fact). An empty list: verified.
     """
     try:
         chosen = Locale(locale)
@@ -152,7 +155,9 @@ def check_memo(
             for mention in extract_numbers(fact.text, chosen)
             if mention.is_year
         }
-    return _check_memo(_paragraphs(memo), fact_list, locale=chosen, years=years, lexicon=lexicon)
+    return _check_memo(
+        _paragraphs(memo), fact_list, locale=chosen, years=years, lexicon=lexicon, currency=currency
+    )
 
 
 def run_memo(

@@ -151,6 +151,26 @@ def test_check_memo_lost_sign_names_the_number(tmp_path: Path) -> None:
     assert "0,5" in defect["detail"]
 
 
+@pytest.mark.parametrize(("declared", "exit_code"), [((), 1), (("--currency", "SGD"), 0)])
+def test_check_memo_currency_says_what_a_bare_dollar_is(
+    tmp_path: Path, declared: tuple[str, ...], exit_code: int
+) -> None:
+    facts = tmp_path / "facts.txt"
+    facts.write_text("[A-tj-1] Tanjong Harbour Ltd - Revenue 2025: S$318.4m\n", encoding="utf-8")
+    memo_file = tmp_path / "memo.json"
+    memo = {"paragraphs": [{"text": "Revenue reached $318.4m in 2025.", "sources": ["A-tj-1"]}]}
+    memo_file.write_text(json.dumps(memo), encoding="utf-8")
+    args = ["check-memo", "--facts", str(facts), "--memo", str(memo_file), "--locale", "en"]
+    code, out, _ = invoke(*args, *declared, "--json")
+    assert code == exit_code
+    assert [d["code"] for d in json.loads(out)["defects"]] == (
+        [] if exit_code == 0 else ["unit_mismatch"]
+    )
+    code, _, err = invoke(*args, "--currency", "doubloons")
+    assert code == 2
+    assert "unknown currency" in err
+
+
 @pytest.mark.parametrize(
     ("name", "args"),
     [

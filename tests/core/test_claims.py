@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from preuve.core.claims import (
     NEGATION_FLIP,
+    WRONG_BASE,
     WRONG_DIRECTION,
     WRONG_PERIOD,
     WRONG_SUBJECT,
@@ -258,3 +259,50 @@ def test_a_name_no_fact_gives_leaves_the_subject_unchecked() -> None:
     )
     assert review.defects == ()
     assert [(c.claim, c.subject, c.period) for c in review.claims] == [("5,5", "unchecked", "ok")]
+
+
+HALVES = parse_facts(
+    "[A-tor-1] Torvelle SA - Résultat opérationnel S1 2025 : 8,2 M€ ; "
+    "résultat opérationnel 2025 : 15,7 M€\n"
+    "[A-tor-2] Torvelle SA - Résultat opérationnel S2 2025 : 7,5 M€\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "sources", "expected"),
+    [
+        ("Sur l'ensemble de l'exercice, Torvelle dégage 8,2 M€.", ("A-tor-1",), [WRONG_PERIOD]),
+        ("Sur l'ensemble de l'exercice, Torvelle dégage 7,5 M€.", ("A-tor-2",), [WRONG_PERIOD]),
+        ("Sur l'ensemble de l'exercice, Torvelle dégage 15,7 M€.", ("A-tor-1",), []),
+        ("Au premier semestre, Torvelle dégage 8,2 M€.", ("A-tor-1",), []),
+    ],
+)
+def test_a_whole_year_without_its_year_is_no_half(
+    text: str, sources: tuple[str, ...], expected: list[str]
+) -> None:
+    defects = check_memo([Paragraph(text, sources)], HALVES, locale=Locale.FR)
+    assert [d.code for d in defects] == expected
+
+
+MARGINS = parse_facts(
+    "[R-tor-marge] Torvelle SA - Marge nette 2025 : 4,8 % (2024 : 4,1 %) ; "
+    "formule : résultat net / chiffre d'affaires\n"
+    "[R-tor-croissance] Torvelle SA - Taux de variation du résultat net 2025 : 4,8 % ; "
+    "formule : résultat net 2025 / résultat net 2024 - 1\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "sources", "expected"),
+    [
+        ("Le résultat net de Torvelle progresse de 4,8 % en 2025.", ("R-tor-marge",), [WRONG_BASE]),
+        ("La marge nette de Torvelle atteint 4,8 % en 2025.", ("R-tor-marge",), []),
+        ("La marge nette de Torvelle progresse à 4,8 % en 2025.", ("R-tor-marge",), []),
+        ("Le résultat net de Torvelle progresse de 4,8 % en 2025.", ("R-tor-croissance",), []),
+    ],
+)
+def test_a_level_over_its_base_is_no_change(
+    text: str, sources: tuple[str, ...], expected: list[str]
+) -> None:
+    defects = check_memo([Paragraph(text, sources)], MARGINS, locale=Locale.FR)
+    assert [d.code for d in defects] == expected

@@ -109,6 +109,14 @@ def check_memo_command(
             help='JSON extending the claim cues, e.g. {"aliases": {"Acme Inc.": ["ACM"]}}.',
         ),
     ] = None,
+    currency: Annotated[
+        str | None,
+        typer.Option(
+            "--currency",
+            help="The report's currency (S$, SGD, A$, HK$...): what a bare $ stands for"
+            " (default: the US dollar).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check a memo: every paragraph cites facts, every number comes from a cited fact, and
@@ -117,7 +125,9 @@ def check_memo_command(
     paragraphs = parse_memo(read_json_file(memo_file), source=str(memo_file))
     lexicon = _lexicon(lexicon_file)
     report_years = set(years) if years else _years_of(facts, locale)
-    defects = check_memo(paragraphs, facts, locale=locale, years=report_years, lexicon=lexicon)
+    defects = check_memo(
+        paragraphs, facts, locale=locale, years=report_years, lexicon=lexicon, currency=currency
+    )
     reviews = review_claims(
         [(p.text, p.sources) for p in paragraphs], facts, locale=locale, lexicon=lexicon
     )

@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 
 from preuve.core.binding import change_direction
+from preuve.core.claim_base import WRONG_BASE, level_as_change
 from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
 from preuve.core.claim_orders import OrderChecks
 from preuve.core.claim_state import (
@@ -53,6 +54,7 @@ from preuve.core.subjects import SubjectIndex, SubjectMention, subject_key
 __all__ = [
     "DIMENSIONS",
     "NEGATION_FLIP",
+    "WRONG_BASE",
     "WRONG_DIRECTION",
     "WRONG_PERIOD",
     "WRONG_SUBJECT",
@@ -155,7 +157,7 @@ class _Paragraph(OrderChecks):
         if stated is None:
             return
         if stated.period is None:
-            claim.record["period"] = UNCHECKED
+            self.check_whole_year(claim, stated.whole_year)
             return
         same = [c for c in claim.candidates if c.value.period == stated.period]
         if same:
@@ -182,6 +184,23 @@ class _Paragraph(OrderChecks):
             f"{claim.mention.raw} (in «{shorten(self.clause_of(claim.mention))}») is written "
             f"for {stated.period} but [{first.fact.id}] gives it for {periods}{hint}; write "
             "the period the fact gives",
+        )
+
+    def check_whole_year(self, claim: ClaimState, whole_year: bool) -> None:
+        """A whole year said without its year ("full-year revenue") is unchecked for its
+        year, but a value the facts give only for a quarter or a half is no year's value."""
+        periods = {c.value.period for c in claim.candidates}
+        if not whole_year or not periods or any(p is None or "-" not in p for p in periods):
+            claim.record["period"] = UNCHECKED
+            return
+        first = claim.candidates[0]
+        given = ", ".join(sorted(map(str, periods)))
+        claim.record["period"] = DEFECT
+        self.defect(
+            WRONG_PERIOD,
+            f"{claim.mention.raw} (in «{shorten(self.clause_of(claim.mention))}») is written "
+            f"for a whole year but [{first.fact.id}] gives it for {given} only; write the"
+            " period the fact gives",
         )
 
     # --- direction -----------------------------------------------------------------------
@@ -227,6 +246,12 @@ class _Paragraph(OrderChecks):
                 target.record["direction"] = UNCHECKED
                 return
             direction = oriented
+        clause = shorten(self.clause_of(target.mention))
+        based = level_as_change(self.read, target, clause, self.lexicon)
+        if based is not None:
+            target.record["direction"] = DEFECT
+            self.defect(WRONG_BASE, based)
+            return
         actual, evidence = self.actual_change(target, claims)
         if actual is None:
             target.record["direction"] = UNCHECKED

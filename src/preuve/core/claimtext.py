@@ -155,11 +155,13 @@ def segment_of(position: int, segments: Sequence[Segment]) -> Segment:
 @dataclass(frozen=True, slots=True)
 class PeriodMention:
     """A period written in a text: ``period`` is ``"2025"``, ``"2025-Q3"``, ``"2025-H1"``,
-    or None for a range (``entre 2024 et 2025``), which states no single period."""
+    or None for a range (``entre 2024 et 2025``), which states no single period, or for a
+    whole year whose year is not written (``full-year revenue``: ``whole_year``)."""
 
     start: int
     end: int
     period: str | None
+    whole_year: bool = False
 
 
 _YEAR = r"(?:19|20)\d\d"
@@ -286,7 +288,7 @@ def _resolve(start: int, end: int, years: Sequence[PeriodMention], how: str) -> 
     after = [p for p in years if p.start >= end]
     reference = before[-1] if before else (after[0] if after else None)
     if reference is None or reference.period is None:
-        return PeriodMention(start, end, None)
+        return PeriodMention(start, end, None, whole_year=how == "year")
     year = int(reference.period.split("-")[0])
     if how == "prior":
         return PeriodMention(start, end, str(year - 1))

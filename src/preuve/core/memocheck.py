@@ -51,6 +51,7 @@ from preuve.core.defects import Defect
 from preuve.core.errors import InputError
 from preuve.core.facts import Fact
 from preuve.core.links import unsupported_links
+from preuve.core.number_units import report_dollar
 from preuve.core.numbers import (
     Locale,
     NumberMention,
@@ -228,12 +229,16 @@ class _Allowed:
 
 
 def ground_number(
-    mention: NumberMention, clause: str, allowed: Sequence[NumberMention] | _Allowed
+    mention: NumberMention,
+    clause: str,
+    allowed: Sequence[NumberMention] | _Allowed,
+    *,
+    dollar: str = "US$",
 ) -> str | None:
     """None if the number is grounded in ``allowed`` under the sign rule, by value and by
     unit and scale, else the defect code: ``number_sign`` when only the opposite sign
     exists, ``scale_mismatch``/``unit_mismatch`` when the value exists with another scale
-    or unit, ``number_not_in_facts`` otherwise."""
+    or unit (a bare ``$`` stands for ``dollar``), ``number_not_in_facts`` otherwise."""
     index = allowed if isinstance(allowed, _Allowed) else _Allowed(allowed)
     # A bound of a range ("14–16 °C") is no value of its own: it grounds only the same
     # bound of the same range ("entre 14 et 16 °C"), never a number written alone; and a
@@ -246,9 +251,9 @@ def ground_number(
     ]
     if not candidates:
         return NUMBER_NOT_IN_FACTS
-    fitting = [number for number in candidates if same_dimensions(mention, number) is None]
+    fitting = [n for n in candidates if same_dimensions(mention, n, dollar=dollar) is None]
     if not fitting:
-        kinds = {same_dimensions(mention, number) for number in candidates}
+        kinds = {same_dimensions(mention, number, dollar=dollar) for number in candidates}
         return UNIT_MISMATCH if "unit" in kinds else SCALE_MISMATCH
     values = {number.value for number in fitting}
     # Values carry their sign, so this is "same value, same sign" for -5, +5 and 5 alike.
@@ -394,9 +399,14 @@ def check_memo(
     locale: Locale,
     years: Iterable[int] = (),
     lexicon: ClaimLexicon = DEFAULT_LEXICON,
+    currency: str | None = None,
 ) -> list[Defect]:
     """Every defect of the memo, paragraph by paragraph; an empty list means verified.
-    Subject, period, direction and polarity defects come from :mod:`preuve.core.claims`."""
+    Subject, period, direction and polarity defects come from :mod:`preuve.core.claims`.
+    ``currency`` declares the report's currency (``S$``, ``SGD``, ``A$``...): a bare ``$``
+    then stands for that dollar; by default it is the US dollar (``US$``, ``USD``), so a
+    bare ``$`` never grounds another country's dollar a fact writes."""
+    dollar = report_dollar(currency)
     by_id = {fact.id: fact for fact in facts}
     numbers_of: dict[str, list[NumberMention]] = {}  # only the facts some paragraph cites
     report_years = {int(year) for year in years}
@@ -440,7 +450,7 @@ def check_memo(
             if _page_ref(paragraph.text, mention) and mention.value in pages:
                 continue
             clause = _clause_of(paragraph.text, mention, clauses)
-            code = ground_number(mention, clause, allowed)
+            code = ground_number(mention, clause, allowed, dollar=dollar)
             if code is not None:
                 defects.append(_number_defect(code, mention, clause, cited, index, allowed=allowed))
         defects += _reference_defects(paragraph.text, cited, sources, index)

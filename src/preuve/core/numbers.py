@@ -38,7 +38,17 @@ from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
 
+from preuve.core.number_units import (
+    CURRENCIES,
+    CURRENCY_BEFORE,
+    DIMENSIONS,
+    NUMBER_PREFIX,
+    UNITS,
+    canonical_currency,
+    same_currency,
+)
 from preuve.core.ranges import Bounded, range_pairs
+from preuve.core.units import per_unit_end, unit_end
 
 __all__ = [
     "Locale",
@@ -54,6 +64,7 @@ __all__ = [
     "same_dimensions",
     "same_magnitude",
     "same_value",
+    "unit_extents",
 ]
 
 
@@ -126,73 +137,7 @@ _BODY_EN = re.compile(
 # hyphen-minus; and the plus signs.
 _NEGATIVE_SIGNS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\uff0d"
 _SIGNS = _NEGATIVE_SIGNS + "+\u2795\ufe62\uff0b"
-_CURRENCIES = "$€£¥"
-
-# (pattern, normalized unit, only when glued to the digits). Order matters: longest first.
-_UNITS: tuple[tuple[str, str, bool], ...] = (
-    (r"(?i:points? de base|basis points?|bps?|pb)", "bp", False),
-    (r"(?i:points? de pourcentage|percentage points?|points?|pts?|pp)", "pt", False),
-    (r"%|(?i:pour ?cent|percent|per cent)", "%", False),
-    (r"[kK](?:€|EUR)", "k€", False),
-    (r"[kK](?:\$|USD)", "k$", False),
-    # Swiss francs with their scale: "kCHF", "MCHF", "Mio. CHF", "Mrd. CHF".
-    (r"[kK]CHF", "kCHF", False),
-    (r"(?:Mrd|Mds?)\.? ?CHF", "MdCHF", False),
-    (r"(?:M|Mio\.? ?)CHF", "MCHF", False),
-    (r"M(?:ds?|rds?)(?:€|EUR)", "Md€", False),
-    (r"M(?:ds?|rds?)(?:\$|USD)", "Md$", False),
-    (r"[mM](?:€|EUR)", "M€", False),
-    (r"[mM](?:\$|USD)", "M$", False),
-    (r"[bB](?:€|EUR)", "Md€", True),
-    (r"[bB](?:\$|USD)", "Md$", True),
-    (r"(?i:milliards?|billions?|bn)|Mds?|Mrds?", "billion", False),
-    (r"(?i:millions?|mn|mio)", "million", False),
-    (r"(?i:thousands?|milliers?)", "thousand", False),
-    (r"€|EUR|(?i:euros?)", "€", False),
-    (r"\$|USD|(?i:dollars?)", "$", False),
-    (r"£|GBP|(?i:pounds? sterling)", "£", False),
-    (r"CHF|(?i:francs? suisses?)", "CHF", False),
-    (r"¥|JPY|(?i:yens?)", "¥", False),
-    (r"(?i:fois)|×", "x", False),
-    (r"[xX]", "x", True),
-    (r"mm|MM", "million", True),  # "$9.9mm": the finance desk's million
-    (r"[bB]", "billion", True),
-    (r"[kK]", "thousand", True),
-    (r"[mM]", "million", True),
-    # Ordinals are numbers too: "1er", "2e", "3ème", "1st", "2nd", "3rd", "4th".
-    (r"(?:er|re|ère|ere|e|ème|eme|nde?|st|rd|th)", "ordinal", True),
-)
-# What each normalized unit is made of: (currency, scale, kind).
-_DIMENSIONS: dict[str, tuple[str | None, str | None, str | None]] = {
-    "ordinal": (None, None, "ordinal"),
-    "bp": (None, None, "bp"),
-    "pt": (None, None, "pt"),
-    "%": (None, None, "%"),
-    "x": (None, None, "x"),
-    "k€": ("€", "thousand", None),
-    "k$": ("$", "thousand", None),
-    "M€": ("€", "million", None),
-    "M$": ("$", "million", None),
-    "Md€": ("€", "billion", None),
-    "Md$": ("$", "billion", None),
-    "kCHF": ("CHF", "thousand", None),
-    "MCHF": ("CHF", "million", None),
-    "MdCHF": ("CHF", "billion", None),
-    "thousand": (None, "thousand", None),
-    "million": (None, "million", None),
-    "billion": (None, "billion", None),
-    "€": ("€", None, None),
-    "$": ("$", None, None),
-    "£": ("£", None, None),
-    "CHF": ("CHF", None, None),
-    "¥": ("¥", None, None),
-}
-# Currencies written before the digits: a sign ("$9.9m") or an ISO code ("USD9.9", "EUR 9,9").
-_CURRENCY_CODES = {"USD": "$", "EUR": "€", "GBP": "£", "CHF": "CHF", "JPY": "¥", "US$": "$"}
-_CURRENCY_BEFORE = re.compile(
-    r"(?:(?<![\w$])(?P<code>USD|EUR|GBP|CHF|JPY|US\$) ?|(?P<sign>[$€£¥]))$"
-)
-_UNIT_ALTERNATION = "|".join(f"(?P<u{i}>{pattern})" for i, (pattern, _, _) in enumerate(_UNITS))
+_UNIT_ALTERNATION = "|".join(f"(?P<u{i}>{pattern})" for i, (pattern, _, _) in enumerate(UNITS))
 _UNIT_AFTER = re.compile(rf"(?P<space>{_SPACE})?(?:{_UNIT_ALTERNATION})(?!(?![{_COMPAT_CLASS}])\w)")
 _UNIT_ONLY = re.compile(rf"(?:{_UNIT_ALTERNATION})")
 
@@ -247,11 +192,6 @@ def _body_pattern(locale: Locale) -> re.Pattern[str]:
     return _BODY_FR if locale is Locale.FR else _BODY_EN
 
 
-# Letters written before a number that are not part of it: an ISO currency code ("USD9.9",
-# "EUR9,9") or an abbreviation with its period ("env.9,9x", "ca.12").
-_NUMBER_PREFIX = re.compile(r"(?:USD|EUR|GBP|CHF|JPY|[^\W\d_]{1,6}\.)(?=[-‐‑]?\d)")
-
-
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -261,7 +201,7 @@ def _is_identifier(token: str) -> bool:
     a currency code or abbreviation before the number (``USD9.9``, ``env.9,9x``)."""
     if _HAS_LETTER.search(token) is None or _HAS_DIGIT.search(token) is None:
         return False
-    prefix = _NUMBER_PREFIX.match(token)
+    prefix = NUMBER_PREFIX.match(token)
     if prefix is not None:
         token = token[prefix.end() :]
     head = _NUMERIC_HEAD.match(token)
@@ -372,7 +312,7 @@ def _unit_after(text: str, index: int) -> tuple[str | None, int]:
     match = _UNIT_AFTER.match(text, index)
     if match is None or match.lastgroup is None:
         return None, index
-    _, unit, glued_only = _UNITS[int(match.lastgroup[1:])]
+    _, unit, glued_only = UNITS[int(match.lastgroup[1:])]
     if glued_only and match.group("space"):
         return None, index
     return unit, match.end()
@@ -386,10 +326,10 @@ def _prefix(text: str, body_start: int) -> tuple[int, str | None, str | None]:
         if start == 0:
             break
         char = text[start - 1]
-        code = _CURRENCY_BEFORE.search(text, max(0, start - 4), start)
+        code = CURRENCY_BEFORE.search(text, max(0, start - 6), start)
         if currency is None and code is not None:
-            written = code.group("code") or code.group("sign")
-            currency, start = _CURRENCY_CODES.get(written, written), code.start()
+            written = code.group("currency") or code.group("sign")
+            currency, start = canonical_currency(written), code.start()
         elif sign is None and char in _SIGNS and _sign_allowed(text, start - 1):
             sign, start = char, start - 1
         else:
@@ -408,7 +348,7 @@ def _found(text: str, body: re.Match[str], locale: Locale, day_month: int | None
     )
     if in_parentheses:
         start, end, signed, value = b_start - 1, b_end + 1, True, -magnitude
-        currency = text[start - 1] if start > 0 and text[start - 1] in _CURRENCIES else None
+        currency = text[start - 1] if start > 0 and text[start - 1] in CURRENCIES else None
         if currency is not None:  # "$(1,577)": the currency belongs to the number
             start -= 1
     else:
@@ -416,7 +356,7 @@ def _found(text: str, body: re.Match[str], locale: Locale, day_month: int | None
         end, signed = b_end, sign is not None
         value = -magnitude if sign is not None and sign in _NEGATIVE_SIGNS else magnitude
     unit, unit_end = _unit_after(text, end)
-    unit_currency, scale, kind = _DIMENSIONS.get(unit or "", (None, None, None))
+    unit_currency, scale, kind = DIMENSIONS.get(unit or "", (None, None, None))
     if day_month is not None and unit is None:
         kind = f"day-{day_month:02d}"
     mention = NumberMention(
@@ -567,6 +507,36 @@ def measured_extents(text: str) -> list[tuple[int, int]]:
     return extents
 
 
+def unit_extents(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every number of ``text`` read in either locale with the physical,
+    time or counted unit written after it (:mod:`preuve.core.units`: ``37 kW``, ``36 mois``,
+    ``8 hours``), or with a unit over another after its currency or unit (``0,15 €/kWh``),
+    and of every range with the unit after its high bound (``14–16 °C``). Read on the page
+    as written: a unit's case tells it from a word (``A``, ``t``, ``US``)."""
+    extents: list[tuple[int, int]] = []
+    for locale in Locale:
+        found = list(_scan(text, locale))
+        ends = [_measure_end(text, f) for f in found]
+        extents += [(f.mention.start, end) for f, end in zip(found, ends, strict=True) if end]
+        for index, low in enumerate(found[:-1]):
+            high_end = ends[index + 1]
+            if high_end and low.mention.bound == "low" and found[index + 1].mention.bound == "high":
+                extents.append((low.mention.start, high_end))
+    return extents
+
+
+def _measure_end(text: str, found: _Found) -> int | None:
+    """Where the unit after ``found`` (or the unit over another after its own) ends, or
+    None when it has none of those."""
+    mention = found.mention
+    if found.unit_end > mention.end:
+        end = per_unit_end(text, found.unit_end)
+        return end if end > found.unit_end else None
+    year = mention.is_year or (mention.bound is not None and _is_year_body(mention.raw))
+    end = unit_end(text, mention.end, mention.value, year=year)
+    return end if end > mention.end else None
+
+
 def extract_numbers(text: str, locale: Locale) -> list[NumberMention]:
     """Every number of ``text`` in order, with ``text[m.start:m.end] == m.raw``."""
     return [found.mention for found in _scan(text, locale)]
@@ -587,15 +557,21 @@ def same_value(a: NumberMention, b: NumberMention) -> bool:
     return a.value == b.value
 
 
-def same_dimensions(written: NumberMention, source: NumberMention) -> str | None:
+def same_dimensions(
+    written: NumberMention, source: NumberMention, *, dollar: str = "US$"
+) -> str | None:
     """None when ``written`` may stand for ``source`` by its unit, else what differs:
-    ``"scale"`` (k€ vs M€, million vs billion) or ``"unit"`` (% vs points vs x, € vs $, a
-    day of another month, an ordinal). What ``written`` leaves out is not compared (a
-    number written without its unit is a declared limit of the checks); what it writes
-    must be what the source writes."""
+    ``"scale"`` (k€ vs M€, million vs billion) or ``"unit"`` (% vs points vs x, € vs $, S$
+    vs US$, a day of another month, an ordinal). What ``written`` leaves out is not compared
+    (a number written without its unit is a declared limit of the checks); what it writes
+    must be what the source writes. A bare ``$`` stands for ``dollar``, the report's
+    declared dollar (:func:`preuve.core.number_units.same_currency`)."""
     if written.kind != source.kind and (written.kind is not None or _is_day(source)):
         return "unit"
-    if written.currency is not None and written.currency != source.currency:
+    if written.currency is not None and (
+        source.currency is None
+        or not same_currency(written.currency, source.currency, dollar=dollar)
+    ):
         return "unit"
     # A unit written fixes the scale too: "1 850 €" says euros, not thousands of them.
     wrote_unit = written.currency is not None or written.kind is not None

@@ -122,6 +122,19 @@ class Normalized:
             return at, at + 1
         return self.seg_orig_start[k], self.seg_orig_end[k]
 
+    def from_original(self, position: int) -> int:
+        """The normalized index of the first character that comes from original
+        ``position`` or after it (a boundary of the original maps to a boundary here)."""
+        k = bisect_right(self.seg_orig_start, position) - 1
+        if k < 0:
+            return 0
+        if position < self.seg_orig_end[k]:
+            if self.seg_linear[k]:
+                return self.seg_start[k] + position - self.seg_orig_start[k]
+            if position == self.seg_orig_start[k]:
+                return self.seg_start[k]
+        return self.seg_start[k + 1] if k + 1 < len(self.seg_start) else len(self.text)
+
     def to_original(self, start: int, end: int) -> tuple[int, int]:
         """Map normalized ``[start, end)`` to the original ``[s, e)`` that covers it."""
         if not 0 <= start <= end <= len(self.text):

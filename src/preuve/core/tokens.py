@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from preuve.core.numbers import is_word_char, measured_extents, number_extents
+from preuve.core.numbers import is_word_char, measured_extents, number_extents, unit_extents
 from preuve.core.qualifiers import severed_qualifier
 from preuve.core.text import Normalized
 
@@ -72,7 +72,17 @@ class TokenIndex:
                 merged.append([start, end])
         self._starts = tuple(m[0] for m in merged)
         self._ends = tuple(m[1] for m in merged)
-        self._measures = tuple(sorted(set(measured_extents(text))))
+        # A number with its physical or time unit is read on the page as written (a unit's
+        # case tells "A" from "a", "US" from "us"), then mapped onto the normalized text.
+        if original is None:
+            units = unit_extents(text)
+        else:
+            page, normalized = original
+            units = [
+                (normalized.from_original(start), normalized.from_original(end))
+                for start, end in unit_extents(page)
+            ]
+        self._measures = tuple(sorted(set(measured_extents(text) + units)))
 
     def _number_around(self, index: int) -> tuple[int, int] | None:
         k = bisect_right(self._starts, index - 1) - 1

@@ -26,6 +26,7 @@ from importlib import resources
 from typing import Any
 
 from preuve.core.errors import InputError
+from preuve.core.units import declared_units
 
 __all__ = [
     "Concept",
@@ -310,7 +311,8 @@ def merge_data(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, A
 @cache
 def _default_data() -> dict[str, Any]:
     text = resources.files("preuve.synthesis").joinpath("data/lexicon.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    # The units are declared once, in core's data: the quote check reads them too.
+    return {**tomllib.loads(text), "units": declared_units()}
 
 
 @cache

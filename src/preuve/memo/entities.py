@@ -1,0 +1,146 @@
+"""Which entity each value column of a statement is: the group's or the parent company's.
+
+A parent company's report often prints its own figures beside the group's, under entity
+labels in the heading block: ``Group | Company`` above ``2025 2024 2025 2024``, ``The Group
+The Company``, ``Consolidated | Parent``, ``Groupe | Société``, or one label per column on
+the column line itself (``Group 2025 Group 2024 Company 2025 Company 2024``). The labels
+are read in printed order and spread over the columns (two labels over four columns: each
+covers two consecutive columns), as durations are (:mod:`preuve.memo.periods`).
+
+The group's (consolidated) columns are the statement's; the company's are kept apart,
+never fed to ratios. Columns that cannot be attributed with confidence are *unattributed*:
+the same period printed twice with no entity labels that tell the two apart (``2025 2024
+2025 2024``), labels that do not divide the columns evenly, an entity that would print one
+period twice. Their values are flagged doubtful and not used, never guessed.
+
+A cue that tells the groups apart without labels over the columns: a heading that names
+both entities in order (``Statements of financial position — Group and Company``). A
+statement printed twice, once headed for the company alone (``Company balance sheet``),
+is the group's where the report prints it (see :mod:`preuve.memo.tables`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+__all__ = [
+    "COMPANY",
+    "GROUP",
+    "UNATTRIBUTED",
+    "column_entities",
+    "entity_labels",
+    "is_entity_word",
+    "names_the_company_only",
+]
+
+GROUP = ""  # the statement's own columns: the group's, or the only entity's
+COMPANY = "company"  # the parent company's own columns, kept apart
+UNATTRIBUTED = "?"  # columns no cue attributes: doubtful, not used
+
+# General entity words, English and French (longest first: "parent company" is one label,
+# "consolidated entity" the group's).
+_GROUP_WORDS = (
+    r"consolidated entity|economic entity|entité consolidée|ensemble consolidé"
+    r"|comptes consolidés|états financiers consolidés"
+    r"|consolidated|consolidés?|consolidées?|groupe|group"
+)
+_COMPANY_WORDS = (
+    r"parent company|parent entity|holding company|société mère|société-mère|maison mère"
+    r"|comptes sociaux|comptes individuels|états financiers individuels"
+    r"|standalone|stand-alone|separate|company|parent|société"
+)
+_MENTION = re.compile(rf"(?<![\w'’-])(?:({_GROUP_WORDS})|({_COMPANY_WORDS}))(?![\w'’-])")
+# Words a column-label line may hold besides the entities: articles, a notes column's
+# heading, a unit, a column rule, years and dates (the column line itself).
+_FILLER = re.compile(
+    r"^(?:the|la|le|les|l'|of|de|du|and|et|&|notes?|annexes?|réf\.?|ref\.?"
+    r"|[^a-zà-ÿ]*|[a-z]{0,3}[$€£¥₹]?'?0{3}|[a-z]{0,3}[$€£¥₹][mk]?|[km]€|[$€£]?[mk])$"
+)
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def _plain(line: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", line).casefold().split())
+
+
+def is_entity_word(word: str) -> bool:
+    """Whether ``word`` alone is an entity label (``Group``, ``Company``, ``Société``)."""
+    return _MENTION.fullmatch(_plain(word).strip("|()")) is not None
+
+
+def entity_labels(line: str) -> list[str]:
+    """The entities a column-label line names, in printed order (``GROUP`` or ``COMPANY``
+    each); empty when the line is not one (a sentence that mentions the group, a label)."""
+    plain = _plain(line)
+    kinds = [GROUP if m.group(1) else COMPANY for m in _MENTION.finditer(plain)]
+    if not kinds:
+        return []
+    rest = _MENTION.sub(" ", plain).split()
+    others = [w for w in rest if not _FILLER.match(w.strip("|,:;()").replace("’", "'"))]
+    return [] if others else kinds
+
+
+def names_the_company_only(heading: str) -> bool:
+    """Whether a statement's heading names the parent company and not the group
+    (``Company statement of financial position``, ``Bilan de la société mère``)."""
+    kinds = {GROUP if m.group(1) else COMPANY for m in _MENTION.finditer(_plain(heading))}
+    return kinds == {COMPANY}
+
+
+def _title_order(title: str) -> list[str]:
+    """Both entities as a heading names them in order ("... of the Group and the Company")."""
+    found = [GROUP if m.group(1) else COMPANY for m in _MENTION.finditer(_plain(title))]
+    kinds = list(dict.fromkeys(found))
+    return kinds if len(kinds) == 2 else []
+
+
+def _spread(kinds: Sequence[str], columns: int) -> tuple[str, ...] | None:
+    if not kinds or columns % len(kinds):
+        return None
+    width = columns // len(kinds)
+    return tuple(kinds[index // width] for index in range(columns))
+
+
+def _on_the_line(line: str, columns: int) -> tuple[str, ...] | None:
+    """Each column's entity when the column line names them itself, one before its years
+    (``Group 2025 2024 Company 2025``): each year is the entity named last before it."""
+    plain = _plain(line)
+    years = [m.start() for m in _YEAR.finditer(plain)]
+    mentions = [(m.start(), GROUP if m.group(1) else COMPANY) for m in _MENTION.finditer(plain)]
+    if len(years) != columns or not mentions or mentions[0][0] > years[0]:
+        return None
+    return tuple(next(k for at, k in reversed(mentions) if at < year) for year in years)
+
+
+def column_entities(
+    label_lines: Sequence[str], column_line: str, keys: Sequence[object], title: str = ""
+) -> tuple[str, ...]:
+    """The entity of each column (``keys``: each column's period, in printed order) from
+    the column line's own labels, else the last label line above it, else the heading's
+    order of the two entities when the columns split in two with the same periods."""
+    columns = len(keys)
+    kinds = entity_labels(column_line)
+    entities = _on_the_line(column_line, columns) if kinds else None
+    if not kinds:
+        kinds = next((found for ln in reversed(label_lines) if (found := entity_labels(ln))), [])
+    if entities is None and len(set(kinds)) > 1:
+        entities = _spread(kinds, columns)
+    elif not kinds and columns % 2 == 0 and (order := _title_order(title)):
+        half = columns // 2
+        if list(keys[:half]) == list(keys[half:]):
+            entities = _spread(order, columns)
+    if entities is None:
+        if len(set(kinds)) > 1 or len(set(keys)) < columns:
+            return (UNATTRIBUTED,) * columns  # labels that do not divide, or periods twice
+        return (GROUP,) * columns  # one entity: the statement's own columns
+    if len(set(entities)) < 2 or _repeats(keys, entities):
+        return (UNATTRIBUTED,) * columns if len(set(keys)) < columns else (GROUP,) * columns
+    return entities
+
+
+def _repeats(keys: Sequence[object], entities: Sequence[str]) -> bool:
+    """Whether one entity would print one period twice."""
+    pairs = list(zip(entities, keys, strict=True))
+    return len(set(pairs)) != len(pairs)

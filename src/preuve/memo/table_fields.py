@@ -233,8 +233,8 @@ def unattributed_columns(tables: Sequence[StatementTable]) -> tuple[str, ...]:
     parent company (see :mod:`preuve.memo.entities`)."""
     return tuple(
         f"{t.statement.value} p. {', '.join(map(str, t.pages))}: {len(t.unattributed_rows)}"
-        " rows in value columns not attributed to the group or the company (a period"
-        " printed twice, no entity labels that tell them apart)"
+        " rows in value columns not attributed to the group or the company (the same"
+        " period printed twice, no entity labels that tell the columns apart)"
         for t in tables
         if t.unattributed_rows
     )

@@ -65,9 +65,13 @@ def _plain(line: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", line).casefold().split())
 
 
+_ENTITY_WORD = re.compile(rf"[|(]*(?:{_GROUP_WORDS}|{_COMPANY_WORDS})[|)]*")
+
+
 def is_entity_word(word: str) -> bool:
-    """Whether ``word`` alone is an entity label (``Group``, ``Company``, ``Société``)."""
-    return _MENTION.fullmatch(_plain(word).strip("|()")) is not None
+    """Whether ``word`` (case-folded, as a column line's words are read) alone is an entity
+    label (``group``, ``company``, ``société``)."""
+    return _ENTITY_WORD.fullmatch(word) is not None
 
 
 def entity_labels(line: str) -> list[str]:

@@ -473,3 +473,26 @@ def test_the_company_statement_is_not_the_primary_one() -> None:
     assert _values(table.rows)["Total assets"] == ["15925", "15255"]
     # Alone, a statement headed for the company is the report's statement.
     assert _table([COMPANY_PAGE], Statement.BALANCE).pages == [1]
+
+
+TITLES = {
+    "group and company": (
+        "Statements of financial position of the Group and of the Company",
+        [GROUP, COMPANY],
+    ),
+    "company and group": ("Company and Group income statements", [COMPANY, GROUP]),
+    "french": ("Bilans du groupe et de la société", [GROUP, COMPANY]),
+    "a company and its subsidiaries": (
+        "Acme Company and Subsidiaries Consolidated Balance Sheets",
+        [],
+    ),
+    "consolidated only": ("Consolidated statement of profit or loss", []),
+}
+
+
+@pytest.mark.parametrize("case", TITLES)
+def test_a_heading_orders_the_entities_only_when_it_names_both_side_by_side(case: str) -> None:
+    title, order = TITLES[case]
+    keys = [_Y25, _Y24] * 2
+    expected = [order[0]] * 2 + [order[1]] * 2 if order else [UNATTRIBUTED] * 4
+    assert list(column_entities([], "2025 2024 2025 2024", keys, title)) == expected

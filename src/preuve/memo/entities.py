@@ -93,11 +93,22 @@ def names_the_company_only(heading: str) -> bool:
     return kinds == {COMPANY}
 
 
+# Both entities joined in a heading ("of the Group and of the Company", "Groupe et
+# Société"); "XYZ Company and subsidiaries — consolidated" names no pair.
+_PAIR = re.compile(
+    rf"(?<![\w'’-])(?:({_GROUP_WORDS})|({_COMPANY_WORDS}))(?![\w'’-])"
+    r"\s*(?:and|et|&|/)\s*(?:of |de )?(?:the |la |l'|le )?"
+    rf"(?:({_GROUP_WORDS})|({_COMPANY_WORDS}))(?![\w'’-])"
+)
+
+
 def _title_order(title: str) -> list[str]:
-    """Both entities as a heading names them in order ("... of the Group and the Company")."""
-    found = [GROUP if m.group(1) else COMPANY for m in _MENTION.finditer(_plain(title))]
-    kinds = list(dict.fromkeys(found))
-    return kinds if len(kinds) == 2 else []
+    """Both entities as a heading names them side by side, in order ("... of the Group and
+    of the Company"); empty when it does not."""
+    pair = _PAIR.search(_plain(title))
+    if pair is None or bool(pair.group(1)) == bool(pair.group(3)):
+        return []
+    return [GROUP, COMPANY] if pair.group(1) else [COMPANY, GROUP]
 
 
 def _spread(kinds: Sequence[str], columns: int) -> tuple[str, ...] | None:

@@ -496,3 +496,40 @@ def test_a_heading_orders_the_entities_only_when_it_names_both_side_by_side(case
     keys = [_Y25, _Y24] * 2
     expected = [order[0]] * 2 + [order[1]] * 2 if order else [UNATTRIBUTED] * 4
     assert list(column_entities([], "2025 2024 2025 2024", keys, title)) == expected
+
+
+# --- Labels that do not divide the columns, placed by their x on a PDF page -------------
+
+
+def test_labels_over_unequal_column_groups_are_placed_by_position(tmp_path: Path) -> None:
+    path = tmp_path / "uneven.pdf"
+    pdf = canvas.Canvas(str(path))
+    pdf.setFont("Helvetica", 8)
+    y = 790.0
+    for text in ("Statements of financial position", "As at 31 December 2025"):
+        pdf.drawString(50, y, text)
+        y -= 12
+    columns = (360.0, 430.0, 520.0)
+    pdf.drawCentredString(375.0, y, "Group")  # over the first two columns
+    pdf.drawCentredString(505.0, y, "Company")  # over the third
+    y -= 12
+    rows = [
+        ("", ("2025", "2024", "2025")),
+        ("Cash and cash equivalents", ("8,410", "7,925", "312")),
+        ("Trade receivables", ("12,060", "11,480", "45")),
+        ("Total assets", ("20,470", "19,405", "357")),
+    ]
+    for label, cells in rows:
+        pdf.drawString(50, y, label)
+        for x, cell in zip(columns, cells, strict=True):
+            pdf.drawRightString(x, y, cell)
+        y -= 12
+    pdf.showPage()
+    pdf.save()
+    pages = load_pages(path)
+    table = next(t for t in read_tables(pages, pdf_positions(path, pages)))
+    assert _values(table.rows)["Total assets"] == ["20470", "19405"]
+    assert _values(table.company_rows)["Total assets"] == ["357"]
+    # From the text alone two labels do not divide three columns: flagged, not guessed.
+    alone = next(t for t in read_tables(pages))
+    assert not alone.rows and alone.unattributed_rows

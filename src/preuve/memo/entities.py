@@ -5,7 +5,9 @@ labels in the heading block: ``Group | Company`` above ``2025 2024 2025 2024``, 
 The Company``, ``Consolidated | Parent``, ``Groupe | Société``, or one label per column on
 the column line itself (``Group 2025 Group 2024 Company 2025 Company 2024``). The labels
 are read in printed order and spread over the columns (two labels over four columns: each
-covers two consecutive columns), as durations are (:mod:`preuve.memo.periods`).
+covers two consecutive columns), as durations are (:mod:`preuve.memo.periods`); on a PDF
+page, labels that do not divide the columns (``Group`` over two, ``Company`` over one) are
+placed by their x-positions: each column is the nearest label's.
 
 The group's (consolidated) columns are the statement's; the company's are kept apart,
 never fed to ratios. Columns that cannot be attributed with confidence are *unattributed*:
@@ -30,8 +32,10 @@ __all__ = [
     "GROUP",
     "UNATTRIBUTED",
     "column_entities",
+    "entities_by_x",
     "entity_labels",
     "is_entity_word",
+    "mention_spans",
     "names_the_company_only",
 ]
 
@@ -152,6 +156,32 @@ def column_entities(
         return (GROUP,) * columns  # one entity: the statement's own columns
     if len(set(entities)) < 2 or _repeats(keys, entities):
         return (UNATTRIBUTED,) * columns if len(set(keys)) < columns else (GROUP,) * columns
+    return entities
+
+
+def mention_spans(line: str) -> list[tuple[str, int, int]]:
+    """Each entity a label line names, with its span in ``line`` (for its x-positions)."""
+    folded = line.casefold()
+    if len(folded) != len(line):
+        return []  # a character whose case folding changes the offsets: no span
+    return [
+        (GROUP if m.group(1) else COMPANY, m.start(), m.end()) for m in _MENTION.finditer(folded)
+    ]
+
+
+def entities_by_x(
+    mentions: Sequence[tuple[str, float]], centres: Sequence[float], keys: Sequence[object]
+) -> tuple[str, ...] | None:
+    """Each column's entity by where the labels are printed on the page (``mentions``:
+    each label's entity and the x of its middle; ``centres``: each column's, from its
+    year): the nearest label's. None unless both entities are named, each over columns
+    side by side, and neither prints one period twice."""
+    if len({kind for kind, _ in mentions}) < 2 or len(centres) != len(keys):
+        return None
+    entities = tuple(min(mentions, key=lambda m: abs(m[1] - x))[0] for x in centres)
+    runs = [kind for i, kind in enumerate(entities) if i == 0 or entities[i - 1] != kind]
+    if len(set(entities)) < 2 or len(runs) != len(set(runs)) or _repeats(keys, entities):
+        return None
     return entities
 
 

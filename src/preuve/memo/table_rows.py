@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from preuve.core.numbers import Locale
-from preuve.memo.entities import COMPANY, GROUP, column_entities, entity_labels
+from preuve.memo.entities import (
+    COMPANY,
+    GROUP,
+    UNATTRIBUTED,
+    column_entities,
+    entity_labels,
+)
 from preuve.memo.periods import (
     Period,
     names_relative_columns,
@@ -53,6 +59,7 @@ from preuve.memo.table_cells import (
 from preuve.memo.table_columns import (
     ColumnAnchors,
     aligned,
+    entities_placed,
     place_run,
     spans_xs,
     value_pattern,
@@ -105,6 +112,7 @@ class RowReader:
     fiscal_year: Callable[[], int | None] | None = None  # for columns named N, N-1
     title: str = ""  # the statement's heading (it may name its entities in order)
     entities: tuple[str, ...] = ()  # each column's entity (see preuve.memo.entities)
+    labels_at: tuple[str, int] | None = None  # the last entity-label line and its offset
 
     def _column_line(self) -> str:
         """The columns of the heading block: years stacked one a line ("July 2," / "2023"
@@ -147,12 +155,31 @@ class RowReader:
             return dataclasses.replace(cell, entity=self.entities[column])
         return cell
 
+    def heading_line(self, line: str, offset: int) -> None:
+        """A line without values: part of the heading block, a section title or a label."""
+        self.block.append(line)
+        if entity_labels(line):
+            self.labels_at = (line, offset)
+        if self.column_lines:  # a line under the years: the notes, the entities
+            self.under_the_years(line)
+        self.text_line(line)
+
     def under_the_years(self, line: str) -> None:
         """A line between the column line and the first row naming a notes column (the unit
         line, ``Notes £'000 £'000``) or the columns' entities (``Group Group Company``)."""
         self.notes_column |= has_notes_column([line])
         if entity_labels(line):
             self.entities = column_entities([line], self._column_line(), self.periods, self.title)
+            self.entities_by_position()
+
+    def entities_by_position(self) -> None:
+        """Columns the labels' count leaves unattributed (``Group`` over two columns,
+        ``Company`` over one), placed by the labels' x-positions on a PDF page."""
+        if UNATTRIBUTED not in self.entities or self.labels_at is None or self.lefts is None:
+            return
+        if self.anchors is not None and (lefts := self.lefts()):
+            found = entities_placed(self.labels_at, self.anchors, lefts, self.periods)
+            self.entities = found or self.entities
 
     def read_entities(self) -> None:
         """Each column's entity, from the heading block's labels; a column line printed
@@ -292,6 +319,7 @@ class RowReader:
         self.pending = ""
         self.last_row = False
         self.anchors = ColumnAnchors(printed or line, offset, len(self.periods))
+        self.entities_by_position()
 
     def place_and_date(self, columns: list[tuple[int, int, int]]) -> bool:
         """Whether a line naming one date under rows of several columns is a signature's
@@ -322,10 +350,7 @@ class RowReader:
             self.columns_line(line, offset, balance)
             return
         if all(t.value is None or t.year is not None or t.is_day for t in tokens):
-            self.block.append(line)
-            if self.column_lines:  # a line under the years: the notes, the entities
-                self.under_the_years(line)
-            self.text_line(line)
+            self.heading_line(line, offset)
             return
         glued, rest = _glued_header(tokens)
         if glued and not self.periods:

@@ -471,8 +471,11 @@ def test_the_company_statement_is_not_the_primary_one() -> None:
     table = _table([GROUP_PAGE, COMPANY_PAGE], Statement.BALANCE)
     assert table.pages == [1]
     assert _values(table.rows)["Total assets"] == ["15925", "15255"]
-    # Alone, a statement headed for the company is the report's statement.
+    # Alone, a statement headed for the company is the report's statement; beside one
+    # whose heading names no entity, the rows decide as before (nothing says which is whose).
     assert _table([COMPANY_PAGE], Statement.BALANCE).pages == [1]
+    plain = GROUP_PAGE.replace("Consolidated statement", "Statement")
+    assert _table([plain, COMPANY_PAGE], Statement.BALANCE).pages == [2]
 
 
 TITLES = {

@@ -34,9 +34,9 @@ __all__ = [
     "column_entities",
     "entities_by_x",
     "entity_labels",
+    "heading_entities",
     "is_entity_word",
     "mention_spans",
-    "names_the_company_only",
 ]
 
 GROUP = ""  # the statement's own columns: the group's, or the only entity's
@@ -90,11 +90,11 @@ def entity_labels(line: str) -> list[str]:
     return [] if others else kinds
 
 
-def names_the_company_only(heading: str) -> bool:
-    """Whether a statement's heading names the parent company and not the group
-    (``Company statement of financial position``, ``Bilan de la société mère``)."""
-    kinds = {GROUP if m.group(1) else COMPANY for m in _MENTION.finditer(_plain(heading))}
-    return kinds == {COMPANY}
+def heading_entities(heading: str) -> frozenset[str]:
+    """The entities a statement's heading names: ``{COMPANY}`` for ``Company statement of
+    financial position`` or ``Bilan de la société mère``, ``{GROUP}`` for ``Consolidated
+    balance sheet``, both for ``Acme Company — consolidated balance sheet``."""
+    return frozenset(GROUP if m.group(1) else COMPANY for m in _MENTION.finditer(_plain(heading)))
 
 
 # Both entities joined in a heading ("of the Group and of the Company", "Groupe et

@@ -23,9 +23,10 @@ Headings are found by :mod:`preuve.memo.table_headings`, a page's rows read by
 
 A statement can appear more than once (key figures, selected data, notes): the table with
 the most rows is the primary one, earlier pages on a tie; one headed for the parent company
-alone (``Company balance sheet``) is not, beside one that is not. A parent company's columns
-printed beside the group's are kept apart (``company_rows``), columns no cue attributes to
-an entity are flagged (``unattributed_rows``): see :mod:`preuve.memo.entities`.
+alone (``Company balance sheet``) is not, beside one headed for the group. A parent
+company's columns printed beside the group's are kept apart (``company_rows``), columns no
+cue attributes to an entity are flagged (``unattributed_rows``): see
+:mod:`preuve.memo.entities`.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from dataclasses import dataclass, field
 from preuve.core.dot_groups import dot_reading, one_dot_group, read_with_dots
 from preuve.core.numbers import Locale, detect_locale
 from preuve.core.space_groups import amounts_locale
-from preuve.memo.entities import COMPANY, GROUP, UNATTRIBUTED, names_the_company_only
+from preuve.memo.entities import COMPANY, GROUP, UNATTRIBUTED, heading_entities
 from preuve.memo.lexicon import Statement, unit_of
 from preuve.memo.periods import Period, years_of_line
 from preuve.memo.table_headings import opening
@@ -265,9 +266,12 @@ def read_tables(
     for statement in Statement:
         candidates = [t for t in merged if t.statement is statement and not t.supplement]
         # The parent company's own statement (``Company balance sheet``) is never the
-        # primary one beside the group's, however many rows it prints.
-        group = [t for t in candidates if not names_the_company_only(t.heading)]
-        candidates = group or candidates
+        # primary one beside one headed for the group, however many rows it prints.
+        named = [heading_entities(t.heading) for t in candidates]
+        if any(kinds == {GROUP} for kinds in named):
+            candidates = [
+                t for t, kinds in zip(candidates, named, strict=True) if kinds != {COMPANY}
+            ]
         if candidates:
             primary.append(max(candidates, key=lambda t: (t.printed_rows, -t.pages[0])))
     # Note tables completing a statement the report has, after the primary tables.

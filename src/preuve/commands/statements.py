@@ -2,12 +2,16 @@
 
 Prints each primary statement as a table with its period columns (every row, mapped to a
 concept or not, with its page), then the identities checked and violated. ``--json`` gives
-the same with each value's page and exact span in the page text. Exit 0 when no identity
-is violated, 1 when one is (or no statement was found), 2 on bad input.
+the same with each value's page and exact span in the page text. A parent company's
+columns printed beside the group's are shown apart (never the statement's figures), and
+columns no cue attributes to an entity are shown as doubtful. Exit 0 when no identity is
+violated, 1 when one is, when a table's columns are not attributed or no statement was
+found, 2 on bad input.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -19,14 +23,34 @@ from preuve.commands.common import EXIT_OK, EXIT_REJECTED, console, handles_erro
 from preuve.io.pdf import load_pages, pdf_positions
 from preuve.loaders import load_mapping
 from preuve.memo.statement_report import StatementReport, read_statement_report
+from preuve.memo.tables import TableRow
 
 __all__ = ["statements_command"]
+
+
+def _print_apart(rows: Sequence[TableRow], title: str) -> None:
+    """Rows kept out of the statement's fields, each value under its column's period."""
+    if not rows:
+        return
+    width = max(len(row.cells) for row in rows)
+    view = Table(title=title)
+    view.add_column("label")
+    keys = next(tuple(c.period.key for c in r.cells) for r in rows if len(r.cells) == width)
+    for key in keys:
+        view.add_column(key, justify="right")
+    view.add_column("page", justify="right")
+    for row in rows:
+        by_key = {c.period.key: c.raw for c in row.cells} if len(row.cells) < width else {}
+        cells = [c.raw for c in row.cells] if not by_key else [by_key.get(k, "") for k in keys]
+        view.add_row(*(Text(cell) for cell in [row.label or "(total)", *cells, str(row.page)]))
+    console.print(view)
 
 
 def _print(report: StatementReport) -> None:
     for table, rows in report.tables:
         pages = ", ".join(str(p) for p in table.pages)
-        view = Table(title=f"{table.statement.value} — p. {pages} — {table.unit or 'unit ?'}")
+        title = f"{table.statement.value} — p. {pages} — {table.unit or 'unit ?'}"
+        view = Table(title=title)
         view.add_column("label")
         view.add_column("concept")
         for period in table.periods:
@@ -42,6 +66,11 @@ def _print(report: StatementReport) -> None:
             ]
             view.add_row(*(Text(cell) for cell in cells))  # document text stays text
         console.print(view)
+        _print_apart(table.company_rows, f"{title} — parent company, not used")
+        _print_apart(
+            table.unattributed_rows,
+            f"{title} — DOUBTFUL: columns not attributed to the group or the company, not used",
+        )
     for identity in report.violated:
         console.print(f"VIOLATED {identity.name} (p. {identity.pages})", markup=False)
     console.print(
@@ -72,6 +101,7 @@ def statements_command(
         _print(result)
         if not result.tables:
             console.print("no income statement, balance sheet or cash-flow statement found")
-    if result.violated or not result.tables:
+    unattributed = any(table.unattributed_rows for table, _ in result.tables)
+    if result.violated or unattributed or not result.tables:
         raise typer.Exit(EXIT_REJECTED)
     raise typer.Exit(EXIT_OK)

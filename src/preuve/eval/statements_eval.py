@@ -10,7 +10,8 @@ Two gold formats are read:
 
 A gold value is *right* when an extracted row on the gold page, matched by its label (or,
 for a total printed without a label, by its values), holds the same value for a period
-of the same length ending in the same year (and on the same day when both print it). It is
+of the same length ending in the same year (and on the same day when both print it); a
+gold value ``null`` (a row the group does not print for that period) is no value. It is
 *wrong* when the matched row holds another value for that period, and *missed* otherwise.
 """
 
@@ -103,8 +104,11 @@ def load_gold_rows(path: Path) -> list[GoldRow]:
                 end = str(period["end"])
                 marks[str(period["key"])] = (_MONTHS[str(period["type"])], int(end[:4]), end)
             for row in statement["rows"]:
-                values = {marks[k]: Decimal(str(v)) for k, v in row["values"].items()}
-                rows.append(GoldRow(str(row["label"]), int(row["page"]), values))
+                values = {
+                    marks[k]: Decimal(str(v)) for k, v in row["values"].items() if v is not None
+                }
+                if values:
+                    rows.append(GoldRow(str(row["label"]), int(row["page"]), values))
         return rows
     # Amounts given as JSON floats (286.4) are read at the report's printed precision
     # (``decimals``), so that a float's binary form never decides a comparison.
@@ -112,11 +116,20 @@ def load_gold_rows(path: Path) -> list[GoldRow]:
     for kind, statement_rows in data["statements"].items():
         months = 0 if kind == "balance" else 12
         for row in statement_rows:
+            # A period the row has no value for (``null``: a row only the parent company
+            # prints, beside the group's columns) is no gold value.
             values = {
-                (months, int(year), ""): _amount(v, places) for year, v in row["values"].items()
+                (months, int(year), ""): _amount(v, places)
+                for year, v in row["values"].items()
+                if v is not None
             }
-            other = {str(k): _amount(v, places) for k, v in row.get("other_columns", {}).items()}
-            rows.append(GoldRow(str(row["label"]), int(row["page"]), values, other))
+            other = {
+                str(k): _amount(v, places)
+                for k, v in row.get("other_columns", {}).items()
+                if v is not None
+            }
+            if values:
+                rows.append(GoldRow(str(row["label"]), int(row["page"]), values, other))
     return rows
 
 

@@ -22,6 +22,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from preuve.memo.entities import is_entity_word
+
 __all__ = [
     "Period",
     "names_relative_columns",
@@ -186,7 +188,7 @@ def years_of_line(line: str) -> list[tuple[int, int, int]] | None:
         elif fy := _FY.match(bare):
             digits = fy.group(1)
             found.append((int(digits) if len(digits) == 4 else 2000 + int(digits), 0, 0))
-        elif not _FILLER.match(word):
+        elif not _FILLER.match(word) and not is_entity_word(word):  # "Group 2025 Company 2025"
             others += 1
             trailing = trailing and not found
     # A few words, or a caption before the years: "(In millions, except per share data)".

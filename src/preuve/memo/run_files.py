@@ -29,6 +29,8 @@ __all__ = [
     "DASHBOARD_FILE",
     "MEMO_RUN_FILE",
     "AlertEntry",
+    "ApartCellEntry",
+    "ApartRowEntry",
     "ClaimEntry",
     "CompanyEntry",
     "CompanyName",
@@ -87,6 +89,27 @@ class TableRowEntry:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ApartCellEntry:
+    period: str
+    value: str
+    raw: str
+    page: int
+    span: tuple[int, int]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApartRowEntry:
+    """A row's values kept out of the statement: the parent company's columns, or columns
+    no cue attributes to an entity (in printed order: a period may come twice)."""
+
+    label: str
+    page: int
+    values: tuple[ApartCellEntry, ...]
+    __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableEntry:
     """A statement table as read, every row, each value with its span on its page."""
 
@@ -96,6 +119,8 @@ class TableEntry:
     unit: str
     periods: tuple[str, ...]
     rows: tuple[TableRowEntry, ...]
+    company_rows: tuple[ApartRowEntry, ...] = ()
+    unattributed_rows: tuple[ApartRowEntry, ...] = ()
     __pydantic_config__: ClassVar[dict[str, Any]] = STRICT
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from preuve.memo.concepts import MappedRow
 from preuve.memo.lexicon import LabelRule, Statement
 from preuve.memo.table_checks import Identity, check_accounting, checked_table
-from preuve.memo.tables import StatementTable, read_tables
+from preuve.memo.tables import StatementTable, TableRow, read_tables
 
 __all__ = ["StatementReport", "read_statement_report", "tables_json"]
 
@@ -78,7 +78,33 @@ def _table_json(table: StatementTable, rows: Sequence[MappedRow]) -> dict[str, A
             }
             for m in rows
         ],
+        # The parent company's columns, kept apart (never a field); and the values of
+        # columns no cue attributes to an entity, flagged and not used.
+        "company_rows": _apart_json(table.company_rows),
+        "unattributed_rows": _apart_json(table.unattributed_rows),
     }
+
+
+def _apart_json(rows: Sequence[TableRow]) -> list[dict[str, Any]]:
+    """Rows kept out of the statement's fields: each value in printed order, with its
+    period, page and span (an unattributed row prints a period twice)."""
+    return [
+        {
+            "label": row.label,
+            "page": row.page,
+            "values": [
+                {
+                    "period": c.period.key,
+                    "value": str(c.value),
+                    "raw": c.raw,
+                    "page": c.page,
+                    "span": [c.start, c.end],
+                }
+                for c in row.cells
+            ],
+        }
+        for row in rows
+    ]
 
 
 def _identity_json(identity: Identity) -> dict[str, Any]:

@@ -20,10 +20,14 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from preuve.memo.entities import entities_by_x, mention_spans
+
 __all__ = [
     "ColumnAnchors",
     "aligned",
     "digit_x",
+    "entities_placed",
+    "header_centres",
     "header_xs",
     "place",
     "place_run",
@@ -60,6 +64,18 @@ def header_xs(line: str, offset: int, lefts: Sequence[float], columns: int) -> t
         return ()
     xs = [digit_x(lefts, offset + m.start(), offset + m.end()) for m in years]
     return tuple(x for x in xs if x is not None) if None not in xs else ()
+
+
+def header_centres(
+    line: str, offset: int, lefts: Sequence[float], columns: int
+) -> tuple[float, ...]:
+    """The x of the middle of each year on a column line, when it names ``columns`` years
+    (where a label centred over its columns is compared with them)."""
+    years = list(_YEAR.finditer(line))
+    if len(years) != columns or offset + len(line) > len(lefts):
+        return ()
+    xs = [(lefts[offset + m.start()] + lefts[offset + m.end() - 1]) / 2 for m in years]
+    return () if any(math.isnan(x) for x in xs) else tuple(xs)
 
 
 @dataclass(slots=True)
@@ -174,3 +190,19 @@ def widen_column_gaps(line: str, offset: int, lefts: Sequence[float]) -> str:
             pieces.append(line[last : match.start()] + "  ")
             last = match.end()
     return "".join(pieces) + line[last:] if pieces else line
+
+
+def entities_placed(
+    labels: tuple[str, int], heading: ColumnAnchors, lefts: Sequence[float], keys: Sequence[object]
+) -> tuple[str, ...] | None:
+    """Each column's entity from where its label is printed (``labels``: the label line and
+    its offset in the page; ``heading``: the column line's): the label whose middle is
+    nearest the middle of the column's year (:func:`preuve.memo.entities.entities_by_x`)."""
+    line, offset = labels
+    mentions = [
+        (kind, (lefts[offset + a] + lefts[offset + b - 1]) / 2)
+        for kind, a, b in mention_spans(line)
+        if offset + b <= len(lefts)
+    ]
+    centres = header_centres(heading.line, heading.offset, lefts, len(keys))
+    return entities_by_x([m for m in mentions if not math.isnan(m[1])], centres, keys)

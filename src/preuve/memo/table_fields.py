@@ -42,6 +42,7 @@ __all__ = [
     "merged_statements",
     "table_identities",
     "table_statements",
+    "unattributed_columns",
     "with_table_identities",
 ]
 
@@ -168,6 +169,10 @@ def merged_statements(
     # A row the tables read keeps the tables' concept (a "Borrowings" row under "Current
     # liabilities" is current debt): the lexicon's reading of the same row is left out.
     read = {(r.page, r.label.casefold()) for t in tables for r in t.rows}
+    # A table printing another entity's columns beside the group's (the parent company's,
+    # or columns no cue attributes) is read by the tables alone: the lexicon keys a value
+    # by its year and cannot tell whose column it is in.
+    entity_pages = {p for t in tables if t.company_rows or t.unattributed_rows for p in t.pages}
     # A lexicon amount whose dot the amount alone does not tell (58.000) is read as the
     # tables read theirs, or left out (see preuve.core.dot_groups).
     dots = dot_reading(c.raw for t in tables for r in t.rows for c in r.cells)
@@ -177,6 +182,7 @@ def merged_statements(
         if (f.key, f.year) not in have
         and (f.statement not in pages_of or f.page in pages_of[f.statement])
         and (f.page, f.label.casefold()) not in read
+        and f.page not in entity_pages
         and (value := read_with_dots(f.raw, f.value, dots)) is not None
     ]
     locale = detect_locale("\n".join(pages)) if not lexicon.fields else lexicon.locale
@@ -214,7 +220,23 @@ def merged_statements(
         fields += [f for f in stated if (f.key, f.year) not in have]
     months = chosen_duration(tables) or 12
     return Statements(
-        fields=tuple(fields), locale=locale, unmapped=lexicon.unmapped, flow_months=months
+        fields=tuple(fields),
+        locale=locale,
+        unmapped=lexicon.unmapped,
+        flow_months=months,
+        doubtful=unattributed_columns(tables),
+    )
+
+
+def unattributed_columns(tables: Sequence[StatementTable]) -> tuple[str, ...]:
+    """Why a table's values are left out: columns no cue attributes to the group or the
+    parent company (see :mod:`preuve.memo.entities`)."""
+    return tuple(
+        f"{t.statement.value} p. {', '.join(map(str, t.pages))}: {len(t.unattributed_rows)}"
+        " rows in value columns not attributed to the group or the company (the same"
+        " period printed twice, no entity labels that tell the columns apart)"
+        for t in tables
+        if t.unattributed_rows
     )
 
 

@@ -18,6 +18,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from preuve.core.numbers import Locale
+from preuve.memo.entities import (
+    COMPANY,
+    GROUP,
+    UNATTRIBUTED,
+    column_entities,
+    entity_labels,
+)
 from preuve.memo.periods import (
     Period,
     names_relative_columns,
@@ -52,12 +59,13 @@ from preuve.memo.table_cells import (
 from preuve.memo.table_columns import (
     ColumnAnchors,
     aligned,
+    entities_placed,
     place_run,
     spans_xs,
     value_pattern,
     widen_column_gaps,
 )
-from preuve.memo.table_headings import CONNECTORS
+from preuve.memo.table_row_types import Cell, TableRow, continues, same_columns
 
 __all__ = ["Cell", "RowReader", "TableRow"]
 
@@ -72,58 +80,6 @@ _SECTION = re.compile(
     r"|^(?:passifs?|actifs?|dettes) (?:(non[- ]courant(?:e)?s?)|(courant(?:e)?s?))\b"
 )
 _SECTION_END = re.compile(r"(?i)^(?:total|sous[- ]total)\b")
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One value of a row: its period, signed value, text as printed and span in the page."""
-
-    period: Period
-    value: Decimal
-    raw: str
-    page: int
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    label: str
-    cells: tuple[Cell, ...]
-    page: int
-    total: bool
-    # "current" / "non_current": the balance-sheet section the row is printed under
-    # ("Current liabilities" above "Borrowings"), which qualifies a label printed in both.
-    section: str = ""
-
-    def value(self, period: Period) -> Decimal | None:
-        return next((c.value for c in self.cells if c.period == period), None)
-
-
-def _continues(pending: str, label: str) -> bool:
-    """Whether ``label`` continues the text line before it (a label wrapped over lines):
-    it is empty, starts in lower case or with a parenthesis, or the line before ends on a
-    connector word or a comma."""
-    words = pending.split()
-    last = words[-1].casefold() if words else ""
-    letters = [c for c in label if c.isalpha() or c == "("]
-    return (
-        not label
-        or (bool(letters) and (letters[0].islower() or letters[0] == "("))
-        or last in CONNECTORS
-        or pending.endswith((",", ";", "/", "-", "–"))
-    )
-
-
-def _same_columns(before: tuple[Period, ...], after: tuple[Period, ...]) -> tuple[Period, ...]:
-    """A column line printed again without its dates (``2024 2025`` above the liabilities)
-    names the columns read before it."""
-    if len(before) == len(after) and all(
-        a.year == b.year and a.months == b.months and not a.month
-        for a, b in zip(after, before, strict=True)
-    ):
-        return before
-    return after
 
 
 _FIGURES_SPACED = re.compile(r"\d \(?[-−–]?\d")
@@ -154,6 +110,9 @@ class RowReader:
     section: str = ""  # the balance-sheet section the next rows are under
     gapped: bool = False  # the current line shows column gaps on the page
     fiscal_year: Callable[[], int | None] | None = None  # for columns named N, N-1
+    title: str = ""  # the statement's heading (it may name its entities in order)
+    entities: tuple[str, ...] = ()  # each column's entity (see preuve.memo.entities)
+    labels_at: tuple[str, int] | None = None  # the last entity-label line and its offset
 
     def _column_line(self) -> str:
         """The columns of the heading block: years stacked one a line ("July 2," / "2023"
@@ -180,12 +139,55 @@ class RowReader:
         for raw in raws[:skip]:
             match = value_pattern(raw).search(line, position)
             position = match.end() if match else position
-        for period, raw, value in zip(self.periods, raws[skip:], values[skip:], strict=False):
+        for column, (period, raw, value) in enumerate(
+            zip(self.periods, raws[skip:], values[skip:], strict=False)
+        ):
             match = value_pattern(raw).search(line, position)
             start, end = (match.start(), match.end()) if match else (position, position)
             position = end
-            cells.append(Cell(period, value, raw, self.page, offset + start, offset + end))
+            cell = Cell(period, value, raw, self.page, offset + start, offset + end)
+            cells.append(self.attributed(cell, column))
         return cells
+
+    def attributed(self, cell: Cell, column: int) -> Cell:
+        """``cell`` (of the ``column``-th value column) with its column's entity."""
+        if column < len(self.entities) and self.entities[column] != GROUP:
+            return dataclasses.replace(cell, entity=self.entities[column])
+        return cell
+
+    def heading_line(self, line: str, offset: int) -> None:
+        """A line without values: part of the heading block, a section title or a label."""
+        self.block.append(line)
+        if entity_labels(line):
+            self.labels_at = (line, offset)
+        if self.column_lines:  # a line under the years: the notes, the entities
+            self.under_the_years(line)
+        self.text_line(line)
+
+    def under_the_years(self, line: str) -> None:
+        """A line between the column line and the first row naming a notes column (the unit
+        line, ``Notes £'000 £'000``) or the columns' entities (``Group Group Company``)."""
+        self.notes_column |= has_notes_column([line])
+        if entity_labels(line):
+            self.entities = column_entities([line], self._column_line(), self.periods, self.title)
+            self.entities_by_position()
+
+    def entities_by_position(self) -> None:
+        """Columns the labels' count leaves unattributed (``Group`` over two columns,
+        ``Company`` over one), placed by the labels' x-positions on a PDF page."""
+        if UNATTRIBUTED not in self.entities or self.labels_at is None or self.lefts is None:
+            return
+        if self.anchors is not None and (lefts := self.lefts()):
+            found = entities_placed(self.labels_at, self.anchors, lefts, self.periods)
+            self.entities = found or self.entities
+
+    def read_entities(self) -> None:
+        """Each column's entity, from the heading block's labels; a column line printed
+        again without them (above the liabilities) keeps the columns' entities."""
+        found = column_entities(self.block[:-1], self._column_line(), self.periods, self.title)
+        if COMPANY not in found and COMPANY in self.entities and len(self.entities) == len(found):
+            return
+        self.entities = found
 
     def flush_tail(self) -> None:
         """A lower-case text line after a row that the next line does not continue ends
@@ -197,7 +199,7 @@ class RowReader:
         self.tail = False
 
     def label(self, label: str) -> str:
-        if self.tail and not (self.pending and _continues(self.pending, label.strip())):
+        if self.tail and not (self.pending and continues(self.pending, label.strip())):
             self.flush_tail()
         self.tail = False
         words = label.split()
@@ -209,7 +211,7 @@ class RowReader:
             if len(words) > 1 and _NOTE_REF.match(words[0]) and words[1][:1].isalpha():
                 words.pop(0)  # a notes column printed before the label
         label = _FOOTNOTE.sub("", " ".join(words))
-        if self.pending and _continues(self.pending, label):
+        if self.pending and continues(self.pending, label):
             label = f"{self.pending} {label}".strip()
         self.pending = ""
         return label
@@ -236,9 +238,9 @@ class RowReader:
             self.pending, self.tail, self.last_row = text, True, False
             return
         self.last_row = False
-        if self.tail and not (text and _continues(self.pending, text)):
+        if self.tail and not (text and continues(self.pending, text)):
             self.flush_tail()
-        if self.pending and text and _continues(self.pending, text):
+        if self.pending and text and continues(self.pending, text):
             self.pending = f"{self.pending} {text}"
         else:
             self.pending = text
@@ -299,20 +301,25 @@ class RowReader:
         columns as years)."""
         self.block.append(line)
         self.column_lines.append(line)
-        self.periods = _same_columns(
+        before = len(self.periods)
+        self.periods = same_columns(
             self.periods, read_periods(self.block, self._column_line(), balance)
         )
-        self.notes_column = has_notes_column(self.block)
+        # The columns printed again (above the liabilities) keep their notes column.
+        restarted = bool(self.rows) and before == len(self.periods)
+        self.notes_column = has_notes_column(self.block) or (restarted and self.notes_column)
         self.codes_column = has_codes_column(self.block)
         self.notes_right = notes_on_the_right(self.block)
         self.extra_columns = extra_columns(self.block)
         self.tab_columns = tab_captions(self.block, len(self.periods))
         self.ratio_column = ratio_column(line)
         self.percent_columns = percent_heading(line)
+        self.read_entities()
         self.flush_tail()
         self.pending = ""
         self.last_row = False
         self.anchors = ColumnAnchors(printed or line, offset, len(self.periods))
+        self.entities_by_position()
 
     def place_and_date(self, columns: list[tuple[int, int, int]]) -> bool:
         """Whether a line naming one date under rows of several columns is a signature's
@@ -343,8 +350,7 @@ class RowReader:
             self.columns_line(line, offset, balance)
             return
         if all(t.value is None or t.year is not None or t.is_day for t in tokens):
-            self.block.append(line)
-            self.text_line(line)
+            self.heading_line(line, offset)
             return
         glued, rest = _glued_header(tokens)
         if glued and not self.periods:
@@ -415,7 +421,9 @@ class RowReader:
         if placed is None:
             return False
         cells = tuple(
-            Cell(self.periods[column], token.value, token.raw, self.page, start, end)
+            self.attributed(
+                Cell(self.periods[column], token.value, token.raw, self.page, start, end), column
+            )
             for (column, start, end), token in zip(placed, run, strict=True)
             if token.value is not None
         )
@@ -445,9 +453,9 @@ class RowReader:
         if xs[-len(tail) - 1] > anchors[0] - gap / 2:
             return False
         cells = tuple(
-            Cell(period, token.value, token.raw, self.page, start, end)
-            for period, token, (start, end) in zip(
-                self.periods, tail, spans[-len(tail) :], strict=True
+            self.attributed(Cell(period, token.value, token.raw, self.page, start, end), column)
+            for column, (period, token, (start, end)) in enumerate(
+                zip(self.periods, tail, spans[-len(tail) :], strict=True)
             )
             if token.value is not None
         )

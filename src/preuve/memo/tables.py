@@ -22,7 +22,11 @@ Headings are found by :mod:`preuve.memo.table_headings`, a page's rows read by
 :mod:`preuve.memo.table_rows`; this module puts the tables of a report together.
 
 A statement can appear more than once (key figures, selected data, notes): the table with
-the most rows is the primary one, earlier pages on a tie.
+the most rows is the primary one, earlier pages on a tie; one headed for the parent company
+alone (``Company balance sheet``) is not, beside one headed for the group. A parent
+company's columns printed beside the group's are kept apart (``company_rows``), columns no
+cue attributes to an entity are flagged (``unattributed_rows``): see
+:mod:`preuve.memo.entities`.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from dataclasses import dataclass, field
 from preuve.core.dot_groups import dot_reading, one_dot_group, read_with_dots
 from preuve.core.numbers import Locale, detect_locale
 from preuve.core.space_groups import amounts_locale
+from preuve.memo.entities import COMPANY, GROUP, UNATTRIBUTED, heading_entities
 from preuve.memo.lexicon import Statement, unit_of
 from preuve.memo.periods import Period, years_of_line
 from preuve.memo.table_headings import opening
@@ -61,6 +66,35 @@ class StatementTable:
     heading: str = ""
     continued: bool = False
     supplement: bool = False  # a note table completing a statement (see table_headings)
+    # The parent company's own columns, printed beside the group's: shown, never used.
+    company_rows: list[TableRow] = field(default_factory=list)
+    # Values of columns no cue attributes to an entity (two years printed twice): doubtful,
+    # shown and not used (see preuve.memo.entities).
+    unattributed_rows: list[TableRow] = field(default_factory=list)
+
+    @property
+    def printed_rows(self) -> int:
+        """How many rows the table prints, whichever entity's columns are read."""
+        return max(len(self.rows), len(self.company_rows), len(self.unattributed_rows))
+
+
+def _by_entity(rows: list[TableRow], entity: str) -> list[TableRow]:
+    """The rows with their values in ``entity``'s columns only."""
+    kept: list[TableRow] = []
+    for row in rows:
+        cells = tuple(c for c in row.cells if c.entity == entity)
+        if cells:
+            kept.append(
+                row if len(cells) == len(row.cells) else dataclasses.replace(row, cells=cells)
+            )
+    return kept
+
+
+def _set_rows(table: StatementTable, rows: list[TableRow]) -> None:
+    """The table's rows: the group's columns; the company's and unattributed ones apart."""
+    table.rows = _by_entity(rows, GROUP)
+    table.company_rows += _by_entity(rows, COMPANY)
+    table.unattributed_rows += _by_entity(rows, UNATTRIBUTED)
 
 
 def _sections(
@@ -104,14 +138,14 @@ def _sections(
             taken, kind = heading
             if reader is not None and table is not None:
                 reader.flush_tail()
-                table.rows = reader.rows
+                _set_rows(table, reader.rows)
             reader, table = None, None
             if kind is not None:
                 head = " ".join(lines[index : index + taken])
                 table = StatementTable(kind, [page], "", 1, (), heading=head)
                 table.supplement = supplement
                 table.continued = bool(re.search(r"(?i)suite|continued|\(cont", head))
-                reader = RowReader(page, locale, lefts=lefts, fiscal_year=fiscal_year)
+                reader = RowReader(page, locale, lefts=lefts, fiscal_year=fiscal_year, title=head)
                 tables.append(table)
             index += taken
             continue
@@ -125,12 +159,12 @@ def _sections(
         index += 1
     if reader is not None and table is not None:
         reader.flush_tail()
-        table.rows = reader.rows
+        _set_rows(table, reader.rows)
     for done in tables:
         # The columns, in printed order, as the rows hold them (a header stacked over
         # several lines, or printed again above the liabilities, gives them all).
         done.periods = tuple(dict.fromkeys(c.period for r in done.rows for c in r.cells))
-    return [t for t in tables if t.rows]
+    return [t for t in tables if t.printed_rows]
 
 
 def _shared_labels(first: StatementTable, second: StatementTable) -> set[str]:
@@ -167,6 +201,8 @@ def _merge(tables: list[StatementTable]) -> list[StatementTable]:
         ):
             last.pages.append(table.pages[0])
             last.rows.extend(table.rows)
+            last.company_rows.extend(table.company_rows)
+            last.unattributed_rows.extend(table.unattributed_rows)
             continue
         merged.append(table)
     return merged
@@ -203,7 +239,7 @@ def _with_dots_read(tables: list[StatementTable]) -> list[StatementTable]:
             if cells:
                 rows.append(dataclasses.replace(row, cells=tuple(cells)))
         table.rows = rows
-    return [t for t in tables if t.rows]
+    return [t for t in tables if t.printed_rows]
 
 
 def read_tables(
@@ -229,8 +265,15 @@ def read_tables(
     primary: list[StatementTable] = []
     for statement in Statement:
         candidates = [t for t in merged if t.statement is statement and not t.supplement]
+        # The parent company's own statement (``Company balance sheet``) is never the
+        # primary one beside one headed for the group, however many rows it prints.
+        named = [heading_entities(t.heading) for t in candidates]
+        if any(kinds == {GROUP} for kinds in named):
+            candidates = [
+                t for t, kinds in zip(candidates, named, strict=True) if kinds != {COMPANY}
+            ]
         if candidates:
-            primary.append(max(candidates, key=lambda t: (len(t.rows), -t.pages[0])))
+            primary.append(max(candidates, key=lambda t: (t.printed_rows, -t.pages[0])))
     # Note tables completing a statement the report has, after the primary tables.
     kinds = {t.statement for t in primary}
     supplements = [t for t in merged if t.supplement and t.statement in kinds]

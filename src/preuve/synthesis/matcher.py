@@ -60,14 +60,24 @@ def _values(value: str, lexicon: Lexicon) -> list[Value]:
     return sorted(found, key=lambda v: v.start)
 
 
-@lru_cache(maxsize=4096)
-def _value_key(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
+def _status(value: str, lexicon: Lexicon) -> Value | None:
+    """The state a value states, unless its status word is part of a licence's name
+    ("Brightwick Source-Available Licence 1.0" is a licence, not the state "available")."""
     # an advisory's state written with the rest of its clause ("no fixed firmware is
     # available") is that state, whatever other status word the clause holds
     advisory = lexicon.advisory_states
     status = (status_of(value, lexicon, "fr", advisory) if advisory else None) or status_of(
         value, lexicon, "fr"
     )
+    if status is None:
+        return None
+    named = [v for v in licence_values(value, lexicon) if v.display == value.strip()]
+    return None if named else status
+
+
+@lru_cache(maxsize=4096)
+def _value_key(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
+    status = _status(value, lexicon)
     if status is not None:
         return status.key
     if is_free(value, lexicon):
@@ -133,7 +143,7 @@ def more_specific(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
 
 def _kind(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
     """What kind of value ``value`` is: its dimension and per-unit denominators."""
-    if status_of(value, lexicon, "fr") is not None:
+    if _status(value, lexicon) is not None:
         return ("status",)
     if is_free(value, lexicon):
         return ("free",)
@@ -280,6 +290,10 @@ def related_attributes(
             and a[2] == b[2]
             and (not items or (len(items) == 2 and (items[0] <= items[1] or items[1] <= items[0])))
         )
+    if a[0] == "concept" and len(a) == len(b) == 4 and a[1] == b[1] and a[3] == b[3]:
+        # one quantity, stated once plainly and once as its median ("live latency 1.8 s",
+        # "median latency 4.6 s"): compared when each is the other's only partner
+        return _central(a[2], b[2])
     if a[0] == "words" and isinstance(a[1], frozenset) and isinstance(b[1], frozenset):
         if a[2:] != b[2:]:
             return a[3:] == b[3:] and _central(a[2], b[2]) and _overlapping(a[1], b[1], lex)

@@ -30,7 +30,7 @@ from preuve.synthesis.price_items import (
     sum_row,
     titled_item,
 )
-from preuve.synthesis.pricing import charged_item, free_price
+from preuve.synthesis.pricing import charged_item, free_price, free_tier
 from preuve.synthesis.reader_layout import extensive, row_quote, section_products, written_names
 from preuve.synthesis.reader_origin import CatalogueEntry, dates_a_document, origin
 from preuve.synthesis.reader_states import advisories, licence_values, property_values, status_of
@@ -372,7 +372,7 @@ def _rows(
                 free[1], subject, part_of(sentence.text, free[0].start),
                 price_label=price_label, aliases=aliases, lexicon=lexicon,
             )  # fmt: skip
-            rows.append((free[0], subject, attribute, ()))
+            rows.append((free[0], subject, attribute, free_tier(sentence.text, lexicon)))
     elif not [v for v in values if v.kind != "date"]:  # no quantity: maybe a yes/no property
         for value, attribute in property_values(sentence.text, lexicon, lang):
             subject = subject_of(value.start, attribute)

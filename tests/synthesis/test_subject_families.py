@@ -13,7 +13,7 @@ import pytest
 from preuve.core.numbers import Locale
 from preuve.synthesis.contradictions import group_values
 from preuve.synthesis.lexicon import default_lexicon
-from preuve.synthesis.matcher import attribute_key, related_attributes, value_key
+from preuve.synthesis.matcher import attribute_key, related_attributes, same_value, value_key
 from preuve.synthesis.planner import detect_products, product_aliases
 from preuve.synthesis.planner_products import question_entities
 from preuve.synthesis.reader import CatalogueEntry, document_reads
@@ -187,3 +187,38 @@ def test_a_price_of_zero_bounded_by_a_count_is_a_free_tier(
     found, _ = document_reads(document, ["Router R7"], LEX, "en", Locale.EN)
     assert [r.context for r in found if r.kind == "free" or r.value_key[:2] == ("money", "free")]
     assert all(r.context == context for r in found if r.value_key[:2] == ("money", "free"))
+
+
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [
+        pytest.param("| Packet loss | less than 0.5 % |", ("less than 0.5 %", ()), id="claim"),
+        pytest.param("| Taux de pertes | inférieur à 0,5 % |", ("inférieur à 0,5 %", ()), id="fr"),
+        pytest.param(
+            "| Required uptime | at least 99.9 % |", ("99.9 %", ("target",)), id="requirement"
+        ),
+    ],
+)
+def test_a_sheet_row_opening_on_a_bound_claims_that_bound(
+    row: str, expected: tuple[str, tuple[str, ...]]
+) -> None:
+    text = f"| Property | Value |\n|---|---|\n{row}\n"
+    locale = Locale.FR if "," in row else Locale.EN
+    document = {"id": "doc-33", "title": "Router R7 data sheet", "text": text}
+    found, _ = document_reads(document, ["Router R7"], LEX, "en", locale)
+    assert [(r.value, r.context) for r in found] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("bound", "point", "agree"),
+    [
+        pytest.param("less than 0.4 %", "0.3 %", True, id="within"),
+        pytest.param("inférieur à 0,4 %", "1,3 %", False, id="beyond"),
+        pytest.param("< 200 ms", "0.3 s", False, id="beyond, another unit"),
+        pytest.param("at least 99.9 %", "99.95 %", True, id="lower bound"),
+        pytest.param("less than 0.4 %", "0.3 s", False, id="another quantity"),
+    ],
+)
+def test_a_bound_agrees_with_the_values_it_holds(bound: str, point: str, agree: bool) -> None:
+    assert same_value(bound, point) is agree
+    assert same_value(point, bound) is agree

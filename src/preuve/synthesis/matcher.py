@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable
+from decimal import Decimal
 from functools import lru_cache
 
 from preuve.core.numbers import Locale
@@ -101,7 +102,35 @@ def same_value(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
     (``Resolved``) agrees with the same state with one (``fixed in 7.2.4``): the group of
     status words of the lexicon is their meaning, the version a detail one of them adds."""
     key_a, key_b = value_key(a, lexicon), value_key(b, lexicon)
-    return key_a == key_b or _within(key_a, key_b) or _within(key_b, key_a)
+    if key_a == key_b or _within(key_a, key_b) or _within(key_b, key_a):
+        return True
+    lex = lexicon or default_lexicon()
+    return _satisfies(_bound(a, lex), key_a, key_b) or _satisfies(_bound(b, lex), key_b, key_a)
+
+
+def _bound(value: str, lexicon: Lexicon) -> str:
+    """ "<" for a value written after an upper bound ("less than 0.4 %", "< 2 ms"), ">" after
+    a lower one ("at least 99.9 %"), else ""."""
+    folded = fold(value).strip()
+    for sign, name in (("<", "upper_bound_words"), (">", "lower_bound_words")):
+        for cue in lexicon.words(name):
+            if folded.startswith(cue) and not folded[len(cue) : len(cue) + 1].isalpha():
+                return sign
+    return ""
+
+
+def _satisfies(sign: str, bound: tuple[Hashable, ...], point: tuple[Hashable, ...]) -> bool:
+    """Whether a point value lies within a bound of the same quantity: a measured 0.3 %
+    agrees with "less than 0.4 %", 1.3 % does not."""
+    if not sign or len(bound) != 1 or len(point) != 1:
+        return False
+    (limit,), (value,) = bound, point
+    if not (isinstance(limit, tuple) and isinstance(value, tuple) and len(limit) == len(value)):
+        return False
+    if limit[:-1] != value[:-1] or not limit or limit[0] != "quantity":
+        return False
+    low, high = (value[-1], limit[-1]) if sign == "<" else (limit[-1], value[-1])
+    return isinstance(low, Decimal) and isinstance(high, Decimal) and low <= high
 
 
 def _within(general: tuple[Hashable, ...], precise: tuple[Hashable, ...]) -> bool:

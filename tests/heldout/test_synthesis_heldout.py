@@ -47,7 +47,8 @@ BLIND = frozenset(
 )
 # The fifteenth writer's two (s28: 50.8 and 53.3 on arrival, main 6299cb3, no planted
 # contradiction found in the English one, one in the French one; 65.8 and 73.3 after the s28
-# merges) are worked on in s29: no longer blind, they must find one.
+# merges) are worked on in s29: no longer blind, they must find one (s30: 95.8 and 88.3, 5/5
+# and 3/4, by subject aliasing, end-of-support phrasings and a sheet's bound as its claim).
 # The thirteenth writer's two (s27: 49.2 and 50.2 on arrival, main 4688fc1, no planted
 # contradiction found in the English one, one in the French one) are worked on in s28: no
 # longer blind, they must find one.

@@ -132,6 +132,19 @@ _PRESS_ALIASES = {"Halmer Industrie": "Torvik Press 3", "Brova SA": "Salmo Line"
             id="a-standard-is-no-product",
         ),
         pytest.param(
+            "Halmer lance la gamme de projecteurs Ténor Patrimoine",
+            "Halmer Industrie présente **Ténor Patrimoine**, une gamme de projecteurs. Elle ne"
+            " se pilote pas depuis le portail des Torvik Press 3. Garantie 7 ans.",
+            False,
+            id="a-range-the-maker-launches-without-a-model-code",
+        ),
+        pytest.param(
+            "Halmer unveils the Torvik Press 3 at the fair",
+            "Halmer Industrie showed the Torvik Press 3: 40 strokes a minute.",
+            True,
+            id="the-maker-unveils-the-candidate-itself",
+        ),
+        pytest.param(
             "Essai en atelier - Halmer",
             "La Torvik Press 3 a tenu 40 coups par minute ; la Salmo Line 38. Torvik Press 3 :"
             " 2 arrêts.",

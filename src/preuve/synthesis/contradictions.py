@@ -105,6 +105,10 @@ def group_values(findings: Iterable[Finding], locale: Locale = Locale.FR) -> tup
             entry = groups.setdefault(
                 key, (statement.subject, statement.attribute, statement.context, [])
             )
+            if _other_name(statement.subject) and not _other_name(entry[0]):
+                # the subject as a document named it by another name too ("Orla Pump
+                # (OP-40)"): the group shows both names
+                entry = groups[key] = (statement.subject, *entry[1:])
             for source, (doc_id, value) in zip(
                 statement.sources, statement.values_by_source(), strict=True
             ):
@@ -121,6 +125,13 @@ def group_values(findings: Iterable[Finding], locale: Locale = Locale.FR) -> tup
             groups, passages, locale
         )
     )  # fmt: skip
+
+
+def _other_name(subject: str) -> bool:
+    """Whether a subject is shown with another name that its own does not hold ("Orla Pump
+    (OP-40)", not "Orla OP-40 (OP-40)")."""
+    named = re.fullmatch(r"(?P<own>.+?)\s*\((?P<other>[^()]+)\)", subject)
+    return named is not None and named.group("other") not in named.group("own")
 
 
 _Entry = tuple[str, str, str, list[tuple[str, list[str]]]]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable
+from decimal import Decimal
 from functools import lru_cache
 
 from preuve.core.numbers import Locale
@@ -60,14 +61,24 @@ def _values(value: str, lexicon: Lexicon) -> list[Value]:
     return sorted(found, key=lambda v: v.start)
 
 
-@lru_cache(maxsize=4096)
-def _value_key(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
+def _status(value: str, lexicon: Lexicon) -> Value | None:
+    """The state a value states, unless its status word is part of a licence's name
+    ("Brightwick Source-Available Licence 1.0" is a licence, not the state "available")."""
     # an advisory's state written with the rest of its clause ("no fixed firmware is
     # available") is that state, whatever other status word the clause holds
     advisory = lexicon.advisory_states
     status = (status_of(value, lexicon, "fr", advisory) if advisory else None) or status_of(
         value, lexicon, "fr"
     )
+    if status is None:
+        return None
+    named = [v for v in licence_values(value, lexicon) if v.display == value.strip()]
+    return None if named else status
+
+
+@lru_cache(maxsize=4096)
+def _value_key(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
+    status = _status(value, lexicon)
     if status is not None:
         return status.key
     if is_free(value, lexicon):
@@ -91,7 +102,35 @@ def same_value(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
     (``Resolved``) agrees with the same state with one (``fixed in 7.2.4``): the group of
     status words of the lexicon is their meaning, the version a detail one of them adds."""
     key_a, key_b = value_key(a, lexicon), value_key(b, lexicon)
-    return key_a == key_b or _within(key_a, key_b) or _within(key_b, key_a)
+    if key_a == key_b or _within(key_a, key_b) or _within(key_b, key_a):
+        return True
+    lex = lexicon or default_lexicon()
+    return _satisfies(_bound(a, lex), key_a, key_b) or _satisfies(_bound(b, lex), key_b, key_a)
+
+
+def _bound(value: str, lexicon: Lexicon) -> str:
+    """ "<" for a value written after an upper bound ("less than 0.4 %", "< 2 ms"), ">" after
+    a lower one ("at least 99.9 %"), else ""."""
+    folded = fold(value).strip()
+    for sign, name in (("<", "upper_bound_words"), (">", "lower_bound_words")):
+        for cue in lexicon.words(name):
+            if folded.startswith(cue) and not folded[len(cue) : len(cue) + 1].isalpha():
+                return sign
+    return ""
+
+
+def _satisfies(sign: str, bound: tuple[Hashable, ...], point: tuple[Hashable, ...]) -> bool:
+    """Whether a point value lies within a bound of the same quantity: a measured 0.3 %
+    agrees with "less than 0.4 %", 1.3 % does not."""
+    if not sign or len(bound) != 1 or len(point) != 1:
+        return False
+    (limit,), (value,) = bound, point
+    if not (isinstance(limit, tuple) and isinstance(value, tuple) and len(limit) == len(value)):
+        return False
+    if limit[:-1] != value[:-1] or not limit or limit[0] != "quantity":
+        return False
+    low, high = (value[-1], limit[-1]) if sign == "<" else (limit[-1], value[-1])
+    return isinstance(low, Decimal) and isinstance(high, Decimal) and low <= high
 
 
 def _within(general: tuple[Hashable, ...], precise: tuple[Hashable, ...]) -> bool:
@@ -133,7 +172,7 @@ def more_specific(a: str, b: str, lexicon: Lexicon | None = None) -> bool:
 
 def _kind(value: str, lexicon: Lexicon) -> tuple[Hashable, ...]:
     """What kind of value ``value`` is: its dimension and per-unit denominators."""
-    if status_of(value, lexicon, "fr") is not None:
+    if _status(value, lexicon) is not None:
         return ("status",)
     if is_free(value, lexicon):
         return ("free",)
@@ -280,6 +319,10 @@ def related_attributes(
             and a[2] == b[2]
             and (not items or (len(items) == 2 and (items[0] <= items[1] or items[1] <= items[0])))
         )
+    if a[0] == "concept" and len(a) == len(b) == 4 and a[1] == b[1] and a[3] == b[3]:
+        # one quantity, stated once plainly and once as its median ("live latency 1.8 s",
+        # "median latency 4.6 s"): compared when each is the other's only partner
+        return _central(a[2], b[2])
     if a[0] == "words" and isinstance(a[1], frozenset) and isinstance(b[1], frozenset):
         if a[2:] != b[2:]:
             return a[3:] == b[3:] and _central(a[2], b[2]) and _overlapping(a[1], b[1], lex)

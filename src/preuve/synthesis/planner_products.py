@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from preuve.synthesis.lexicon import Lexicon, default_lexicon, fold
+from preuve.synthesis.planner_items import VERSION, listed_items
 from preuve.synthesis.planner_models import documented_models, names_none
-from preuve.synthesis.statements import mentions
+from preuve.synthesis.statements import mentions, short_forms
 
 __all__ = [
     "components",
@@ -249,45 +250,6 @@ def _makers(question: str, products: Sequence[str], lexicon: Lexicon) -> dict[st
 
 # A list item of the question that starts with a name ("- **Aquanote** : compteur ...",
 # "* Beta Pro — appliance ..."): the name, and what the item says of it.
-_ITEM = re.compile(
-    r"^[ \t]*(?:[-*•+]|\d+[.)])[ \t]+(?:\*\*|__)?(?P<name>[A-ZÀ-Ý][^*_:—–(\n]{0,60}?)"
-    r"(?:\*\*|__)?[ \t]*(?:[:—–(]|[ \t]-[ \t])(?P<rest>[^\n]*)$",
-    re.MULTILINE,
-)
-
-
-# A version or model number after a name ("Corvus Suite 11", "Halden 4.2"): the capitalized
-# name pattern stops before it, though it is part of the product's name.
-_VERSION = re.compile(r"\s+v?\d[\w.]*")
-
-
-def _listed_items(
-    question: str, names: Sequence[str], texts: Sequence[str] | None = None
-) -> list[tuple[str, str]]:
-    """(name, rest of the item) for the question's list items that start with one of
-    ``names``: candidates written one per line. An item's name that is one of ``names``
-    followed by a version number is that longer name when documents (``texts``) write it
-    ("- **Orla Suite 7** (Orla Ltd)": the candidate is Orla Suite 7, not Orla Suite)."""
-    out = []
-    for item in _ITEM.finditer(question):
-        head = " ".join(item.group("name").split())
-        ordered = sorted(names, key=len, reverse=True)
-        name = next((n for n in ordered if head == n), None)
-        if name is None and texts is not None:
-            name = next(
-                (
-                    head
-                    for n in ordered
-                    if head.startswith(n) and _VERSION.fullmatch(head[len(n) :])
-                    and any(mentions(head, t) for t in texts)
-                ),
-                None,
-            )  # fmt: skip
-        if name is not None:
-            out.append((name, item.group("rest")))
-    return out
-
-
 def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
     """Names the question writes in parentheses right after a product ("Géolis Track
     (boîtier GT-40)"), or in the list item a product opens ("- **Halvard Data** — ArcBox 9
@@ -295,7 +257,7 @@ def product_aliases(question: str, products: Sequence[str]) -> dict[str, str]:
     component), or its maker (:func:`_makers`)."""
     aliases: dict[str, str] = {}
     generic_acronyms = default_lexicon().generic_acronyms
-    for product, rest in _listed_items(question, products):
+    for product, rest in listed_items(question, products):
         for name in name_candidates(rest):
             if _qualifier_of_noun(name, rest, default_lexicon()):
                 continue
@@ -348,13 +310,15 @@ def question_entities(
     lowercase_words = set(_LOWERCASE.findall(" ".join((question, *texts))))
     aliases = product_aliases(question, products)
     setting = _setting(question, lex)
+    shortened = short_forms(products)  # "Lumora" for "Lumora Capture": the product itself
     named = tuple(
         name
         for name in dict.fromkeys(name_candidates(question))
         if name not in products
         and name not in aliases
+        and name not in shortened
         and name not in setting
-        and not any(p.startswith(name) and _VERSION.fullmatch(p[len(name) :]) for p in products)
+        and not any(p.startswith(name) and VERSION.fullmatch(p[len(name) :]) for p in products)
         and not _defined_term(name, question)
         and not _qualifier_of_noun(name, question, lex)
         and _plausible(name, lowercase_words, lex)
@@ -449,7 +413,7 @@ def _named_candidates(
 ) -> tuple[str, ...]:
     """The candidates among the question's documented names: listed one per line, side by
     side, introduced one clause each, or else every such name but who decides and where."""
-    items = tuple(dict.fromkeys(name for name, _ in _listed_items(question, in_question, texts)))
+    items = tuple(dict.fromkeys(name for name, _ in listed_items(question, in_question, texts)))
     if len(items) >= 2:
         return items  # the candidates the question lists one per line
     listed = _enumerated(question, in_question, lex)

@@ -140,6 +140,9 @@ def titled_sibling(
     no word with a candidate's but the brand (``Orla TorvikLink 4`` is a component of ``Orla
     Torvik 3``), and its code is no identifier and no reference: not after a source type's
     word (``reference_words``: "Ticket INC-4411", "Devis D-118") nor after "n°"."""
+    launched = _launched(title, products, aliases, lexicon)
+    if launched is not None:
+        return launched
     if product_mentions(products, title, aliases):
         return None
     body = f"{title}\n{text}"
@@ -178,3 +181,30 @@ def _name_ending(before: str, code: str) -> str:
     """The capitalized words right before ``code`` in a title, with it ("Orla Shear SX-2")."""
     head = re.search(r"(?:[A-ZÀ-Ý][\w-]*[ \u00a0]+)*$", before)
     return f"{head.group() if head else ''}{code}".strip()
+
+
+def _launched(
+    title: str, products: Sequence[str], aliases: Mapping[str, str], lexicon: Lexicon
+) -> str | None:
+    """The product a title says a candidate's maker launches, when it is no candidate, no
+    alias and shares no word with one but the brand ("Orla lance la gamme Ténor Patrimoine",
+    "Orla unveils the Harbor Line"; lexicon ``[grammar] launch_verbs``): the document is that
+    product's announcement, whoever makes it."""
+    verbs = lexicon.alternation("launch_verbs")
+    folded = fold(title)
+    for brand in sorted(_brands(products, aliases, lexicon)):
+        at = re.search(
+            rf"(?<![\w-]){re.escape(fold(brand))}(?:\s+[\w-]+){{0,3}}?\s+{verbs}\s", folded
+        )
+        if at is None:
+            continue
+        known = {fold(w) for n in (*products, *aliases) for w in n.split()}
+        # the title's own words after the verb (folding may change a word's length)
+        after = title.split(maxsplit=len(folded[: at.end()].split()))
+        rest = after[-1] if len(after) > len(folded[: at.end()].split()) else ""
+        for name in name_candidates(rest):
+            if product_mentions(products, name, aliases) or name in aliases:
+                continue
+            if len(name.split()) > 1 and not {fold(w) for w in name.split()} & known:
+                return name
+    return None

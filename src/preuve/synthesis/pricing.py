@@ -29,7 +29,15 @@ from preuve.synthesis.lexicon import Lexicon, fold, fold1
 from preuve.synthesis.statements import term_pattern
 from preuve.synthesis.values import Value
 
-__all__ = ["FREE_KEY", "PricingCue", "charged_item", "free_price", "is_free", "pricing_cues"]
+__all__ = [
+    "FREE_KEY",
+    "PricingCue",
+    "charged_item",
+    "free_price",
+    "free_tier",
+    "is_free",
+    "pricing_cues",
+]
 
 FREE_KEY = ("money", "free", Decimal(0))
 _WORD = re.compile(r"[^\W\d_][\w-]*")
@@ -146,3 +154,12 @@ def is_free(value: str, lexicon: Lexicon) -> bool:
         return False
     cues = pricing_cues(value, lexicon)
     return bool(cues) and all(c.kind == "free" for c in cues)
+
+
+def free_tier(sentence: str, lexicon: Lexicon) -> tuple[str, ...]:
+    """A price of 0 bounded by a count ("free of charge in up to 25 rooms", "gratuit
+    jusqu'à 10 postes") is a free tier, a limit of the offer: no claim that the paid offer
+    beyond it costs nothing."""
+    bound = lexicon.alternation("bound_words")
+    counted = re.search(rf"{bound}\s+\d", fold(sentence))
+    return ("target",) if counted and "target" in lexicon.modality else ()

@@ -30,8 +30,14 @@ from preuve.synthesis.price_items import (
     sum_row,
     titled_item,
 )
-from preuve.synthesis.pricing import charged_item, free_price
-from preuve.synthesis.reader_layout import extensive, row_quote, section_products, written_names
+from preuve.synthesis.pricing import charged_item, free_price, free_tier
+from preuve.synthesis.reader_layout import (
+    claimed_bound,
+    extensive,
+    row_quote,
+    section_products,
+    written_names,
+)
 from preuve.synthesis.reader_origin import CatalogueEntry, dates_a_document, origin
 from preuve.synthesis.reader_states import advisories, licence_values, property_values, status_of
 from preuve.synthesis.sentences import label_condition
@@ -355,9 +361,10 @@ def _rows(
             if key[:2] == ("concept", "end_of_support")
             else subject
         )
-        context = _context(sentence, modality, lexicon)
+        shown, claim = claimed_bound(sentence, value, modality, lexicon)
+        context = _context(sentence, claim, lexicon)
         rows.append(
-            (value, about, attribute, (*context, *year_context(sentence.text, value, lexicon)))
+            (shown, about, attribute, (*context, *year_context(sentence.text, value, lexicon)))
         )
     label = next((c.label(lang) for c in lexicon.concepts if c.id == "licence"), "licence")
     for value in licence_values(sentence.text, lexicon):
@@ -372,7 +379,7 @@ def _rows(
                 free[1], subject, part_of(sentence.text, free[0].start),
                 price_label=price_label, aliases=aliases, lexicon=lexicon,
             )  # fmt: skip
-            rows.append((free[0], subject, attribute, ()))
+            rows.append((free[0], subject, attribute, free_tier(sentence.text, lexicon)))
     elif not [v for v in values if v.kind != "date"]:  # no quantity: maybe a yes/no property
         for value, attribute in property_values(sentence.text, lexicon, lang):
             subject = subject_of(value.start, attribute)

@@ -8,12 +8,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
+from preuve.core.patterns import compiled
 from preuve.core.quotes import MIN_QUOTE_CHARS
+from preuve.synthesis.lexicon import Lexicon, fold
 from preuve.synthesis.statements import LabelledSentence, product_mentions
 from preuve.synthesis.values import Value
 
-__all__ = ["extensive", "row_quote", "section_products", "written_names"]
+__all__ = ["claimed_bound", "extensive", "row_quote", "section_products", "written_names"]
 
 
 def _product_at(
@@ -101,3 +104,32 @@ def row_quote(text: str, sentence: LabelledSentence) -> str:
         start = text.rfind("\n", 0, start - 1) + 1
         quote = " ".join(text[start : sentence.end].split())
     return quote
+
+
+def claimed_bound(
+    sentence: LabelledSentence, value: Value, modality: Sequence[str], lexicon: Lexicon
+) -> tuple[Value, tuple[str, ...]]:
+    """A property sheet's row whose cell opens on a bound ("| False rejects | less than 0.4 %
+    |", "| Taux de faux rejets | inférieur à 0,4 % |"): the figure the sheet claims for its
+    product, written with its bound and compared as one (a measured 1.3 % disagrees, 0.3 %
+    agrees), not a target; a row whose label states a requirement ("Required uptime") stays
+    a target. Any other value is returned as it is."""
+    targets = lexicon.modality.get("target", ())
+    if "target" not in modality or not sentence.table or sentence.label is not None:
+        return value, tuple(modality)
+    folded = fold(sentence.cell)
+    cue = next(
+        (c for c in (*lexicon.words("upper_bound_words"), *lexicon.words("lower_bound_words"))
+         if folded.startswith(c) and folded[len(c) : len(c) + 1] in {" ", ""} | set("0123456789")),
+        None,
+    )  # fmt: skip
+    head = fold(sentence.head)
+    if cue is None or any(
+        compiled(rf"(?<![a-z]){re.escape(t)}(?![a-z])").search(head) for t in targets
+    ):
+        return value, tuple(modality)
+    at = sentence.cell.find(value.display)
+    if at <= 0:
+        return value, tuple(modality)
+    shown = f"{sentence.cell[:at].strip()} {value.display}"  # "inférieur à 0,4 %", "< 2 ms"
+    return replace(value, display=shown), tuple(m for m in modality if m != "target")

@@ -70,7 +70,7 @@ def _identify(
     literal = [e.doc_id for e in catalogue if e.doc_id != own and _names_id(folded, e.doc_id)]
     if len(literal) == 1:
         return literal[0]
-    months = {m for m in lexicon.months if re.search(rf"\b{m}\b", folded)}
+    months = {m for m in lexicon.months if re.search(rf"\b{m}\b", folded)} | _abbreviated(folded)
     clause_words = set(re.findall(r"[a-z]{4,}", folded))
     scored = []
     for entry in catalogue:
@@ -105,7 +105,12 @@ def origin(
     types = _mentioned_types(clause, lexicon) - {normalize_type_name(own_type), own_type}
     literal = any(_names_id(folded, e.doc_id) for e in catalogue if e.doc_id != own)
     side_by_side = bool(types) and len(_clauses_with_sources(sentence, lexicon, own_type)) >= 2
-    if not (literal or (cue is not None and types) or side_by_side):
+    # "1.8 s (LC-200 datasheet, Feb)": an aside right after the value naming a source
+    aside = re.match(r"\s*\(([^()]*)\)", sentence[value.end :])
+    cited = aside is not None and bool(
+        _mentioned_types(aside.group(1), lexicon) - {normalize_type_name(own_type), own_type}
+    )
+    if not (literal or (cue is not None and types) or side_by_side or cited):
         return None, None
     origin = _identify(clause, types, catalogue, lexicon, own)
     if origin is not None:
@@ -123,6 +128,24 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "september", "october", "november", "december")  # fmt: skip
 _MOIS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre",
          "octobre", "novembre", "decembre")  # fmt: skip
+
+
+# a month as tables and asides shorten it ("Feb", "févr.", "sept."), by its index
+_ABBREVIATIONS = {
+    **{m[:3]: i for i, m in enumerate(_MONTHS) if m != "may"},
+    **{a: i for i, a in enumerate(("janv", "fevr", "mars", "avr", "mai", "juin", "juil",
+                                    "aout", "sept", "oct", "nov", "dec"))},
+}  # fmt: skip
+
+
+def _abbreviated(folded: str) -> set[str]:
+    """The months ``folded`` names by an abbreviation, named in both languages."""
+    return {
+        name
+        for word in re.findall(r"[a-z]+", folded)
+        if (index := _ABBREVIATIONS.get(word)) is not None
+        for name in (_MONTHS[index], _MOIS[index])
+    }
 
 
 def _month_of(day: str) -> set[str]:

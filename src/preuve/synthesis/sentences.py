@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from preuve.core.sentences import Sentence
-from preuve.synthesis.lexicon import default_lexicon, names_sum
+from preuve.synthesis.lexicon import default_lexicon, fold, names_sum
 
 __all__ = ["LabelledSentence", "label_condition", "mentions", "sentences", "table_sentences"]
 
@@ -144,9 +144,26 @@ def _header_unit(head: str) -> tuple[str, str]:
     return head, ""
 
 
+# a document stating the currency of its figures once ("Prices in GBP", "montants en euros")
+_CURRENCY_NOTE = re.compile(
+    r"(?i)\b(?:prices?|amounts?|figures?|prix|montants?|tarifs?)\b[^.\n|]{0,20}?\b(?:in|en)"
+    r"\s+(?P<currency>GBP|EUR|USD|CHF|euros?|€|£|\$)(?![\w])"
+)
+
+
+def _priced(head: str) -> bool:
+    """Whether a column header names an amount ("Unit price", "Line total", "Montant")."""
+    lexicon = default_lexicon()
+    price = lexicon.concept("price")
+    words = [*(price.terms if price else ()), *(lexicon.pricing or {}).get("aggregates", ())]
+    folded = fold(head)
+    return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", folded) for w in words)
+
+
 def _cell_sentences(
-    header: list[str], rows: Sequence[tuple[int, int, list[str]]], products: Sequence[str]
-) -> list[LabelledSentence]:
+    header: list[str], rows: Sequence[tuple[int, int, list[str]]], products: Sequence[str],
+    currency: str = "",
+) -> list[LabelledSentence]:  # fmt: skip
     by_column = any(mentions(p, cell) for p in products for cell in header[1:])
     # two columns and no product among the row labels: a property sheet ("charge utile |
     # 600 kg") of the document's product, each row label what its value measures
@@ -182,7 +199,10 @@ def _cell_sentences(
             if not cell or cell in {"-", "—", "n/a", "N/A"} or index in conditions:
                 continue
             name, unit = _header_unit(head)
-            suffix = f" {unit}" if unit and re.fullmatch(r"[\d\s.,]+", cell) else ""
+            bare = re.fullmatch(r"[\d\s.,]+", cell) is not None
+            suffix = f" {unit}" if unit and bare else ""
+            if not unit and bare and currency and _priced(head):
+                suffix = f" {currency}"  # "420.00" under "Unit price", prices in GBP
             if not by_column and _CONDITION_LABEL.match(label):
                 # rows of conditions ("C-rate | efficiency"): the cells are of the document's
                 # (or its section's) subject, each row the condition of its value
@@ -212,6 +232,8 @@ def table_sentences(text: str, products: Sequence[str] = ()) -> list[list[Labell
     with the offsets of the row (its verbatim quote). When the header names the products,
     columns are subjects and row labels attributes; otherwise rows are the subjects."""
     out: list[list[LabelledSentence]] = []
+    declared = _CURRENCY_NOTE.search(text)
+    currency = declared.group("currency") if declared else ""
     rows = list(_ROW.finditer(text))
     blocks: list[list[re.Match[str]]] = []
     for row in rows:
@@ -225,7 +247,7 @@ def table_sentences(text: str, products: Sequence[str] = ()) -> list[list[Labell
             continue
         header = _cells(body[0].group("cells"))
         rows_of = [(r.start(), r.end(), _cells(r.group("cells"))) for r in body[1:]]
-        out.append(_cell_sentences(header, rows_of, products))
+        out.append(_cell_sentences(header, rows_of, products, currency))
     for aligned in _aligned_blocks(text):
         out.append(_cell_sentences(aligned[0][2], aligned[1:], products))
     return [paragraph for paragraph in out if paragraph]

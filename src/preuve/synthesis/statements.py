@@ -153,6 +153,7 @@ def _content_words(text: str, lexicon: Lexicon, skip: frozenset[str]) -> list[st
                 or folded in lexicon.stopwords
                 or folded in lexicon.months
                 or folded in skip
+                or folded in lexicon.words("comparison_words")
             ):
                 continue
             words.append(part)
@@ -180,6 +181,9 @@ def stem(word: str) -> str:
     return folded
 
 
+_TERM_GAP = 12  # characters between a term and the value it introduces ("ends in 2029")
+
+
 def attribute_of(
     sentence: str, value: Value, others: Sequence[Value], *, lexicon: Lexicon,
     skip: frozenset[str], lang: str,
@@ -197,11 +201,13 @@ def attribute_of(
     after = [t for t in terms if value.end <= t[0] < right]
     # a term of an earlier clause, unless a value of the same kind stands between (that
     # one is its value: "support runs until 30 May 2029, beyond the date of June 2025")
-    # (a year alone is a period, "contracted in the first half of 2026", not such a value)
+    # (a year alone is a period, "contracted in the first half of 2026", not such a value,
+    # unless it follows the term: "supported to the end of 2029, ... before 2027")
     anywhere = [
         t for t in terms if t[1] <= value.start
         and not any(o is not value and o.kind == value.kind and t[1] <= o.start < value.start
-                    and not _YEAR.fullmatch(o.display) for o in others)
+                    and (not _YEAR.fullmatch(o.display) or o.start - t[1] <= _TERM_GAP)
+                    for o in others)
     ]  # fmt: skip
     inside = [  # the unit may name the concept: "3,000 requests per second"
         (value.start, value.end, t[2])

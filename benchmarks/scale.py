@@ -57,6 +57,9 @@ __all__ = ["main", "simulate"]
 
 NODES = 16
 LEVELS = (12, 3, 1)
+# What a worker imports to run a dossier's build against an OpenAI-compatible endpoint:
+# imported when its actor starts, before the clock (else by its first dossier, in it).
+WORKER_MODULES = ("preuve.digest.fleet", "preuve.models.openai")
 SETTINGS = DigestSettings()
 
 
@@ -169,7 +172,7 @@ def _ray_executor(workers: int, threads: int) -> tuple[Any, float]:
     )
     executor = RayExecutor(threads=threads)
     started = time.perf_counter()
-    executor.warm_up()
+    executor.warm_up(WORKER_MODULES)
     return executor, time.perf_counter() - started
 
 
@@ -307,6 +310,9 @@ def _run(args: argparse.Namespace, root: Path) -> int:
                         ) / (len(worker_counts) * calls)
                     for role in ("workers", "limiter"):
                         spent[(kind, role)] += after[role] - before[role]
+                    spent[(kind, f"{workers}w")] = spent.get((kind, f"{workers}w"), 0.0) + (
+                        after["workers"] - before["workers"]
+                    )  # by worker count too
                     by_count[(kind, count)] = by_count.get((kind, count), 0.0) + (
                         after["limiter"] - before["limiter"]
                     ) / (len(worker_counts) * calls)
@@ -339,7 +345,8 @@ def _projections(  # noqa: PLR0917 (the measured figures, passed on)
     calls: int,
     cpu: float,
 ) -> None:
-    """Each limiter's measured CPU, and the 10 000-dossier projection with it."""
+    """Each limiter's measured CPU (the workers' per node also by worker count), and the
+    10 000-dossier projection with it."""
     limiters = list(dict.fromkeys(kind for kind, _ in spent))
     ideal_big = 10_000 * NODES * args.delay / (16 * args.per_endpoint)
     designs = (
@@ -357,6 +364,14 @@ def _projections(  # noqa: PLR0917 (the measured figures, passed on)
             f" and the limiter actors {limiter * 1000:.2f} ms per call;"
             f" {calls} calls x {worker_cpu + limiter:.4f} s = {calls * (worker_cpu + limiter):.1f}"
             f" CPU-s on {os.cpu_count()} cores"
+        )
+        print(
+            "  worker CPU per node by worker count: "
+            + ", ".join(
+                f"{w} {t / (len(counts) * calls) * 1000:.1f} ms"
+                for (k, w), t in spent.items()
+                if k == kind and w.endswith("w")
+            )
         )
         print(
             "  limiter CPU per call by endpoint count: "

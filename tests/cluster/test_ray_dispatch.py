@@ -126,3 +126,20 @@ def test_a_slot_held_by_a_killed_worker_is_free_again_after_its_lease(
     assert index == 0
     assert slots.in_flight() == {"a": 1}  # the new holder's, the dead one's reclaimed
     slots.release(lease)
+
+
+def has_module(name: str) -> bool:
+    import sys
+
+    return name in sys.modules
+
+
+def test_warm_up_imports_the_work_s_modules_in_every_worker(ray_cluster: Any) -> None:
+    # Imported at warm-up, a module costs the first item nothing (a second or more of CPU
+    # per worker for preuve's workflows, paid before the benchmark's clock like the start).
+    executor = RayExecutor(threads=1, workers=2)
+    try:
+        executor.warm_up(["wave"])  # a standard module nothing here imports
+        assert executor.map(has_module, ["wave"] * 4) == [True] * 4
+    finally:
+        executor.close()

@@ -12,8 +12,9 @@ lock, so many openers at once apply each version once.
 A lost connection (server restart, ``pg_terminate_backend``) fails the operation in one
 line: the transaction it was in is rolled back by the server, nothing is half-written,
 and a rebuild reuses every level that was committed. Idle connections the server closed
-fail at ``BEGIN``, before anything was sent, and are replaced (no check per checkout: it
-would cost every transaction a round trip).
+fail at their transaction's first exchange (``BEGIN``; for a tree level, ``BEGIN`` and the
+results' INSERT, sent together), before anything was committed, and are replaced (no
+check per checkout: it would cost every transaction a round trip).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from preuve.core.store_spec import redacted_url
 from preuve.io.store_rows import NodeRecord, RunInfo
 from preuve.io.stores.base import TABLES, now
 from preuve.io.stores.migrations import COMPONENT, pending, version_table_sql
-from preuve.io.stores.postgres_level import write_level
+from preuve.io.stores.postgres_level import UnstartedError, write_level
 from preuve.io.stores.sql import SqlStore, _Tx
 
 __all__ = ["PostgresStore"]
@@ -227,19 +228,36 @@ class PostgresStore(SqlStore):
             raise InputError(f"digest store {self.path}: {first}", fix=_why(err)) from None
 
     def _transact(self, work: Callable[[_Tx], _T], *, serializable: bool = False) -> _T:
+        def attempt(conn: psycopg.Connection[Any]) -> _T:
+            begun = False
+            try:
+                with conn.transaction():
+                    begun = True
+                    if serializable:
+                        conn.execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")
+                    return work(_PgTx(conn))
+            except psycopg.OperationalError as err:
+                if not begun and conn.broken:  # at BEGIN: nothing of it reached the server
+                    raise UnstartedError(err) from err
+                raise
+
+        return self._retried(attempt)
+
+    def _write_level(self, run: RunInfo, records: Sequence[NodeRecord]) -> dict[str, int]:
+        # BEGIN and COMMIT go out with the level's statements: two round trips in all.
+        return self._retried(lambda conn: write_level(conn, run, records, begin=True))
+
+    def _retried(self, attempt: Callable[[psycopg.Connection[Any]], _T]) -> _T:
+        """``attempt`` (one transaction on a pooled connection), run again whole when the
+        server aborted it, and on another connection when it raised :class:`UnstartedError`."""
         delay = 0.005
         rolled_back = 0
         closed = 0
         with self._guard():
             while True:
-                begun = False
-                conn: psycopg.Connection[Any] | None = None
                 try:
-                    with self._pool.connection() as conn, conn.transaction():
-                        begun = True
-                        if serializable:
-                            conn.execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")
-                        return work(_PgTx(conn))
+                    with self._pool.connection() as conn:
+                        return attempt(conn)
                 except (errors.SerializationFailure, errors.DeadlockDetected):
                     # The server rolled the whole transaction back: running it again is safe.
                     rolled_back += 1
@@ -247,17 +265,13 @@ class PostgresStore(SqlStore):
                         raise
                     time.sleep(delay * (1 + random.random()))
                     delay = min(delay * 2, 0.5)
-                except psycopg.OperationalError:
-                    # A connection the server closed while it sat in the pool fails at BEGIN,
-                    # before anything was sent: take another. Lost inside a transaction, it
-                    # fails the write (the server rolled it back).
+                except UnstartedError as lost:
+                    # A connection the server closed while it sat in the pool fails at the
+                    # transaction's first exchange, before anything was committed: take
+                    # another. Lost later, it fails the write (the server rolled it back).
                     closed += 1
-                    if begun or conn is None or not conn.broken or closed > self._size:
-                        raise
-
-    def _record_level(self, tx: _Tx, run: RunInfo, records: Sequence[NodeRecord]) -> dict[str, int]:
-        assert isinstance(tx, _PgTx)
-        return write_level(tx.conn, run, records)
+                    if closed > self._size:
+                        raise lost.error from None
 
     def _read(self, sql: str, args: Sequence[object] = ()) -> list[dict[str, Any]]:
         with self._guard():

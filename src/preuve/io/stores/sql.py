@@ -179,11 +179,14 @@ class SqlStore(ABC):
         # in a cycle over the unique index.
         ordered = sorted(records, key=lambda r: (r.key, r.node_id))
 
-        return self._transact(lambda tx: self._record_level(tx, run, ordered))
+        return self._write_level(run, ordered)
 
-    def _record_level(self, tx: _Tx, run: RunInfo, records: Sequence[NodeRecord]) -> dict[str, int]:
-        """Write ``records`` (key order) in ``tx``; a backend may batch the statements."""
-        return {record.node_id: self._record(tx, run, record) for record in records}
+    def _write_level(self, run: RunInfo, records: Sequence[NodeRecord]) -> dict[str, int]:
+        """Write ``records`` (key order) in one transaction; a backend may batch the
+        statements and its transaction's round trips."""
+        return self._transact(
+            lambda tx: {record.node_id: self._record(tx, run, record) for record in records}
+        )
 
     def _record(self, tx: _Tx, run: RunInfo, record: NodeRecord) -> int:
         created = now()

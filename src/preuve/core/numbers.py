@@ -145,6 +145,13 @@ _UNITS: tuple[tuple[str, str, bool], ...] = (
     (r"[mM](?:\$|USD)", "M$", False),
     (r"[bB](?:€|EUR)", "Md€", True),
     (r"[bB](?:\$|USD)", "Md$", True),
+    # A scale with its currency spelled out: "2,3 millions d'euros", "4.8 million dollars".
+    (r"(?i:milliards? d['’]euros|billions? (?:of )?euros?)", "Md€", False),
+    (r"(?i:milliards? de dollars|billions? (?:of )?dollars)", "Md$", False),
+    (r"(?i:millions? d['’]euros|millions? (?:of )?euros?)", "M€", False),
+    (r"(?i:millions? de dollars|millions? (?:of )?dollars)", "M$", False),
+    (r"(?i:milliers? d['’]euros|thousands? (?:of )?euros?)", "k€", False),
+    (r"(?i:milliers? de dollars|thousands? (?:of )?dollars)", "k$", False),
     (r"(?i:milliards?|billions?|bn)|Mds?|Mrds?", "billion", False),
     (r"(?i:millions?|mn|mio)", "million", False),
     (r"(?i:thousands?|milliers?)", "thousand", False),
@@ -252,6 +259,9 @@ def _body_pattern(locale: Locale) -> re.Pattern[str]:
 _NUMBER_PREFIX = re.compile(r"(?:USD|EUR|GBP|CHF|JPY|[^\W\d_]{1,6}\.)(?=[-‐‑]?\d)")
 
 
+# A number joined by a hyphen to the word it counts ("a 142-patient cohort", "12-month"):
+# a figure in a compound adjective, not an identifier (those carry capitals or more parts).
+_COUNTED_COMPOUND = re.compile(r"\d+(?:[.,]\d+)?[-‐‑][^\W\d_A-Z]{2,}")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -260,6 +270,8 @@ def _is_identifier(token: str) -> bool:
     """Digits glued to letters, unless the letters are a unit (``5x``, ``1.2bn``, ``2e``) or
     a currency code or abbreviation before the number (``USD9.9``, ``env.9,9x``)."""
     if _HAS_LETTER.search(token) is None or _HAS_DIGIT.search(token) is None:
+        return False
+    if _COUNTED_COMPOUND.fullmatch(token) is not None:
         return False
     prefix = _NUMBER_PREFIX.match(token)
     if prefix is not None:

@@ -43,7 +43,7 @@ from preuve.core.claim_state import (
     shorten,
     squash,
 )
-from preuve.core.claimtext import cues, fold, period_key, scopes, segment_of
+from preuve.core.claimtext import ANY_YEAR, cues, fold, period_key, scopes, segment_of
 from preuve.core.factlines import metric_key, structure_of, subject_of
 from preuve.core.facts import Fact, FactValue
 from preuve.core.numbers import Locale, NumberMention
@@ -157,11 +157,11 @@ class _Paragraph(OrderChecks):
         if stated.period is None:
             claim.record["period"] = UNCHECKED
             return
-        same = [c for c in claim.candidates if c.value.period == stated.period]
+        same = [c for c in claim.candidates if _same_period(stated.period, c.value.period)]
         if same:
             claim.candidates, claim.record["period"] = same, OK
             return
-        if any(c.value.period is None for c in claim.candidates):
+        if any(c.value.period in (None, ANY_YEAR) for c in claim.candidates):
             claim.record["period"] = UNCHECKED
             return
         first = claim.candidates[0]
@@ -369,6 +369,13 @@ class _Paragraph(OrderChecks):
                 )
         records = [ClaimRecord(c.mention.raw, **c.record) for c in self.claims]
         return ParagraphClaims(tuple(self.defects), tuple(records + self.statements))
+
+
+def _same_period(stated: str, given: str | None) -> bool:
+    """A whole year with no year written is any year, never a part of one."""
+    if stated == ANY_YEAR:
+        return given is not None and given.isdigit()
+    return given == stated
 
 
 def _same_unit(mention: NumberMention, value: FactValue) -> bool:

@@ -178,6 +178,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     ),
     "preuve.core.polarity": ("Polarity", "align_polarity", "negations"),
     "preuve.core.memocheck": (
+        "BASE_MISMATCH",
         "LINK_NOT_IN_FACTS",
         "MAX_SOURCES",
         "MIN_WORDS",

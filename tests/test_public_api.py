@@ -160,6 +160,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "DIMENSIONS",
         "NEGATION_FLIP",
         "WRONG_DIRECTION",
+        "WRONG_METRIC",
         "WRONG_PERIOD",
         "WRONG_SUBJECT",
         "CitedFact",

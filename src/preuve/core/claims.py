@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from preuve.core.binding import change_direction
 from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
+from preuve.core.claim_metrics import metric_problem
 from preuve.core.claim_orders import OrderChecks
 from preuve.core.claim_state import (
     DEFECT,
@@ -33,6 +34,7 @@ from preuve.core.claim_state import (
     OK,
     UNCHECKED,
     WRONG_DIRECTION,
+    WRONG_METRIC,
     WRONG_PERIOD,
     WRONG_SUBJECT,
     Candidate,
@@ -54,6 +56,7 @@ __all__ = [
     "DIMENSIONS",
     "NEGATION_FLIP",
     "WRONG_DIRECTION",
+    "WRONG_METRIC",
     "WRONG_PERIOD",
     "WRONG_SUBJECT",
     "CitedFact",
@@ -356,6 +359,10 @@ class _Paragraph(OrderChecks):
         for claim in self.claims:
             self.check_subject(claim)
             self.check_period(claim)
+            problem = metric_problem(self.read, claim.mention, claim.candidates, self.lexicon)
+            if problem is not None:
+                where = shorten(self.clause_of(claim.mention))
+                self.defect(WRONG_METRIC, f"{claim.mention.raw} (in «{where}») {problem}")
         protected = self.read.protected()
         for scope in scopes(self.text, protected, self.read.ranges()):
             self.check_directions(scope)

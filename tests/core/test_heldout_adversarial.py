@@ -9,6 +9,10 @@ number grouping (Swiss apostrophe and Indian lakh thousands): cuts inside such n
 The ``s29-`` rows were written in session 29 before reading the checks: range bounds,
 dropped units, scales and signs, severed negations and conditions, joined table cells,
 footnote marks, and memo figures of the wrong bound, year, currency, period or base.
+
+``adversarial-s30.jsonl`` (rows ``s30-``, 128) was written in session 30 by a writer who
+never read the checks, and is kept as delivered. Measured on arrival: quote attacks
+accepted 16/40, memo attacks accepted 13/38, faithful controls refused 3/50.
 """
 
 from __future__ import annotations
@@ -25,21 +29,41 @@ from preuve.core.memocheck import Paragraph, check_memo
 from preuve.core.numbers import Locale
 from preuve.core.quotes import verify_quote
 
-HELDOUT = Path(__file__).resolve().parent.parent / "heldout" / "soundness" / "adversarial.jsonl"
+HELDOUT = Path(__file__).resolve().parent.parent / "heldout" / "soundness"
+FILES = ("adversarial.jsonl", "adversarial-s30.jsonl")
 ROWS: list[dict[str, Any]] = [
-    json.loads(line) for line in HELDOUT.read_text(encoding="utf-8").splitlines() if line
+    json.loads(line)
+    for name in FILES
+    for line in (HELDOUT / name).read_text(encoding="utf-8").splitlines()
+    if line
 ]
 
 
-# Attacks of session 29 the checks do not refuse yet (the memo's claims checks, not the
-# number check): each names the mechanism it needs. Listed, so the set stays honest.
+# Attacks the checks do not refuse yet, each with the mechanism it needs. Listed, so the
+# set stays honest. All are worked on in session 30 on another branch (sound-s30): a quote
+# that stops before a physical or time unit written apart, and a dollar's country prefix.
+_UNIT_APART = (
+    "a quote that stops between a number and its physical or time unit written apart"
+    " ({unit}) drops what the number measures: the measure extents must read declared"
+    " physical and time units (worked on in sound-s30)"
+)
+_DOLLAR_PREFIX = (
+    "a dollar's country prefix ({prefix}) is read as a plain $: the number parser must keep"
+    " S$/A$/HK$/US$ apart (worked on in sound-s30)"
+)
 STILL_OPEN: dict[str, str] = {
-    "s29-mn-en-period-01": "a whole-year phrase with no year written ('full-year revenue')"
-    " is not compared with a half-year fact value (period left unchecked)",
-    "s29-mn-fr-base-01": "a margin (% of revenue) written as a growth of the metric: the"
-    " base of a percentage is not compared",
-    "s29-mn-en-base-01": "a margin (% of revenue) written as a growth rate: the base of a"
-    " percentage is not compared",
+    "s30-q-en-pump-01": _UNIT_APART.format(unit="40 kW"),
+    "s30-q-en-pump-02": _UNIT_APART.format(unit="3 bar"),
+    "s30-q-en-contract-01": _UNIT_APART.format(unit="months"),
+    "s30-q-en-contract-06": _UNIT_APART.format(unit="days"),
+    "s30-q-en-clinical-01": _UNIT_APART.format(unit="5 mg/kg"),
+    "s30-q-fr-pompe-01": _UNIT_APART.format(unit="kW"),
+    "s30-q-fr-pompe-02": _UNIT_APART.format(unit="bar, after a line break"),
+    "s30-q-fr-pompe-03": _UNIT_APART.format(unit="m³/h cut after m³"),
+    "s30-q-fr-marche-01": _UNIT_APART.format(unit="mois"),
+    "s30-q-fr-clinique-01": _UNIT_APART.format(unit="heures"),
+    "s30-mn-en-currency-02": _DOLLAR_PREFIX.format(prefix="A$ written as US$"),
+    "s30-mn-en-currency-03": _DOLLAR_PREFIX.format(prefix="HK$ written as US$"),
 }
 
 
@@ -61,6 +85,7 @@ def _fullwidth_only(row: dict[str, Any]) -> bool:
 
 def test_the_set_is_large_enough() -> None:
     assert len(ROWS) >= 120
+    assert len({row["id"] for row in ROWS}) == len(ROWS)
     assert {row["kind"] for row in ROWS} == {"quote", "memo_number"}
 
 

@@ -50,6 +50,10 @@ ACCEPTED = {
     "the margin level": ("Holt's gross margin was 31.5% in 2025.", "A-holt-2", Locale.EN),
     "revenue growth": ("Holt's revenue grew 4.6% in 2025.", "A-holt-2", Locale.EN),
     "the margin rose to": ("Holt's gross margin rose to 31.5% in 2025.", "R-holt-1", Locale.EN),
+    "a metric named as the base": ("In 2025 Holt kept 31.5% of revenue as gross profit.",
+                                   "A-holt-2", Locale.EN),
+    "a metric named after the value": ("Holt kept 4.6% more, in revenue growth terms, in 2025.",
+                                       "A-holt-2", Locale.EN),
 }  # fmt: skip
 
 

@@ -6,9 +6,10 @@ Two defects, both ``wrong_metric``, for a number whose value is a value of its c
   ``progresse de 12,6 %``) where the fact gives it as the level of a share metric (a
   margin, a rate, a share: :data:`~preuve.core.claim_lexicon.SHARE_METRICS`) that is no
   change itself. A margin is a share of revenue, a growth a share of the prior value;
-- *another metric*: the number's clause names a metric of the fact (``EBIT margin``) and
-  none it names is part of the value's own metric (``revenue growth``): the value is said
-  of the neighbour it stands beside on the fact line.
+- *another metric*: a percentage whose clause names, before it, a metric of the fact
+  (``EBIT margin reached 8.4%``), none of them part of the value's own metric (``revenue
+  growth``): the value is said of the neighbour it stands beside on the fact line. A
+  metric named as a base (``of revenue``) or after the number names nothing here.
 
 Only structured facts name their metrics (``Metric Period : value``); a value read from
 prose has none and is not checked here. A clause naming part of the metric ("revenue" for
@@ -29,6 +30,7 @@ from preuve.core.numbers import NumberMention
 __all__ = ["metric_problem"]
 
 _WORD = re.compile(r"[a-z0-9]+")
+_BASE_BEFORE = re.compile(r"(?:\bof(?: the)?|\bde(?: la| l')?|\bdu|\bdes|\bd')\s*$")
 
 
 def _words(name: str) -> tuple[str, ...]:
@@ -36,12 +38,15 @@ def _words(name: str) -> tuple[str, ...]:
 
 
 def _named(clause: str, names: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
-    """The metric names (as word tuples) written in the folded ``clause``."""
-    return [
-        words
-        for words in names
-        if words and re.search(rf"(?<![a-z0-9]){r'[^a-z0-9]+'.join(words)}(?![a-z0-9])", clause)
-    ]
+    """The metric names (as word tuples) written in the folded ``clause``, not as the
+    base of another ("of revenue", "du chiffre d'affaires")."""
+    found = []
+    for words in names:
+        pattern = rf"(?<![a-z0-9]){r'[^a-z0-9]+'.join(words)}(?![a-z0-9])"
+        starts = [m.start() for m in re.finditer(pattern, clause)] if words else []
+        if any(_BASE_BEFORE.search(clause[:start]) is None for start in starts):
+            found.append(words)
+    return found
 
 
 def _is_share(metric: str, lexicon: ClaimLexicon) -> bool:
@@ -69,8 +74,10 @@ def metric_problem(
             f"is written as a change but [{first.fact.id}] gives it as the level of"
             f" «{first.value.metric}», a share of another base; write it as that level"
         )
-    start, end = segment_of(mention.start, read.clauses)
-    clause = read.folded[start:end]
+    if mention.kind != "%":
+        return None
+    start, _ = segment_of(mention.start, read.clauses)
+    clause = read.folded[start : mention.start]
     facts = {c.fact.id: c.fact for c in candidates}
     names = list(
         dict.fromkeys(

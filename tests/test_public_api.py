@@ -164,6 +164,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "NEGATION_FLIP",
         "WRONG_BASE",
         "WRONG_DIRECTION",
+        "WRONG_METRIC",
         "WRONG_PERIOD",
         "WRONG_SUBJECT",
         "CitedFact",
@@ -182,6 +183,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
     ),
     "preuve.core.polarity": ("Polarity", "align_polarity", "negations"),
     "preuve.core.memocheck": (
+        "BASE_MISMATCH",
         "LINK_NOT_IN_FACTS",
         "MAX_SOURCES",
         "MIN_WORDS",

@@ -15,6 +15,10 @@ km, kg; a table cell), dollars of another country (S$, A$, HK$, NZ$, C$ against 
 bare $), a whole year said of a half, a margin or share written as a growth; and their
 faithful controls (a year before "an" or "l'", "US" or "SEC" after a year, a count before a
 noun, a page number, the whole measure, the same currency by its ISO code).
+
+``adversarial-s30.jsonl`` (rows ``s30-``, 128) was written in session 30 by a writer who
+never read the checks, and is kept as delivered. Measured on arrival: quote attacks
+accepted 16/40, memo attacks accepted 13/38, faithful controls refused 3/50.
 """
 
 from __future__ import annotations
@@ -31,9 +35,13 @@ from preuve.core.memocheck import Paragraph, check_memo
 from preuve.core.numbers import Locale
 from preuve.core.quotes import verify_quote
 
-HELDOUT = Path(__file__).resolve().parent.parent / "heldout" / "soundness" / "adversarial.jsonl"
+HELDOUT = Path(__file__).resolve().parent.parent / "heldout" / "soundness"
+FILES = ("adversarial.jsonl", "adversarial-s30.jsonl")
 ROWS: list[dict[str, Any]] = [
-    json.loads(line) for line in HELDOUT.read_text(encoding="utf-8").splitlines() if line
+    json.loads(line)
+    for name in FILES
+    for line in (HELDOUT / name).read_text(encoding="utf-8").splitlines()
+    if line
 ]
 
 
@@ -61,6 +69,7 @@ def _fullwidth_only(row: dict[str, Any]) -> bool:
 
 def test_the_set_is_large_enough() -> None:
     assert len(ROWS) >= 120
+    assert len({row["id"] for row in ROWS}) == len(ROWS)
     assert {row["kind"] for row in ROWS} == {"quote", "memo_number"}
 
 

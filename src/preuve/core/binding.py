@@ -52,7 +52,11 @@ class ReadText:
         """The period the text states for ``mention``, or None."""
         clause = segment_of(mention.start, self.clauses)
         sentence = segment_of(mention.start, self.sentences)
-        following = [p for p in self.periods if clause[0] <= p.start < clause[1]]
+        following = [
+            p
+            for p in self.periods
+            if clause[0] <= p.start < clause[1] and not self._compared_with(p)
+        ]
         for period in following:
             if period.start >= mention.end and self._joined(mention, period):
                 return period
@@ -67,6 +71,12 @@ class ReadText:
             if sentence[0] <= p.start and p.end <= mention.start and self._free(p, mention)
         ]
         return before[-1] if before else None
+
+    def _compared_with(self, period: PeriodMention) -> bool:
+        """``a change of -1.3 pts on 2024``: the year a change is measured against is
+        not the period of its value."""
+        before = self.folded[max(0, period.start - 24) : period.start]
+        return _COMPARED_WITH.search(before) is not None
 
     def is_from_value(self, mention: NumberMention) -> bool:
         """The first number of ``de 3,6x à 5,5x``, ``from 3.6x to 5.5x``."""
@@ -104,6 +114,11 @@ _JOINED = re.compile(
     r"\s*(?:(?:en|in|for|au|fin|a fin|at|at end of|at the end of|end of|a la fin de|fin de|"
     r"during|over|durant|pour|sur|of|de)\s+)?"
     r"(?:(?:l'exercice|l'annee|the year|fiscal year|year|exercice|annee)\s+)?[(\[]?\s*"
+)
+
+
+_COMPARED_WITH = re.compile(
+    r"\b(?:on|compared (?:with|to)|relative to|as against|par rapport a)\s+(?:fy\s?)?$"
 )
 
 

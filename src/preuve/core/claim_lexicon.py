@@ -141,6 +141,18 @@ WHOLE_YEAR: tuple[str, ...] = (
     r"for the year as a whole", r"for the full year", r"sur l'annee",
 )  # fmt: skip
 
+# Metrics that are a share of another base (a margin is a share of revenue): a value of
+# one, written as an amount of change ("grew 6.2%"), is given another base.
+SHARE_METRICS: tuple[str, ...] = (
+    r"marges?", r"margins?", r"taux", r"rates?", r"ratios?", r"parts?", r"shares?",
+    r"poids", r"rendements?", r"yields?", r"pourcentages?", r"percentages?", r"proportions?",
+)  # fmt: skip
+# Metrics that are a change of a value (besides the up and down words): "variation", "change".
+CHANGE_METRICS: tuple[str, ...] = (
+    r"variations?", r"changes?", r"evolutions?", r"deltas?", r"ecarts?", r"yoy",
+    r"year[- ]on[- ]year", r"sur un an",
+)  # fmt: skip
+
 # Words that carry no content for aligning a sentence with a fact's text.
 STOPWORDS: tuple[str, ...] = (
     "le", "la", "les", "l", "un", "une", "des", "du", "de", "d", "et", "ou", "a", "au", "aux",
@@ -157,7 +169,7 @@ LEXICON_KEYS = (
     "aliases", "legal_suffixes", "generic_name_words", "up", "down", "better", "worse",
     "lower_is_better", "higher_is_better", "greater", "less", "limits", "max_limits",
     "min_limits", "breach", "comply", "negation", "prior_period",
-    "whole_year", "stopwords",
+    "whole_year", "share_metrics", "change_metrics", "stopwords",
 )  # fmt: skip
 
 
@@ -184,6 +196,8 @@ class ClaimLexicon:
     negation: tuple[str, ...] = NEGATION
     prior_period: tuple[str, ...] = PRIOR_PERIOD
     whole_year: tuple[str, ...] = WHOLE_YEAR
+    share_metrics: tuple[str, ...] = SHARE_METRICS
+    change_metrics: tuple[str, ...] = CHANGE_METRICS
     stopwords: tuple[str, ...] = STOPWORDS
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
 

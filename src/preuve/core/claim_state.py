@@ -27,6 +27,7 @@ __all__ = [
     "OK",
     "UNCHECKED",
     "WRONG_DIRECTION",
+    "WRONG_METRIC",
     "WRONG_PERIOD",
     "WRONG_SUBJECT",
     "Candidate",
@@ -42,6 +43,7 @@ __all__ = [
 WRONG_SUBJECT = "wrong_subject"
 WRONG_PERIOD = "wrong_period"
 WRONG_DIRECTION = "wrong_direction"
+WRONG_METRIC = "wrong_metric"
 NEGATION_FLIP = "negation_flip"
 OK, DEFECT, UNCHECKED, NOT_STATED = "ok", "defect", "unchecked", "n/a"
 DIMENSIONS = ("subject", "period", "direction", "polarity")

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from preuve.core.binding import change_direction
 from preuve.core.claim_base import WRONG_BASE, level_as_change
 from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
+from preuve.core.claim_metrics import metric_problem
 from preuve.core.claim_orders import OrderChecks
 from preuve.core.claim_state import (
     DEFECT,
@@ -34,6 +35,7 @@ from preuve.core.claim_state import (
     OK,
     UNCHECKED,
     WRONG_DIRECTION,
+    WRONG_METRIC,
     WRONG_PERIOD,
     WRONG_SUBJECT,
     Candidate,
@@ -44,7 +46,7 @@ from preuve.core.claim_state import (
     shorten,
     squash,
 )
-from preuve.core.claimtext import cues, fold, period_key, scopes, segment_of
+from preuve.core.claimtext import ANY_YEAR, cues, fold, period_key, scopes, segment_of
 from preuve.core.factlines import metric_key, structure_of, subject_of
 from preuve.core.facts import Fact, FactValue
 from preuve.core.numbers import Locale, NumberMention
@@ -56,6 +58,7 @@ __all__ = [
     "NEGATION_FLIP",
     "WRONG_BASE",
     "WRONG_DIRECTION",
+    "WRONG_METRIC",
     "WRONG_PERIOD",
     "WRONG_SUBJECT",
     "CitedFact",
@@ -157,13 +160,13 @@ class _Paragraph(OrderChecks):
         if stated is None:
             return
         if stated.period is None:
-            self.check_whole_year(claim, stated.whole_year)
+            claim.record["period"] = UNCHECKED
             return
-        same = [c for c in claim.candidates if c.value.period == stated.period]
+        same = [c for c in claim.candidates if _same_period(stated.period, c.value.period)]
         if same:
             claim.candidates, claim.record["period"] = same, OK
             return
-        if any(c.value.period is None for c in claim.candidates):
+        if any(c.value.period in (None, ANY_YEAR) for c in claim.candidates):
             claim.record["period"] = UNCHECKED
             return
         first = claim.candidates[0]
@@ -184,23 +187,6 @@ class _Paragraph(OrderChecks):
             f"{claim.mention.raw} (in «{shorten(self.clause_of(claim.mention))}») is written "
             f"for {stated.period} but [{first.fact.id}] gives it for {periods}{hint}; write "
             "the period the fact gives",
-        )
-
-    def check_whole_year(self, claim: ClaimState, whole_year: bool) -> None:
-        """A whole year said without its year ("full-year revenue") is unchecked for its
-        year, but a value the facts give only for a quarter or a half is no year's value."""
-        periods = {c.value.period for c in claim.candidates}
-        if not whole_year or not periods or any(p is None or "-" not in p for p in periods):
-            claim.record["period"] = UNCHECKED
-            return
-        first = claim.candidates[0]
-        given = ", ".join(sorted(map(str, periods)))
-        claim.record["period"] = DEFECT
-        self.defect(
-            WRONG_PERIOD,
-            f"{claim.mention.raw} (in «{shorten(self.clause_of(claim.mention))}») is written "
-            f"for a whole year but [{first.fact.id}] gives it for {given} only; write the"
-            " period the fact gives",
         )
 
     # --- direction -----------------------------------------------------------------------
@@ -381,6 +367,10 @@ class _Paragraph(OrderChecks):
         for claim in self.claims:
             self.check_subject(claim)
             self.check_period(claim)
+            problem = metric_problem(self.read, claim.mention, claim.candidates, self.lexicon)
+            if problem is not None:
+                where = shorten(self.clause_of(claim.mention))
+                self.defect(WRONG_METRIC, f"{claim.mention.raw} (in «{where}») {problem}")
         protected = self.read.protected()
         for scope in scopes(self.text, protected, self.read.ranges()):
             self.check_directions(scope)
@@ -394,6 +384,13 @@ class _Paragraph(OrderChecks):
                 )
         records = [ClaimRecord(c.mention.raw, **c.record) for c in self.claims]
         return ParagraphClaims(tuple(self.defects), tuple(records + self.statements))
+
+
+def _same_period(stated: str, given: str | None) -> bool:
+    """A whole year with no year written is any year, never a part of one."""
+    if stated == ANY_YEAR:
+        return given is not None and given.isdigit()
+    return given == stated
 
 
 def _same_unit(mention: NumberMention, value: FactValue) -> bool:

@@ -11,7 +11,9 @@ the fact side of :mod:`preuve.core.claims`, so both are read the same way.
   at ``;`` and at contrasting or joining conjunctions), each a ``(start, end)`` pair.
 - Periods: a year (``2025``, ``fin 2025``, ``FY2025``), a quarter (``T3 2025``, ``Q3
   2025``, ``3e trimestre 2025``, ``third quarter of 2025``), a half (``S1 2025``, ``H1
-  2025``, ``premier semestre 2025``), a range (``entre 2024 et 2025``: no single period),
+  2025``, ``premier semestre 2025``), the first months of a year (``nine months to
+  September 2025``, ``neuf premiers mois de 2025``, ``9M 2025``: ``2025-9M``), a range
+  (``entre 2024 et 2025``: no single period),
   and "the year before" (``un an plus tôt``, ``a year earlier``), resolved against the
   nearest year written before it.
 """
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 __all__ = [
+    "ANY_YEAR",
     "Cue",
     "PeriodMention",
     "clauses",
@@ -155,16 +158,19 @@ def segment_of(position: int, segments: Sequence[Segment]) -> Segment:
 @dataclass(frozen=True, slots=True)
 class PeriodMention:
     """A period written in a text: ``period`` is ``"2025"``, ``"2025-Q3"``, ``"2025-H1"``,
-    or None for a range (``entre 2024 et 2025``), which states no single period, or for a
-    whole year whose year is not written (``full-year revenue``: ``whole_year``)."""
+    ``"2025-9M"``, :data:`ANY_YEAR` for a whole year whose year is not written (``full-year
+    revenue``), or None for a range (``entre 2024 et 2025``), which states no single
+    period."""
 
     start: int
     end: int
     period: str | None
-    whole_year: bool = False
 
 
 _YEAR = r"(?:19|20)\d\d"
+ANY_YEAR = "full-year"
+"""The period of a whole-year phrase with no year written in its text ("full-year
+revenue"): a whole year, which one unsaid; never a half, a quarter or months of one."""
 _ORDINAL_QUARTER = {
     "1": "1", "premier": "1", "1er": "1", "first": "1", "1st": "1",
     "2": "2", "deuxieme": "2", "second": "2", "2e": "2", "2eme": "2", "2nd": "2",
@@ -172,7 +178,30 @@ _ORDINAL_QUARTER = {
     "4": "4", "quatrieme": "4", "fourth": "4", "4e": "4", "4eme": "4", "4th": "4",
 }  # fmt: skip
 _ORDINAL = "|".join(sorted(map(re.escape, _ORDINAL_QUARTER), key=len, reverse=True))
+# A count of months from the start of a year (written in words or figures).
+_MONTH_COUNT = {
+    "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4, "five": 5, "cinq": 5,
+    "six": 6, "seven": 7, "sept": 7, "eight": 8, "huit": 8, "nine": 9, "neuf": 9,
+    "ten": 10, "dix": 10, "eleven": 11, "onze": 11, "twelve": 12, "douze": 12,
+    **{str(n): n for n in range(2, 13)},
+}  # fmt: skip
+_COUNT = "|".join(sorted(_MONTH_COUNT, key=len, reverse=True))
+# "nine months to/ended (30) September (30,) 2025", "(the) first nine months of 2025".
+_MONTHS_EN = (
+    rf"\b(?:first\s+)?({_COUNT})\s+months\s+(?:to|ended|ending|through|of)\s+(?:the\s+)?"
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?(?:[a-z]{{3,9}}\.?\s+)?(?:\d{{1,2}},?\s+)?"
+    rf"(?:fy\s?|fiscal\s+)?({_YEAR})\b"
+)
+# "neuf premiers mois de (l'exercice) 2025", "neuf mois clos le 30 septembre 2025".
+_MONTHS_FR = (
+    rf"\b({_COUNT})\s+(?:premiers\s+)?mois\s+(?:de\s+l'exercice\s+|de\s+|d'|"
+    rf"(?:clos|arretes?|termines?)\s+(?:le\s+|au\s+|fin\s+)?|au\s+|a\s+fin\s+)"
+    rf"(?:\d{{1,2}}(?:er)?\s+)?(?:[a-z]{{3,9}}\s+)?({_YEAR})\b"
+)
 _PERIOD_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(_MONTHS_EN), "months"),
+    (re.compile(_MONTHS_FR), "months"),
+    (re.compile(rf"\b({_COUNT})m\s?({_YEAR})\b"), "months"),
     (
         re.compile(
             rf"\b(?:entre|between|de|from)\s+(?:l'exercice\s+|fy\s?)?({_YEAR})\s+"
@@ -218,6 +247,9 @@ def _period_of(kind: str, match: re.Match[str]) -> str | None:
         return match.group(1)
     if kind == "quarter-after":
         return f"{match.group(1)}-Q{match.group(2)}"
+    if kind == "months":
+        count, year = _MONTH_COUNT[match.group(1)], match.group(2)
+        return {12: year, 6: f"{year}-H1", 3: f"{year}-Q1"}.get(count, f"{year}-{count}M")
     ordinal = _ORDINAL_QUARTER.get(match.group(1), match.group(1))
     if kind == "quarter":
         return f"{match.group(2)}-Q{ordinal}"
@@ -288,7 +320,7 @@ def _resolve(start: int, end: int, years: Sequence[PeriodMention], how: str) -> 
     after = [p for p in years if p.start >= end]
     reference = before[-1] if before else (after[0] if after else None)
     if reference is None or reference.period is None:
-        return PeriodMention(start, end, None, whole_year=how == "year")
+        return PeriodMention(start, end, ANY_YEAR if how == "year" else None)
     year = int(reference.period.split("-")[0])
     if how == "prior":
         return PeriodMention(start, end, str(year - 1))

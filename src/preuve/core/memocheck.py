@@ -25,7 +25,12 @@ deterministic and per paragraph (numbered from 1):
 - ``scale_mismatch`` / ``unit_mismatch``: the value is in a cited fact, but with another
   scale (k€ vs M€, million vs billion) or another unit (% vs points vs x, € vs $, a day of
   another month, an ordinal). A number written without a unit is compared by value only
-  (a declared limit); a unit it writes must be the fact's.
+  (a declared limit); a unit it writes must be the fact's. Physical and time units
+  (``kW`` vs ``kVA``, ``m³/h`` vs ``m³/day``, ``mois`` vs ``semaines``) are compared
+  too (:mod:`preuve.core.measures`), a declared conversion with its converted value
+  accepted (``16 bar`` as ``1 600 kPa``);
+- ``base_mismatch``: the figure, or its clause, is written on another base than its fact
+  (before or after tax, ``HT``/``TTC``; calendar or working days).
 
 Every number token counts: glued to letters, a currency or a scale word (``$9.9m``,
 ``9,9m€``, ``USD9.9``), after a month name (``En décembre 15 %``), days of dates and
@@ -43,14 +48,34 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from preuve.core.claim_lexicon import DEFAULT_LEXICON, ClaimLexicon
 from preuve.core.claims import review_claims
 from preuve.core.defects import Defect
-from preuve.core.errors import InputError
 from preuve.core.facts import Fact
 from preuve.core.links import unsupported_links
+from preuve.core.measures import Terms
+from preuve.core.memo_codes import (
+    BASE_MISMATCH,
+    LINK_NOT_IN_FACTS,
+    NO_SOURCE,
+    NO_STATEMENT,
+    NUMBER_NOT_IN_FACTS,
+    NUMBER_SIGN,
+    SCALE_MISMATCH,
+    TOO_MANY_SOURCES,
+    UNIT_MISMATCH,
+    UNKNOWN_SOURCE,
+)
+from preuve.core.memo_json import Paragraph, parse_memo
+from preuve.core.memo_terms import (
+    base_defects,
+    ids,
+    measured_code,
+    shorten,
+    terms_all,
+    terms_defect,
+)
 from preuve.core.number_units import report_dollar
 from preuve.core.numbers import (
     Locale,
@@ -61,6 +86,7 @@ from preuve.core.numbers import (
 )
 
 __all__ = [
+    "BASE_MISMATCH",
     "LINK_NOT_IN_FACTS",
     "MAX_SOURCES",
     "MIN_WORDS",
@@ -80,15 +106,6 @@ __all__ = [
     "split_clauses",
 ]
 
-NO_SOURCE = "no_source"
-NO_STATEMENT = "no_statement"
-UNKNOWN_SOURCE = "unknown_source"
-NUMBER_NOT_IN_FACTS = "number_not_in_facts"
-NUMBER_SIGN = "number_sign"
-LINK_NOT_IN_FACTS = "link_not_in_facts"
-SCALE_MISMATCH = "scale_mismatch"
-UNIT_MISMATCH = "unit_mismatch"
-TOO_MANY_SOURCES = "too_many_sources"
 
 MIN_WORDS = 2
 """A paragraph states something in at least this many words (of two letters or more) and
@@ -101,75 +118,6 @@ _ID_SHAPED = re.compile(r"[A-Z]-\w+(?:-\w+)+")  # the shape of preuve's fact ids
 MAX_SOURCES = 100
 """A paragraph citing more facts than this is refused (a paragraph citing everything would
 make "numbers from the cited facts" mean "numbers from anywhere")."""
-
-_MEMO_FIX = 'expected {"paragraphs": [{"text": "...", "sources": ["ID", ...]}, ...]}'
-
-
-@dataclass(frozen=True, slots=True)
-class Paragraph:
-    """One memo paragraph and the ids of the facts it cites."""
-
-    text: str
-    sources: tuple[str, ...]
-
-
-def _json_type(value: object) -> str:
-    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return "a number"
-    return names.get(type(value), type(value).__name__)
-
-
-def _memo_error(source: str, problem: str) -> InputError:
-    return InputError(f"{source}: {problem}", fix=_MEMO_FIX)
-
-
-def _parse_paragraph(item: object, index: int, source: str) -> Paragraph:
-    where = f"paragraphs[{index}]"
-    if not isinstance(item, dict):
-        raise _memo_error(source, f"{where} must be an object, got {_json_type(item)}")
-    keys = {str(k) for k in item}
-    if keys != {"text", "sources"}:
-        missing, extra = sorted({"text", "sources"} - keys), sorted(keys - {"text", "sources"})
-        problem = "; ".join(
-            part
-            for part in (
-                f"missing {', '.join(missing)}" if missing else "",
-                f"unexpected {', '.join(extra)}" if extra else "",
-            )
-            if part
-        )
-        raise _memo_error(source, f"{where}: {problem}")
-    text, sources = item["text"], item["sources"]
-    if not isinstance(text, str) or not text.strip():
-        raise _memo_error(source, f"{where}.text must be a non-empty string")
-    if not isinstance(sources, list):
-        raise _memo_error(source, f"{where}.sources must be an array, got {_json_type(sources)}")
-    for position, sid in enumerate(sources):
-        if not isinstance(sid, str) or not sid.strip():
-            raise _memo_error(source, f"{where}.sources[{position}] must be a non-empty string")
-    return Paragraph(text=text, sources=tuple(sources))
-
-
-def parse_memo(data: object, *, source: str = "memo") -> list[Paragraph]:
-    """Paragraphs of a decoded memo JSON ``{"paragraphs": [{"text", "sources"}]}``; any
-    other shape, extra key or empty memo raises ``InputError`` naming the problem."""
-    if not isinstance(data, dict):
-        raise _memo_error(source, f"the memo must be a JSON object, got {_json_type(data)}")
-    extra = sorted(str(k) for k in data if k != "paragraphs")
-    if extra:
-        raise _memo_error(source, f"unexpected key(s) {', '.join(extra)}")
-    if "paragraphs" not in data:
-        raise _memo_error(source, "missing key paragraphs")
-    items = data["paragraphs"]
-    if not isinstance(items, list):
-        raise _memo_error(source, f"paragraphs must be an array, got {_json_type(items)}")
-    if not items:
-        raise _memo_error(source, "the memo has no paragraphs")
-    return [_parse_paragraph(item, index, source) for index, item in enumerate(items)]
-
 
 _CLAUSE_PUNCTUATION = re.compile(r"[;.:!?,…\n]")
 _CONJUNCTION = re.compile(r"\b(?i:et|and|mais|but|tandis que|alors que|whereas|while)\b")
@@ -282,19 +230,6 @@ def _page_ref(text: str, mention: NumberMention) -> bool:
     )
 
 
-def _shorten(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else f"{text[: limit - 1]}…"
-
-
-_MAX_IDS_SHOWN = 8
-
-
-def _ids(cited: Sequence[str]) -> str:
-    shown = ", ".join(f"[{sid}]" for sid in cited[:_MAX_IDS_SHOWN]) or "none"
-    more = len(cited) - _MAX_IDS_SHOWN
-    return f"{shown} and {more} more" if more > 0 else shown
-
-
 def _as_written(number: NumberMention) -> str:
     unit = number.unit or ""
     if not unit or unit == number.currency:
@@ -311,17 +246,17 @@ def _number_defect(
     *,
     allowed: _Allowed,
 ) -> Defect:
-    where = f"(in «{_shorten(clause)}»)"
-    ids = _ids(cited)
+    where = f"(in «{shorten(clause)}»)"
+    cited_ids = ids(cited)
     given = ", ".join(dict.fromkeys(_as_written(n) for n in allowed.same_magnitude(mention)))
     if code == NUMBER_SIGN and mention.value < 0:
         detail = (
-            f"{mention.raw} {where} is negative but the facts cited ({ids}) give it "
+            f"{mention.raw} {where} is negative but the facts cited ({cited_ids}) give it "
             "positive; remove the sign"
         )
     elif code == NUMBER_SIGN:
         detail = (
-            f"{mention.raw} {where} is written without sign but the facts cited ({ids}) give "
+            f"{mention.raw} {where} is written without sign but the facts cited ({cited_ids}) give "
             "it negative; write the minus sign, or say it in the same clause "
             "(négatif, perte, déficit, negative, loss), not negated"
         )
@@ -329,12 +264,12 @@ def _number_defect(
         what = "scale" if code == SCALE_MISMATCH else "unit"
         detail = (
             f"{_as_written(mention)} {where} has the value of a cited fact but not its {what}:"
-            f" the facts cited ({ids}) give {given}; write the figure with the {what} the"
+            f" the facts cited ({cited_ids}) give {given}; write the figure with the {what} the"
             " fact gives"
         )
     else:
         detail = (
-            f"{mention.raw} {where} appears in none of the facts cited ({ids}); use a figure "
+            f"{mention.raw} {where} appears in none of the facts cited ({cited_ids}); use a figure "
             "as written in a cited fact, or cite the fact that gives it; never compute one"
         )
     return Defect(code=code, detail=detail, paragraph=index)
@@ -355,7 +290,7 @@ def _reference_defects(
         if _plain(token) in known:
             continue
         detail = (
-            f"{token} appears in none of the facts cited ({_ids(cited)}); copy references,"
+            f"{token} appears in none of the facts cited ({ids(cited)}); copy references,"
             " dates and identifiers as a cited fact writes them"
         )
         defects.append(Defect(NUMBER_NOT_IN_FACTS, detail, paragraph=index))
@@ -376,7 +311,7 @@ def _statement_defects(text: str, known: set[str], index: int) -> list[Defect]:
     if len(words) + len(numbers) >= MIN_WORDS:
         return []
     detail = (
-        f"the paragraph states nothing ({_shorten(text) or 'no text'}); write at least one"
+        f"the paragraph states nothing ({shorten(text) or 'no text'}); write at least one"
         " sentence that says what the cited facts show"
     )
     return [Defect(NO_STATEMENT, detail, paragraph=index)]
@@ -409,6 +344,7 @@ def check_memo(
     dollar = report_dollar(currency)
     by_id = {fact.id: fact for fact in facts}
     numbers_of: dict[str, list[NumberMention]] = {}  # only the facts some paragraph cites
+    terms_of_fact: dict[str, list[Terms]] = {}
     report_years = {int(year) for year in years}
     defects: list[Defect] = []
     # A paragraph that cites too many facts is refused as it is: its claims are not read.
@@ -431,7 +367,7 @@ def check_memo(
             continue
         sources = [by_id[sid].text for sid in cited]
         for link in unsupported_links(paragraph.text, sources):
-            detail = f"{_shorten(link)} appears in none of the facts cited; remove the link"
+            detail = f"{shorten(link)} appears in none of the facts cited; remove the link"
             defects.append(Defect(LINK_NOT_IN_FACTS, detail, paragraph=index))
         for sid in cited:
             if sid not in numbers_of:
@@ -442,17 +378,47 @@ def check_memo(
         ]
         pages = {n.value for n, is_page in cited_numbers if is_page}
         allowed = _Allowed(n for n, is_page in cited_numbers if not is_page)
+        for sid in cited:
+            if sid not in terms_of_fact:
+                terms_of_fact[sid] = terms_all(
+                    by_id[sid].text,
+                    numbers_of[sid],
+                    split_clauses(by_id[sid].text, numbers_of[sid]),
+                    locale,
+                )
+        measured = [
+            (n, terms)
+            for sid in cited
+            for n, terms in zip(numbers_of[sid], terms_of_fact[sid], strict=True)
+            if not _page_ref(by_id[sid].text, n)
+        ]
         mentions = extract_numbers(paragraph.text, locale)
         clauses = split_clauses(paragraph.text, mentions)
-        for mention in mentions:
+        written_terms = terms_all(paragraph.text, mentions, clauses, locale)
+        for mention, terms in zip(mentions, written_terms, strict=True):
             if mention.is_year and int(mention.value) in report_years:
                 continue
             if _page_ref(paragraph.text, mention) and mention.value in pages:
                 continue
             clause = _clause_of(paragraph.text, mention, clauses)
-            code = ground_number(mention, clause, allowed, dollar=dollar)
-            if code is not None:
+            by_value = ground_number(mention, clause, allowed, dollar=dollar)
+            code = measured_code(by_value, mention, terms, measured)
+            if code is not None and code != by_value:
+                defects.append(
+                    terms_defect(
+                        code,
+                        mention,
+                        terms=terms,
+                        clause=clause,
+                        cited=cited,
+                        index=index,
+                        measured=measured,
+                    )
+                )
+            elif code is not None:
                 defects.append(_number_defect(code, mention, clause, cited, index, allowed=allowed))
+        if not any(d.code == BASE_MISMATCH and d.paragraph == index for d in defects):
+            defects += base_defects(paragraph.text, sources, cited, index)
         defects += _reference_defects(paragraph.text, cited, sources, index)
         defects += claims[index - 1].defects
     return defects

@@ -111,6 +111,13 @@ UNITS: tuple[tuple[str, str, bool], ...] = (
     (r"[bB](?:€|EUR)", "Md€", True),
     (r"[bB]USD", "MdUS$", True),
     (r"[bB]\$", "Md$", True),
+    # A scale with its currency spelled out: "2,3 millions d'euros", "4.8 million dollars".
+    (r"(?i:milliards? d['’]euros|billions? (?:of )?euros?)", "Md€", False),
+    (r"(?i:milliards? de dollars|billions? (?:of )?dollars)", "Md$", False),
+    (r"(?i:millions? d['’]euros|millions? (?:of )?euros?)", "M€", False),
+    (r"(?i:millions? de dollars|millions? (?:of )?dollars)", "M$", False),
+    (r"(?i:milliers? d['’]euros|thousands? (?:of )?euros?)", "k€", False),
+    (r"(?i:milliers? de dollars|thousands? (?:of )?dollars)", "k$", False),
     (r"(?i:milliards?|billions?|bn)|Mds?|Mrds?", "billion", False),
     (r"(?i:millions?|mn|mio)", "million", False),
     (r"(?i:thousands?|milliers?)", "thousand", False),

@@ -192,6 +192,9 @@ def _body_pattern(locale: Locale) -> re.Pattern[str]:
     return _BODY_FR if locale is Locale.FR else _BODY_EN
 
 
+# A number joined by a hyphen to the word it counts ("a 142-patient cohort", "12-month"):
+# a figure in a compound adjective, not an identifier (those carry capitals or more parts).
+_COUNTED_COMPOUND = re.compile(r"\d+(?:[.,]\d+)?[-‐‑][^\W\d_A-Z]{2,}")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -200,6 +203,8 @@ def _is_identifier(token: str) -> bool:
     """Digits glued to letters, unless the letters are a unit (``5x``, ``1.2bn``, ``2e``) or
     a currency code or abbreviation before the number (``USD9.9``, ``env.9,9x``)."""
     if _HAS_LETTER.search(token) is None or _HAS_DIGIT.search(token) is None:
+        return False
+    if _COUNTED_COMPOUND.fullmatch(token) is not None:
         return False
     prefix = NUMBER_PREFIX.match(token)
     if prefix is not None:

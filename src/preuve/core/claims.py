@@ -79,6 +79,9 @@ _UNKNOWN_NAME = re.compile(
 class _Paragraph(OrderChecks):
     """One paragraph under the subject, period, change and polarity checks."""
 
+    # where a number was refused as another metric's value (its change is not read again)
+    metric_refused: set[int]
+
     # --- subject -------------------------------------------------------------------------
 
     def subjects_for(self, position: int) -> tuple[list[SubjectMention], bool]:
@@ -232,6 +235,10 @@ class _Paragraph(OrderChecks):
                 target.record["direction"] = UNCHECKED
                 return
             direction = oriented
+        if target.mention.start in self.metric_refused:
+            # already refused as another metric's value: one defect for one figure
+            target.record["direction"] = DEFECT
+            return
         clause = shorten(self.clause_of(target.mention))
         based = level_as_change(self.read, target, clause, self.lexicon)
         if based is not None:
@@ -358,6 +365,7 @@ class _Paragraph(OrderChecks):
     # --- all -----------------------------------------------------------------------------
 
     def run(self) -> ParagraphClaims:
+        self.metric_refused = set()
         for mention in self.read.values:
             if self.in_verbatim(mention.start):
                 continue
@@ -371,6 +379,7 @@ class _Paragraph(OrderChecks):
             if problem is not None:
                 where = shorten(self.clause_of(claim.mention))
                 self.defect(WRONG_METRIC, f"{claim.mention.raw} (in «{where}») {problem}")
+                self.metric_refused.add(claim.mention.start)
         protected = self.read.protected()
         for scope in scopes(self.text, protected, self.read.ranges()):
             self.check_directions(scope)

@@ -226,18 +226,14 @@ class _Paragraph(OrderChecks):
         if target is None:
             self.statements.append(ClaimRecord(shorten(cue_text, 40), direction=UNCHECKED))
             return
+        if target.mention.start in self.based:
+            return  # refused already: a level written as a change (check_base)
         if direction in ("better", "worse"):
             oriented = self.orient(target, scope, start, direction)
             if oriented is None:
                 target.record["direction"] = UNCHECKED
                 return
             direction = oriented
-        clause = shorten(self.clause_of(target.mention))
-        based = level_as_change(self.read, target, clause, self.lexicon)
-        if based is not None:
-            target.record["direction"] = DEFECT
-            self.defect(WRONG_BASE, based)
-            return
         actual, evidence = self.actual_change(target, claims)
         if actual is None:
             target.record["direction"] = UNCHECKED
@@ -355,6 +351,17 @@ class _Paragraph(OrderChecks):
             )
         return result.status
 
+    # --- base ----------------------------------------------------------------------------
+
+    def check_base(self, claim: ClaimState) -> None:
+        based = level_as_change(
+            self.read, claim, shorten(self.clause_of(claim.mention)), self.lexicon
+        )
+        if based is not None:
+            claim.record["direction"] = DEFECT
+            self.based.add(claim.mention.start)
+            self.defect(WRONG_BASE, based)
+
     # --- all -----------------------------------------------------------------------------
 
     def run(self) -> ParagraphClaims:
@@ -367,6 +374,7 @@ class _Paragraph(OrderChecks):
         for claim in self.claims:
             self.check_subject(claim)
             self.check_period(claim)
+            self.check_base(claim)
             problem = metric_problem(self.read, claim.mention, claim.candidates, self.lexicon)
             if problem is not None:
                 where = shorten(self.clause_of(claim.mention))

@@ -149,6 +149,13 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "same_value",
         "unit_extents",
     ),
+    "preuve.core.unit_table": (
+        "UNIT_TABLE",
+        "DeclaredUnit",
+        "UnitTable",
+        "declared_unit_data",
+        "parse_units",
+    ),
     "preuve.core.units": ("declared_units", "per_unit_end", "unit_end"),
     "preuve.core.tokens": ("TokenCut", "TokenIndex", "cell_join"),
     "preuve.core.facts": (

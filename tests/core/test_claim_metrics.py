@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from preuve.core.claim_base import WRONG_BASE
 from preuve.core.claim_state import WRONG_METRIC
 from preuve.core.facts import parse_facts
 from preuve.core.memocheck import Paragraph, check_memo
@@ -21,11 +22,25 @@ FACTS = parse_facts(
     "margin 2025: 31.5%\n"
 )
 
-REFUSED = {
+# A share written as a change is the base check's: one defect, wrong_base.
+BASE_REFUSED = {
     "une marge écrite en croissance": (
         "Le résultat opérationnel de Tarnelle progresse de 7,3 % en 2025.", "R-tarn-1", Locale.FR),
     "a margin written as growth": (
         "Holt's gross profit grew 31.5% in 2025.", "R-holt-1", Locale.EN),
+    "a margin with no formula written as growth": (
+        "Holt's gross profit grew 31.5% in 2025.", "A-holt-2", Locale.EN),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", BASE_REFUSED)
+def test_a_share_written_as_a_change_is_refused_once(case: str) -> None:
+    text, source, locale = BASE_REFUSED[case]
+    defects = check_memo([Paragraph(text, (source,))], FACTS, locale=locale)
+    assert [d.code for d in defects] == [WRONG_BASE]
+
+
+REFUSED = {
     "une croissance écrite en marge": (
         "La marge opérationnelle de Tarnelle atteint 5,1 % en 2025.", "A-tarn-2", Locale.FR),
     "a growth written as a margin": (

@@ -1,15 +1,11 @@
-"""Is a number said of its own metric? A value keeps the base its fact gives it.
+"""Is a number said of its own metric? A value is not said of its neighbour.
 
-Two defects, both ``wrong_metric``, for a number whose value is a value of its cited fact:
-
-- *another base*: the paragraph writes a percentage as an amount of change (``grew 6.2%``,
-  ``progresse de 12,6 %``) where the fact gives it as the level of a share metric (a
-  margin, a rate, a share: :data:`~preuve.core.claim_lexicon.SHARE_METRICS`) that is no
-  change itself. A margin is a share of revenue, a growth a share of the prior value;
-- *another metric*: a percentage whose clause names, before it, a metric of the fact
-  (``EBIT margin reached 8.4%``), none of them part of the value's own metric (``revenue
-  growth``): the value is said of the neighbour it stands beside on the fact line. A
-  metric named as a base (``of revenue``) or after the number names nothing here.
+A percentage whose clause names, before it, a metric of its cited fact (``EBIT margin
+reached 8.4%``), none of them part of the value's own metric (``revenue growth``), is said
+of the neighbour it stands beside on the fact line: ``wrong_metric``. A metric named as a
+base (``of revenue``) or after the number names nothing here. A share written as an amount
+of change (``grew 6.2%`` for a margin) is the base check's (:mod:`preuve.core.claim_base`,
+``wrong_base``).
 
 Only structured facts name their metrics (``Metric Period : value``); a value read from
 prose has none and is not checked here. A clause naming part of the metric ("revenue" for
@@ -21,10 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from preuve.core.binding import ReadText, change_direction
+from preuve.core.binding import ReadText
 from preuve.core.claim_lexicon import ClaimLexicon
 from preuve.core.claim_state import Candidate
-from preuve.core.claimtext import cues, fold, segment_of
+from preuve.core.claimtext import fold, segment_of
 from preuve.core.numbers import NumberMention
 
 __all__ = ["metric_problem"]
@@ -49,31 +45,15 @@ def _named(clause: str, names: Sequence[tuple[str, ...]]) -> list[tuple[str, ...
     return found
 
 
-def _is_share(metric: str, lexicon: ClaimLexicon) -> bool:
-    folded = fold(metric)
-    changes = lexicon.up + lexicon.down + lexicon.change_metrics
-    return bool(cues(folded, lexicon.share_metrics)) and not cues(folded, changes)
-
-
 def metric_problem(
     read: ReadText, mention: NumberMention, candidates: Sequence[Candidate], lexicon: ClaimLexicon
 ) -> str | None:
-    """Why ``mention`` is said of a metric or base its candidate values do not have, or
+    """Why ``mention`` is said of a metric its candidate values do not have, or
     None (also when a candidate has no metric: nothing to compare)."""
     metrics = [c.value.metric for c in candidates]
     if not candidates or any(m is None for m in metrics):
         return None
     first = candidates[0]
-    if (
-        mention.kind == "%"
-        and change_direction(read, mention, lexicon) is not None
-        and all(c.value.direction is None and _is_share(str(c.value.metric), lexicon)
-                for c in candidates)
-    ):  # fmt: skip
-        return (
-            f"is written as a change but [{first.fact.id}] gives it as the level of"
-            f" «{first.value.metric}», a share of another base; write it as that level"
-        )
     if mention.kind != "%":
         return None
     start, _ = segment_of(mention.start, read.clauses)

@@ -142,6 +142,8 @@ class ParagraphState:
         self.parentheses = [m.span() for m in re.finditer(r"\([^()]*\)", text)]
         self.defects: list[Defect] = []
         self.claims: list[ClaimState] = []
+        # Claims refused as a level written as a change: no direction is checked on them.
+        self.based: set[int] = set()
         self.statements: list[ClaimRecord] = []
 
     def in_verbatim(self, position: int) -> bool:

@@ -79,9 +79,6 @@ _UNKNOWN_NAME = re.compile(
 class _Paragraph(OrderChecks):
     """One paragraph under the subject, period, change and polarity checks."""
 
-    # where a number was refused as another metric's value (its change is not read again)
-    metric_refused: set[int]
-
     # --- subject -------------------------------------------------------------------------
 
     def subjects_for(self, position: int) -> tuple[list[SubjectMention], bool]:
@@ -229,22 +226,14 @@ class _Paragraph(OrderChecks):
         if target is None:
             self.statements.append(ClaimRecord(shorten(cue_text, 40), direction=UNCHECKED))
             return
+        if target.mention.start in self.based:
+            return  # refused already: a level written as a change (check_base)
         if direction in ("better", "worse"):
             oriented = self.orient(target, scope, start, direction)
             if oriented is None:
                 target.record["direction"] = UNCHECKED
                 return
             direction = oriented
-        if target.mention.start in self.metric_refused:
-            # already refused as another metric's value: one defect for one figure
-            target.record["direction"] = DEFECT
-            return
-        clause = shorten(self.clause_of(target.mention))
-        based = level_as_change(self.read, target, clause, self.lexicon)
-        if based is not None:
-            target.record["direction"] = DEFECT
-            self.defect(WRONG_BASE, based)
-            return
         actual, evidence = self.actual_change(target, claims)
         if actual is None:
             target.record["direction"] = UNCHECKED
@@ -362,10 +351,20 @@ class _Paragraph(OrderChecks):
             )
         return result.status
 
+    # --- base ----------------------------------------------------------------------------
+
+    def check_base(self, claim: ClaimState) -> None:
+        based = level_as_change(
+            self.read, claim, shorten(self.clause_of(claim.mention)), self.lexicon
+        )
+        if based is not None:
+            claim.record["direction"] = DEFECT
+            self.based.add(claim.mention.start)
+            self.defect(WRONG_BASE, based)
+
     # --- all -----------------------------------------------------------------------------
 
     def run(self) -> ParagraphClaims:
-        self.metric_refused = set()
         for mention in self.read.values:
             if self.in_verbatim(mention.start):
                 continue
@@ -375,11 +374,11 @@ class _Paragraph(OrderChecks):
         for claim in self.claims:
             self.check_subject(claim)
             self.check_period(claim)
+            self.check_base(claim)
             problem = metric_problem(self.read, claim.mention, claim.candidates, self.lexicon)
             if problem is not None:
                 where = shorten(self.clause_of(claim.mention))
                 self.defect(WRONG_METRIC, f"{claim.mention.raw} (in «{where}») {problem}")
-                self.metric_refused.add(claim.mention.start)
         protected = self.read.protected()
         for scope in scopes(self.text, protected, self.read.ranges()):
             self.check_directions(scope)

@@ -8,27 +8,27 @@ TTC`` no ``1 250 000 € HT``. :func:`terms_of` reads both for a number of a tex
 :func:`converts` accepts a declared conversion with its converted value (``16 bar`` is
 ``1 600 kPa``, ``18 mois`` is ``1,5 an``).
 
-Units are declared data, ``preuve/core/data/measures.toml`` (dimension, factor, symbols
-matched with their case, words in any case). A unit is read right after the number (after
-spaces), not followed by a letter or a digit; a unit over another (``m³/h``, ``mg/kg``) or
-``per``/``par`` a unit (``m³ per hour``) is one unit of the quotient dimension. Numbers
-with a unit :mod:`preuve.core.numbers` already reads (``%``, ``k€``, ``x``) are compared
-there, not here. What a figure leaves out is not compared (a declared limit, as for the
-number check): a memo number without a unit or a base matches by value; a fact number
-without one is matched by any.
+Units are declared data, the unit table the quote check reads too
+(:mod:`preuve.core.unit_table`: dimension, exact factor, symbols matched with their case,
+words in any case; ``an``, ``ans`` and ``o`` are read only in a French text). A unit is
+read right after the number (after spaces), not followed by a letter or a digit; a unit
+over another (``m³/h``, ``mg/kg``) or ``per``/``par`` a unit (``m³ per hour``) is one unit
+of the quotient dimension. Numbers with a unit :mod:`preuve.core.numbers` already reads
+(``%``, ``k€``, ``x``) are compared there, not here. What a figure leaves out is not
+compared (a declared limit, as for the number check): a memo number without a unit or a
+base matches by value; a fact number without one is matched by any.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib import resources
 
 from preuve.core.bases import BaseMark, base_marks
 from preuve.core.numbers import Locale, NumberMention
+from preuve.core.unit_table import UNIT_TABLE
 
 __all__ = ["Measure", "Terms", "converts", "measure_after", "terms_conflict", "terms_of"]
 
@@ -53,22 +53,18 @@ class Terms:
 _Unit = tuple[str, Fraction]  # dimension, factor
 
 
-def _load() -> tuple[dict[str, _Unit], dict[str, _Unit], dict[str, str]]:
-    data = tomllib.loads(
-        resources.files("preuve.core").joinpath("data/measures.toml").read_text("utf-8")
-    )
-    only_in = {str(k): str(v) for k, v in data.pop("only_in").items()}
+def _load() -> tuple[dict[str, _Unit], dict[str, _Unit]]:
     symbols: dict[str, _Unit] = {}
     words: dict[str, _Unit] = {}
-    for dimension, units in data.items():
-        for spec in units.values():
-            unit = (dimension, Fraction(spec["factor"]))
-            symbols.update(dict.fromkeys(spec["symbols"], unit))
-            words.update(dict.fromkeys((w.casefold() for w in spec["words"]), unit))
-    return symbols, words, only_in
+    for spec in UNIT_TABLE.units:
+        unit = (spec.dimension, Fraction(spec.factor))
+        symbols.update(dict.fromkeys(spec.symbols, unit))
+        words.update(dict.fromkeys((w.casefold() for w in spec.words), unit))
+    return symbols, words
 
 
-_SYMBOLS, _WORDS, _ONLY_IN = _load()
+_SYMBOLS, _WORDS = _load()
+_ONLY_IN = UNIT_TABLE.only_in
 
 
 def _alternation(names: Sequence[str]) -> str:
@@ -88,7 +84,7 @@ def _unit_at(text: str, index: int, locale: Locale) -> tuple[re.Match[str], str,
     if match is None:
         return None
     written = match.group()
-    only = _ONLY_IN.get(written)
+    only = _ONLY_IN.get(written.casefold())
     if only is not None and only != locale.value:
         return None
     if match.group("symbol") is not None:

@@ -2,12 +2,12 @@
 one ends, so that a quote stopping between a number and its unit is seen to drop what the
 number measures.
 
-The words are declared data, ``preuve/core/data/units.toml``: its ``[units.NAME]`` tables
-(words, dimension, factor), which the synthesis rules engine reads too
-(:func:`declared_units`), and its ``[symbols]`` (SI symbols with no factor declared). A
-table's ``case = true`` words match with their case as written; the others match in any
-case and with or without accents, except written all in capitals (``US``, ``SEC`` and
-``HR`` after a year are acronyms, not microseconds, seconds or hours).
+The words are declared data, the unit table (:mod:`preuve.core.unit_table`,
+``preuve/core/data/units.toml``) that the memo check and the synthesis rules engine read too:
+every unit's symbols match with their case as written, its words in any case and with or
+without accents, except written all in capitals (``US``, ``SEC`` and ``HR`` after a year are
+acronyms, not microseconds, seconds or hours); symbols with no factor declared
+(``[unconverted]``) end a unit too.
 
 A unit is read after a number when it stands right after it or after spaces (one line break
 at most, and then not a capitalized word: a table row's next label), is not followed by a
@@ -15,29 +15,22 @@ letter, a digit or an apostrophe (``2 s'avèrent``, ``2025 l'exploitant``), and,
 a function word of the other language (``an``), only after a value below 2. After a year,
 counted things (``the 2025 events``) and ordinal words are not read. A unit over another
 (``m³/h``, ``€/kWh``, ``L/s``) is one unit.
-
-The file is package data, read once at import like the code beside it; no user file is read.
 """
 
 from __future__ import annotations
 
-import copy
 import re
-import tomllib
 from decimal import Decimal
-from importlib import resources
 from typing import Any
 
-__all__ = ["declared_units", "per_unit_end", "unit_end"]
+from preuve.core.unit_table import UNIT_TABLE, declared_unit_data
 
-_DATA: dict[str, Any] = tomllib.loads(
-    resources.files("preuve.core").joinpath("data/units.toml").read_text("utf-8")
-)
+__all__ = ["declared_units", "per_unit_end", "unit_end"]
 
 
 def declared_units() -> dict[str, Any]:
     """The ``[units.NAME]`` tables of the declared data (a copy the caller may extend)."""
-    return copy.deepcopy(_DATA["units"])
+    return declared_unit_data()
 
 
 # Letters written with or without an accent (the declared words are written without).
@@ -67,24 +60,20 @@ def _alternation(words: set[str], *, accents: bool) -> str:
 
 def _word_sets() -> tuple[set[str], set[str], set[str]]:
     """Case-sensitive words, case-insensitive words, and the words of counted things."""
-    exact: set[str] = set(_DATA["symbols"]["words"])
+    exact: set[str] = set(UNIT_TABLE.unconverted)
     loose: set[str] = set()
     counted: set[str] = set()
-    counts = set(_DATA["ambiguous"]["count_dimensions"])
-    for dimension, table in _DATA["units"].items():
-        for symbol, spec in table.items():
-            if symbol == "base":
-                continue
-            words = [str(word) for word in spec["words"]]
-            (exact if spec.get("case", False) else loose).update(words)
-            if dimension in counts:
-                counted.update(word.lower() for word in words)
+    for unit in UNIT_TABLE.units:
+        exact.update(unit.symbols)
+        loose.update(unit.words)
+        if unit.dimension in UNIT_TABLE.count_dimensions:
+            counted.update(word.lower() for word in (*unit.symbols, *unit.words))
     return exact, {word.lower() for word in loose}, counted
 
 
 _EXACT_WORDS, _LOOSE_WORDS, _COUNTED = _word_sets()
-_SINGULAR_ONLY = frozenset(_DATA["ambiguous"]["singular_only"])
-_NOT_AFTER_YEAR = frozenset(_DATA["ambiguous"]["not_after_year"]) | _COUNTED
+_SINGULAR_ONLY = UNIT_TABLE.singular_only
+_NOT_AFTER_YEAR = UNIT_TABLE.not_after_year | _COUNTED
 # What may not follow a unit: a letter or digit (the word goes on), an apostrophe (French
 # elision: "s'avèrent"), a hyphen joining another word ("second-half").
 _END = r"(?![\w'’]|[-‐‑]\w)"

@@ -26,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 from preuve.core.errors import InputError
-from preuve.core.units import declared_units
+from preuve.core.unit_table import declared_unit_data, parse_units
 
 __all__ = [
     "Concept",
@@ -205,14 +205,14 @@ def _qualifiers(data: Mapping[str, Any]) -> tuple[Qualifier, ...]:
 
 def _units(data: Mapping[str, Any]) -> tuple[Unit, ...]:
     out = []
-    for dimension, table in _table(data, "units").items():
-        for symbol, spec in table.items():
-            if symbol == "base":
-                continue
-            case = bool(spec.get("case", False))
-            factor = Decimal(str(spec["factor"]))
-            for word in spec["words"]:
-                out.append(Unit(word if case else fold(word), symbol, dimension, factor, case))
+    unread = set(_words(_table(data, "comparison").get("unit_dimensions_not_read", []), "lexicon"))
+    for spec in parse_units(_table(data, "units")):
+        if spec.dimension in unread:
+            continue
+        for symbol in spec.symbols:
+            out.append(Unit(symbol, spec.name, spec.dimension, spec.factor, True))
+        for word in spec.words:
+            out.append(Unit(fold(word), spec.name, spec.dimension, spec.factor, False))
     # Longest word first: "ms" before "m", "minutes" before "min".
     return tuple(sorted(out, key=lambda u: -len(u.word)))
 
@@ -312,7 +312,7 @@ def merge_data(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, A
 def _default_data() -> dict[str, Any]:
     text = resources.files("preuve.synthesis").joinpath("data/lexicon.toml").read_text("utf-8")
     # The units are declared once, in core's data: the quote check reads them too.
-    return {**tomllib.loads(text), "units": declared_units()}
+    return {**tomllib.loads(text), "units": declared_unit_data()}
 
 
 @cache

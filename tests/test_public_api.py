@@ -156,7 +156,7 @@ PUBLIC_API: dict[str, tuple[str, ...]] = {
         "declared_unit_data",
         "parse_units",
     ),
-    "preuve.core.units": ("declared_units", "per_unit_end", "unit_end"),
+    "preuve.core.units": ("per_unit_end", "unit_end"),
     "preuve.core.tokens": ("TokenCut", "TokenIndex", "cell_join"),
     "preuve.core.facts": (
         "Fact",

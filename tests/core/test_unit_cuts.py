@@ -11,7 +11,8 @@ import pytest
 from preuve.core.numbers import unit_extents
 from preuve.core.quotes import Verdict, verify_quote
 from preuve.core.text import normalize
-from preuve.core.units import declared_units, unit_end
+from preuve.core.unit_table import declared_unit_data
+from preuve.core.units import unit_end
 
 PAGE = (
     "Relevé du poste de compression\n"
@@ -128,6 +129,6 @@ def test_the_extents_are_mapped_onto_the_normalized_page() -> None:
 
 
 def test_the_declared_units_are_a_copy() -> None:
-    units = declared_units()
+    units = declared_unit_data()
     units["time"].clear()
-    assert declared_units()["time"]
+    assert declared_unit_data()["time"]

@@ -21,16 +21,10 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
 
-from preuve.core.unit_table import UNIT_TABLE, declared_unit_data
+from preuve.core.unit_table import UNIT_TABLE
 
-__all__ = ["declared_units", "per_unit_end", "unit_end"]
-
-
-def declared_units() -> dict[str, Any]:
-    """The ``[units.NAME]`` tables of the declared data (a copy the caller may extend)."""
-    return declared_unit_data()
+__all__ = ["per_unit_end", "unit_end"]
 
 
 # Letters written with or without an accent (the declared words are written without).
